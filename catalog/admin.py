@@ -1,0 +1,96 @@
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils.safestring import SafeString
+
+from catalog.cards import discount_percent
+from catalog.models import Creator, Product, Recommendation, Video
+from gateway.admin_display import ReadOnlyAdmin, pretty_json
+
+
+class VideoInline(admin.TabularInline):
+    model = Video
+    extra = 0
+    fields = ("task_id", "creator", "gmv_usd", "orders", "views", "duration_s", "published_at")
+    readonly_fields = fields
+    ordering = ("-gmv_usd",)
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Product)
+class ProductAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "title",
+        "brand",
+        "category_l2",
+        "price_usd",
+        "discount",
+        "risk_level",
+        "video_count",
+        "updated_at",
+    )
+    list_filter = ("category_l1", "category_l2", "risk_level")
+    search_fields = ("=id", "title", "brand", "category_l2")
+    date_hierarchy = "updated_at"
+    readonly_fields = ("created_at", "updated_at")
+    inlines = [VideoInline]
+    list_per_page = 50
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Product]:
+        return super().get_queryset(request).annotate(video_count=Count("videos"))
+
+    @admin.display(description="discount")
+    def discount(self, product: Product) -> str:
+        percent = discount_percent(product)
+        return f"-{percent}%" if percent else "-"
+
+    @admin.display(description="videos", ordering="video_count")
+    def video_count(self, product: Product) -> int:
+        return product.video_count  # type: ignore[attr-defined]
+
+
+@admin.register(Creator)
+class CreatorAdmin(admin.ModelAdmin):
+    list_display = ("username", "display_name", "followers", "video_count", "updated_at")
+    search_fields = ("username", "display_name")
+    ordering = ("-followers",)
+    readonly_fields = ("created_at", "updated_at")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Creator]:
+        return super().get_queryset(request).annotate(video_count=Count("videos"))
+
+    @admin.display(description="videos", ordering="video_count")
+    def video_count(self, creator: Creator) -> int:
+        return creator.video_count  # type: ignore[attr-defined]
+
+
+@admin.register(Video)
+class VideoAdmin(admin.ModelAdmin):
+    list_display = ("task_id", "creator", "product", "gmv_usd", "orders", "views", "published_at")
+    list_select_related = ("creator", "product")
+    search_fields = ("task_id", "creator__username", "product__title")
+    date_hierarchy = "published_at"
+    raw_id_fields = ("product", "creator")
+    readonly_fields = ("created_at", "updated_at")
+
+
+@admin.register(Recommendation)
+class RecommendationAdmin(ReadOnlyAdmin):
+    list_display = ("rec_id", "product", "channel", "region", "intent_id", "created_at")
+    list_select_related = ("product",)
+    list_filter = ("channel", "region")
+    search_fields = ("=rec_id", "=intent_id", "product__title")
+    date_hierarchy = "created_at"
+    fields = ("rec_id", "product", "channel", "region", "intent_id", "created_at", "card_json")
+    readonly_fields = fields
+
+    @admin.display(description="card")
+    def card_json(self, recommendation: Recommendation) -> SafeString:
+        return pretty_json(recommendation.card)

@@ -1,0 +1,356 @@
+"""Catalog import from JSON Lines: one product a line, validated, upserted in batches.
+
+Idempotent: products are upserted by `id`, creators by `username`, videos by `task_id`, and a
+product's line is the whole truth about its videos (videos it no longer lists are removed).
+A line that fails validation is rejected with its number and reason; the rest are imported.
+"""
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+import orjson
+from django.db import transaction
+from django.utils import timezone
+
+from catalog.models import Creator, Product, RiskLevel, Video
+
+BATCH_SIZE = 500
+MAX_ID = 2**63 - 1
+MAX_MONEY = Decimal("9999999999.99")
+MAX_VIDEOS = 200
+_URL = re.compile(r"https?://[^\s/?#@]+(?:[/?#]\S*)?")
+_USERNAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
+_REGION = re.compile(r"[A-Z]{2}")
+
+PRODUCT_FIELDS = [
+    "title",
+    "brand",
+    "price_usd",
+    "original_price_usd",
+    "main_image",
+    "gallery",
+    "category_l1",
+    "category_l2",
+    "url",
+    "description",
+    "tags",
+    "regions",
+    "risk_level",
+    "target_persona",
+    "target_age",
+    "updated_at",
+]
+VIDEO_FIELDS = [
+    "product",
+    "creator",
+    "thumbnail",
+    "video_url",
+    "platform_video_url",
+    "duration_s",
+    "gmv_usd",
+    "orders",
+    "views",
+    "published_at",
+    "updated_at",
+]
+
+
+class LineError(ValueError):
+    """Why one line of the import was rejected."""
+
+
+@dataclass
+class ImportSummary:
+    created: int = 0
+    updated: int = 0
+    videos: int = 0
+    creators: int = 0
+    rejected: list[tuple[int, str]] = field(default_factory=list)
+
+
+# --- Validation of one line --------------------------------------------------------------------
+
+
+def _text(data: dict[str, Any], key: str, limit: int, *, required: bool = False) -> str | None:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise LineError(f"{key} is required")
+        return None
+    if not isinstance(value, str):
+        raise LineError(f"{key} must be a string")
+    value = value.strip()
+    if required and not value:
+        raise LineError(f"{key} must not be empty")
+    if len(value) > limit:
+        raise LineError(f"{key} must be at most {limit} characters")
+    return value or None
+
+
+def _required_text(data: dict[str, Any], key: str, limit: int) -> str:
+    value = _text(data, key, limit, required=True)
+    assert value is not None  # _text raised otherwise
+    return value
+
+
+def _url(data: dict[str, Any], key: str, *, required: bool = False) -> str | None:
+    value = _text(data, key, 1000, required=required)
+    if value is not None and not _URL.fullmatch(value):
+        raise LineError(f"{key} must be an http(s) URL")
+    return value
+
+
+def _required_url(data: dict[str, Any], key: str) -> str:
+    value = _url(data, key, required=True)
+    assert value is not None  # _url raised otherwise
+    return value
+
+
+def _count(data: dict[str, Any], key: str) -> int:
+    value = data.get(key, 0)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        raise LineError(f"{key} must be a whole number >= 0")
+    return value
+
+
+def _money(data: dict[str, Any], key: str) -> Decimal | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise LineError(f"{key} must be a number")
+    amount = Decimal(str(value)).quantize(Decimal("0.01"))
+    if not 0 <= amount <= MAX_MONEY:
+        raise LineError(f"{key} must be between 0 and {MAX_MONEY}")
+    return amount
+
+
+def _strings(data: dict[str, Any], key: str, *, limit: int, each: int) -> list[str]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise LineError(f"{key} must be a list of strings")
+    if len(value) > limit:
+        raise LineError(f"{key} must have at most {limit} entries")
+    items = [item.strip() for item in value if item.strip()]
+    if any(len(item) > each for item in items):
+        raise LineError(f"{key} entries must be at most {each} characters")
+    return list(dict.fromkeys(items))
+
+
+def _moment(data: dict[str, Any], key: str) -> datetime | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise TypeError
+        moment = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise LineError(f"{key} must be an ISO 8601 date-time") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _object(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise LineError(f"{where}{key} must be an object")
+    return value
+
+
+def _creator(data: dict[str, Any]) -> Creator:
+    username = _required_text(data, "username", 64)
+    if not _USERNAME.fullmatch(username):
+        raise LineError("creator.username must be 1-64 characters of A-Z a-z 0-9 . _ -")
+    return Creator(
+        username=username,
+        display_name=_text(data, "display_name", 200) or username,
+        avatar=_url(data, "avatar"),
+        followers=_count(data, "followers"),
+    )
+
+
+def _video(data: Any, product: Product, position: int) -> tuple[Video, Creator]:
+    where = f"videos[{position}]."
+    if not isinstance(data, dict):
+        raise LineError(f"videos[{position}] must be an object")
+    try:
+        task_id = _required_text(data, "task_id", 128)
+        creator = _creator(_object(data, "creator", ""))
+        video = Video(
+            task_id=task_id,
+            product=product,
+            thumbnail=_url(data, "thumbnail"),
+            video_url=_url(data, "video_url"),
+            platform_video_url=_url(data, "platform_video_url"),
+            duration_s=_count(data, "duration_s"),
+            gmv_usd=_money(data, "gmv_usd") or Decimal(0),
+            orders=_count(data, "orders"),
+            views=_count(data, "views"),
+            published_at=_moment(data, "published_at"),
+        )
+    except LineError as exc:
+        raise LineError(f"{where}{exc}") from None
+    return video, creator
+
+
+@dataclass
+class ProductRecord:
+    """One validated line: the product, its videos and their creators."""
+
+    product: Product
+    videos: list[tuple[Video, Creator]]
+
+
+def parse_line(raw: bytes | str) -> ProductRecord:
+    """Validate one JSON line of the import format, or raise LineError saying why not."""
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise LineError(f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise LineError("a line must be a JSON object")
+    product_id = data.get("id")
+    if (
+        isinstance(product_id, bool)
+        or not isinstance(product_id, int)
+        or not 1 <= product_id <= MAX_ID
+    ):
+        raise LineError("id must be a positive integer")
+    risk = data.get("risk_level") or RiskLevel.LOW
+    if risk not in RiskLevel.values:
+        raise LineError(f"risk_level must be one of {', '.join(RiskLevel.values)}")
+    regions = [region.upper() for region in _strings(data, "regions", limit=250, each=2)]
+    if not all(_REGION.fullmatch(region) for region in regions):
+        raise LineError("regions must be ISO 3166-1 alpha-2 country codes")
+    gallery = _strings(data, "gallery", limit=20, each=1000)
+    if not all(_URL.fullmatch(url) for url in gallery):
+        raise LineError("gallery must hold http(s) URLs")
+    audience = data.get("target_audience") or {}
+    if not isinstance(audience, dict):
+        raise LineError("target_audience must be an object")
+    product = Product(
+        id=product_id,
+        title=_required_text(data, "title", 300),
+        brand=_text(data, "brand", 120),
+        price_usd=_money(data, "price_usd"),
+        original_price_usd=_money(data, "original_price_usd"),
+        main_image=_url(data, "main_image"),
+        gallery=gallery,
+        category_l1=_text(data, "category_l1", 120),
+        category_l2=_text(data, "category_l2", 120),
+        url=_required_url(data, "url"),
+        description=_text(data, "description", 5000) or "",
+        tags=_strings(data, "tags", limit=30, each=64),
+        regions=list(dict.fromkeys(regions)),
+        risk_level=risk,
+        target_persona=_text(audience, "persona", 200) or "",
+        target_age=_text(audience, "age", 40) or "",
+    )
+    videos = data.get("videos") or []
+    if not isinstance(videos, list):
+        raise LineError("videos must be a list")
+    if len(videos) > MAX_VIDEOS:
+        raise LineError(f"videos must have at most {MAX_VIDEOS} entries")
+    parsed = [_video(video, product, position) for position, video in enumerate(videos)]
+    task_ids = [video.task_id for video, _ in parsed]
+    if len(set(task_ids)) != len(task_ids):
+        raise LineError("videos repeat a task_id")
+    return ProductRecord(product=product, videos=parsed)
+
+
+# --- Writing -----------------------------------------------------------------------------------
+
+
+def _write_batch(records: dict[int, ProductRecord], summary: ImportSummary) -> None:
+    """Upsert one batch; `records` holds at most one record per product id (the last one)."""
+    now = timezone.now()
+    creators = {
+        creator.username: creator for record in records.values() for _, creator in record.videos
+    }
+    if creators:
+        for creator in creators.values():
+            creator.updated_at = now
+        Creator.objects.bulk_create(
+            creators.values(),
+            update_conflicts=True,
+            unique_fields=["username"],
+            update_fields=["display_name", "avatar", "followers", "updated_at"],
+        )
+    creator_ids = dict(Creator.objects.filter(username__in=creators).values_list("username", "id"))
+
+    existing = set(Product.objects.filter(id__in=records).values_list("id", flat=True))
+    products = [record.product for record in records.values()]
+    for product in products:
+        product.updated_at = now
+    Product.objects.bulk_create(
+        products, update_conflicts=True, unique_fields=["id"], update_fields=PRODUCT_FIELDS
+    )
+
+    # A video task_id is unique in the whole catalog; the last line that names it wins.
+    videos: dict[str, Video] = {}
+    for record in records.values():
+        for video, creator in record.videos:
+            video.creator_id = creator_ids[creator.username]
+            video.updated_at = now
+            videos[video.task_id] = video
+    Video.objects.filter(product_id__in=records).exclude(task_id__in=videos).delete()
+    if videos:
+        Video.objects.bulk_create(
+            videos.values(),
+            update_conflicts=True,
+            unique_fields=["task_id"],
+            update_fields=VIDEO_FIELDS,
+        )
+
+    summary.created += len(records) - len(existing)
+    summary.updated += len(existing)
+    summary.videos += len(videos)
+    summary.creators += len(creators)
+
+
+def catalog_import(
+    *,
+    lines: Iterable[bytes],
+    strict: bool = False,
+    on_line: Callable[[int], object] | None = None,
+) -> ImportSummary:
+    """Import JSON Lines in one transaction and report what was created, updated and rejected.
+
+    With `strict`, any rejected line rolls everything back: nothing is written. `on_line` is
+    called with each line's size in bytes (for a progress bar).
+    """
+    summary = ImportSummary()
+    batch: dict[int, ProductRecord] = {}
+    with transaction.atomic():
+        for number, raw in enumerate(lines, start=1):
+            if on_line:
+                on_line(len(raw))
+            if not raw.strip():
+                continue
+            try:
+                record = parse_line(raw)
+            except LineError as exc:
+                summary.rejected.append((number, str(exc)))
+                continue
+            if strict and summary.rejected:
+                continue  # keep validating to report every bad line, but write nothing more
+            batch.pop(record.product.id, None)
+            batch[record.product.id] = record
+            if len(batch) >= BATCH_SIZE:
+                _write_batch(batch, summary)
+                batch = {}
+        if batch and not (strict and summary.rejected):
+            _write_batch(batch, summary)
+        if strict and summary.rejected:
+            transaction.set_rollback(True)
+            summary.created = summary.updated = summary.videos = summary.creators = 0
+    return summary

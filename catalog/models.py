@@ -1,0 +1,128 @@
+"""The catalog: products, the creators who sell them in short videos, and issued cards."""
+
+from django.db import models
+from django.db.models import Q
+
+
+class RiskLevel(models.TextChoices):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+class Product(models.Model):
+    """A sellable product; its id is the catalog's own integer id."""
+
+    id = models.PositiveBigIntegerField(primary_key=True)
+    title = models.CharField(max_length=300)
+    brand = models.CharField(max_length=120, null=True, blank=True)
+    price_usd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    original_price_usd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    main_image = models.URLField(max_length=1000, null=True, blank=True)
+    gallery = models.JSONField(default=list, blank=True)
+    category_l1 = models.CharField(max_length=120, null=True, blank=True)
+    category_l2 = models.CharField(max_length=120, null=True, blank=True)
+    url = models.URLField(max_length=1000, help_text="The shop page the buy link leads to.")
+    description = models.TextField(blank=True, default="")
+    tags = models.JSONField(default=list, blank=True)
+    regions = models.JSONField(
+        default=list, blank=True, help_text="ISO country codes it is sold in; empty = everywhere."
+    )
+    risk_level = models.CharField(max_length=8, choices=RiskLevel.choices, default=RiskLevel.LOW)
+    target_persona = models.CharField(max_length=200, blank=True, default="")
+    target_age = models.CharField(max_length=40, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["category_l2"], name="product_category_l2")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(price_usd__isnull=True) | Q(price_usd__gte=0),
+                name="product_price_gte_0",
+            ),
+            models.CheckConstraint(
+                condition=Q(original_price_usd__isnull=True) | Q(original_price_usd__gte=0),
+                name="product_original_price_gte_0",
+            ),
+            models.CheckConstraint(
+                condition=Q(risk_level__in=RiskLevel.values), name="product_risk_level_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} {self.title}"
+
+
+class Creator(models.Model):
+    """A content creator who publishes short videos that sell products."""
+
+    username = models.CharField(max_length=64, unique=True)
+    display_name = models.CharField(max_length=200)
+    avatar = models.URLField(max_length=1000, null=True, blank=True)
+    followers = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["username"]
+
+    def __str__(self) -> str:
+        return f"@{self.username}"
+
+
+class Video(models.Model):
+    """One creator's short video for one product, with its sales statistics."""
+
+    task_id = models.CharField(max_length=128, unique=True)
+    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="videos")
+    creator = models.ForeignKey(Creator, on_delete=models.CASCADE, related_name="videos")
+    thumbnail = models.URLField(max_length=1000, null=True, blank=True)
+    video_url = models.URLField(max_length=1000, null=True, blank=True)
+    platform_video_url = models.URLField(max_length=1000, null=True, blank=True)
+    duration_s = models.PositiveIntegerField(default=0)
+    gmv_usd = models.DecimalField(max_digits=14, decimal_places=2, default=0)
+    orders = models.PositiveIntegerField(default=0)
+    views = models.PositiveBigIntegerField(default=0)
+    published_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-gmv_usd", "task_id"]
+        indexes = [
+            models.Index(fields=["creator", "-gmv_usd"], name="video_creator_gmv"),
+            models.Index(fields=["published_at"], name="video_published_at"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(gmv_usd__gte=0), name="video_gmv_gte_0"),
+        ]
+
+    def __str__(self) -> str:
+        return self.task_id
+
+
+class Recommendation(models.Model):
+    """One issued card: the rec_id is the attribution key that the buy link carries."""
+
+    rec_id = models.CharField(max_length=40, primary_key=True)
+    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="recommendations")
+    card = models.JSONField(help_text="The card (PCD) exactly as it was served.")
+    channel = models.CharField(max_length=64, null=True, blank=True)
+    region = models.CharField(max_length=8, null=True, blank=True)
+    intent_id = models.CharField(
+        max_length=40, null=True, blank=True, help_text="The intent it answered, when any."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["created_at"], name="recommendation_created_at"),
+            models.Index(fields=["product", "created_at"], name="recommendation_product"),
+            models.Index(fields=["intent_id"], name="recommendation_intent"),
+        ]
+
+    def __str__(self) -> str:
+        return self.rec_id

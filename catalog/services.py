@@ -1,0 +1,97 @@
+"""Catalog use cases: issue cards, read them back, and a creator's showcase."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet, Sum
+from django.utils import timezone
+
+from catalog.cards import build_card
+from catalog.models import Creator, Product, Recommendation, Video
+from gateway.api import REC, new_id, not_found
+
+
+def products_with_videos() -> QuerySet[Product]:
+    """Products with their videos and creators loaded in two extra queries, as cards need."""
+    return Product.objects.prefetch_related(
+        Prefetch("videos", queryset=Video.objects.select_related("creator"))
+    )
+
+
+def cards_issue(
+    *,
+    products: Sequence[Product],
+    channel: str | None,
+    region: str | None = None,
+    intent_id: str | None = None,
+) -> list[dict[str, Any]]:
+    """Build one card per product, each under a new rec_id, and record them as Recommendations.
+
+    `products` must come from `products_with_videos()`.
+    """
+    now = timezone.now()
+    cards = [
+        build_card(
+            product,
+            list(product.videos.all()),
+            rec_id=new_id(REC),
+            channel=channel,
+            generated_at=now,
+            base_url=settings.PUBLIC_BASE_URL,
+            max_videos=settings.CARD_MAX_VIDEOS,
+        )
+        for product in products
+    ]
+    with transaction.atomic():
+        Recommendation.objects.bulk_create(
+            Recommendation(
+                rec_id=card["rec_id"],
+                product=product,
+                card=card,
+                channel=channel,
+                region=region,
+                intent_id=intent_id,
+            )
+            for product, card in zip(products, cards, strict=True)
+        )
+    return cards
+
+
+def card_get(*, rec_id: str) -> dict[str, Any]:
+    """The card issued under `rec_id`, exactly as it was served."""
+    card = Recommendation.objects.filter(rec_id=rec_id).values_list("card", flat=True).first()
+    if card is None:
+        raise not_found("not found", "No card was issued under that rec_id.")
+    return card
+
+
+# Product ids are positive integers that fit a signed 64-bit column.
+_MAX_PRODUCT_ID = 2**63 - 1
+
+
+def product_card_issue(*, product_id: str, channel: str | None) -> dict[str, Any]:
+    """A fresh card, with a new rec_id, for one known product (`product_id` as in the path)."""
+    known = product_id.isascii() and product_id.isdigit() and int(product_id) <= _MAX_PRODUCT_ID
+    product = products_with_videos().filter(id=int(product_id)).first() if known else None
+    if product is None:
+        raise not_found("product_not_found", "No product has that id.")
+    return cards_issue(products=[product], channel=channel)[0]
+
+
+def creator_showcase(*, username: str, limit: int, channel: str | None) -> list[dict[str, Any]]:
+    """Cards of the products the creator sold best, by the GMV of the creator's own videos."""
+    creator = Creator.objects.filter(username=username).first()
+    if creator is None:
+        raise not_found("creator_not_found", "No creator has that username.")
+    best = (
+        Video.objects.filter(creator=creator, gmv_usd__gt=0)
+        .values("product_id")
+        .annotate(creator_gmv=Sum("gmv_usd"))
+        .order_by("-creator_gmv", "product_id")
+        .values_list("product_id", flat=True)[:limit]
+    )
+    product_ids = list(best)
+    by_id = {product.id: product for product in products_with_videos().filter(id__in=product_ids)}
+    return cards_issue(products=[by_id[pid] for pid in product_ids], channel=channel)

@@ -1,0 +1,11 @@
+"""The Celery app: Redis broker when configured, else a filesystem broker under var/."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gateway.settings")
+
+app = Celery("gateway")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,263 @@
+"""Settings of the gateway: every knob is an environment variable with a safe default.
+
+A `.env` file beside `manage.py` is read when present (`make run` and `make test` create one with
+a random secret key). Bad values raise `ImproperlyConfigured` at start, never at first use.
+"""
+
+import re
+from pathlib import Path
+from typing import Any
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is required when DJANGO_DEBUG is off (make run writes one to .env)."
+        )
+    SECRET_KEY = "insecure-development-only-key"  # noqa: S105 - only ever used with DEBUG on
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
+
+PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
+if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", PUBLIC_BASE_URL):
+    raise ImproperlyConfigured(
+        f"PUBLIC_BASE_URL must be an absolute http(s) URL: {PUBLIC_BASE_URL}"
+    )
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "catalog",
+    "reporting",
+]
+
+MIDDLEWARE = [
+    "gateway.middleware.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "gateway.urls"
+WSGI_APPLICATION = "gateway.wsgi.application"
+# The API's paths carry no trailing slash; never redirect a POST to a slashed twin.
+APPEND_SLASH = False
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def _database(url: str) -> dict[str, Any]:
+    config: dict[str, Any] = environ.Env.db_url_config(url)
+    engine = config["ENGINE"]
+    if engine == "django.db.backends.sqlite3":
+        name = Path(config["NAME"])
+        if config["NAME"] != ":memory:" and not name.is_absolute():
+            name = BASE_DIR / name
+        name.parent.mkdir(parents=True, exist_ok=True)
+        config["NAME"] = str(name)
+        config["OPTIONS"] = {
+            # WAL lets readers run beside the single writer; IMMEDIATE avoids lock upgrades
+            # that would otherwise fail with "database is locked" under concurrent writes.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
+    elif engine == "django.db.backends.postgresql":
+        config["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+        config["CONN_HEALTH_CHECKS"] = True
+    else:
+        raise ImproperlyConfigured(f"DATABASE_URL must be sqlite:// or postgres://, not {engine}")
+    return config
+
+
+DATABASES = {"default": _database(env.str("DATABASE_URL", default="sqlite:///var/gateway.sqlite3"))}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "gw",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    # A file cache is shared by every gunicorn and Celery process on the machine, so throttles
+    # and later the circuit breaker see one state; local memory would give each process its own.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "KEY_PREFIX": "gw",
+        }
+    }
+
+# Celery: Redis when configured, else a filesystem broker under var/ so a fresh machine needs
+# nothing else running.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or REDIS_URL or "filesystem://"
+BROKER_DIR = VAR_DIR / "broker"
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {}
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+    # The filesystem transport expects its folders to exist before the first message.
+    for folder in ("queue", "processed"):
+        (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE: dict[str, Any] = {}
+
+# Throttle scopes of the API (DESIGN.md section 4). THROTTLE_RATES overrides them as
+# "recommend=120/min,register=30/min", or "off" to disable throttling altogether.
+DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
+    "recommend": "120/min",
+    "intents": "60/min",
+    "register": "30/min",
+    "health": "30/min",
+    "mandates": "30/min",
+    "match": "120/min",
+    "cards": "600/min",
+}
+
+
+def _throttle_rates(raw: str) -> dict[str, str | None]:
+    rates = dict(DEFAULT_THROTTLE_RATES)
+    if raw.strip().lower() == "off":
+        return dict.fromkeys(rates)
+    for item in filter(None, (part.strip() for part in raw.split(","))):
+        scope, _, rate = item.partition("=")
+        if scope not in rates or not re.fullmatch(r"\d+/(s|sec|m|min|h|hour|d|day)", rate):
+            raise ImproperlyConfigured(
+                f"THROTTLE_RATES entry {item!r} must be scope=N/period with a scope of "
+                f"{', '.join(sorted(rates))} and a period of s, min, hour or day"
+            )
+        rates[scope] = rate
+    return rates
+
+
+REST_FRAMEWORK: dict[str, Any] = {
+    "DEFAULT_RENDERER_CLASSES": ["gateway.api.OrjsonRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["gateway.api.OrjsonParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_THROTTLE_CLASSES": ["gateway.api.ScopeThrottle"],
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_RATES": _throttle_rates(env.str("THROTTLE_RATES", default="")),
+    # Clients are identified by REMOTE_ADDR unless the operator says how many proxies to trust;
+    # trusting X-Forwarded-For blindly would let anyone pick their own throttle bucket.
+    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
+    "EXCEPTION_HANDLER": "gateway.api.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "URL_FORMAT_OVERRIDE": None,
+}
+
+SPECTACULAR_SETTINGS: dict[str, Any] = {
+    "TITLE": "Product Recommendation and Intent-Matching Gateway",
+    "DESCRIPTION": (
+        "Demand-side discovery (product cards with creator videos and attributed buy links) and "
+        "agent-to-agent intent matching. All request and response bodies are JSON."
+    ),
+    "VERSION": "0.1.0",
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SERVERS": [{"url": PUBLIC_BASE_URL}],
+}
+
+# Bodies above 256 KB are refused with 413 before they are parsed.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+if PUBLIC_BASE_URL.startswith("https://"):
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    CSRF_TRUSTED_ORIGINS = [PUBLIC_BASE_URL]
+
+# Cards show at most this many creator videos, best first.
+CARD_MAX_VIDEOS = env.int("CARD_MAX_VIDEOS", default=3)
+if not 1 <= CARD_MAX_VIDEOS <= 10:
+    raise ImproperlyConfigured("CARD_MAX_VIDEOS must be between 1 and 10")
+
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

@@ -1,0 +1,22 @@
+"""Every route of the gateway: the API under /v1, discovery documents, operations, admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+
+from gateway.health import LivenessView, ReadinessView
+
+urlpatterns = [
+    path("v1/", include("catalog.urls")),
+    path("", include("reporting.urls")),
+    path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
+    path("healthz", LivenessView.as_view(), name="healthz"),
+    path("readyz", ReadinessView.as_view(), name="readyz"),
+    path("admin/", admin.site.urls),
+]
+
+handler400 = "gateway.api.handler400"
+handler403 = "gateway.api.handler403"
+handler404 = "gateway.api.handler404"
+handler500 = "gateway.api.handler500"
