@@ -8,7 +8,6 @@ PORT ?= 8000
 .PHONY: run test install lint typecheck pytest migrate demo bench clean
 
 run: install migrate demo ## set up and start web, worker and beat on the embedded default
-	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Gateway on http://127.0.0.1:$(PORT)  (admin: /admin/, contract: /openapi.json, docs: /docs/)"
 	PORT=$(PORT) $(BIN)/honcho start --no-prefix
 

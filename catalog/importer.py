@@ -234,7 +234,8 @@ def parse_line(raw: bytes | str) -> ProductRecord:
     gallery = _strings(data, "gallery", limit=20, each=1000)
     if not all(_URL.fullmatch(url) for url in gallery):
         raise LineError("gallery must hold http(s) URLs")
-    audience = data.get("target_audience") or {}
+    audience = data.get("target_audience")
+    audience = {} if audience is None else audience
     if not isinstance(audience, dict):
         raise LineError("target_audience must be an object")
     product = Product(
@@ -255,7 +256,8 @@ def parse_line(raw: bytes | str) -> ProductRecord:
         target_persona=_text(audience, "persona", 200) or "",
         target_age=_text(audience, "age", 40) or "",
     )
-    videos = data.get("videos") or []
+    videos = data.get("videos", [])
+    videos = [] if videos is None else videos
     if not isinstance(videos, list):
         raise LineError("videos must be a list")
     if len(videos) > MAX_VIDEOS:

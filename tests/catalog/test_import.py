@@ -1,0 +1,223 @@
+"""import_catalog: idempotent upserts, per-line rejection reasons, --strict writes nothing."""
+
+import io
+import json
+from decimal import Decimal
+
+import pytest
+from django.core.management import CommandError, call_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalog.importer import LineError, parse_line
+from catalog.models import Creator, Product, Video
+
+pytestmark = pytest.mark.django_db
+
+
+def product_line(product_id: int, **overrides) -> dict:
+    line = {
+        "id": product_id,
+        "title": f"Lumora Vitamin C Serum {product_id}",
+        "brand": "Lumora",
+        "price_usd": 24.5,
+        "original_price_usd": 35,
+        "main_image": "https://img.shop.test/1.jpg",
+        "gallery": ["https://img.shop.test/2.jpg"],
+        "category_l1": "Beauty & Personal Care",
+        "category_l2": "Skincare",
+        "url": f"https://shop.test/p/{product_id}",
+        "description": "Brightening serum.",
+        "tags": ["serum", "vitamin c"],
+        "regions": ["us", "GB"],
+        "risk_level": "low",
+        "target_audience": {"persona": "Skincare fans", "age": "25-54"},
+        "videos": [
+            {
+                "task_id": f"v-{product_id}-1",
+                "creator": {"username": "glow.with.ana", "display_name": "Ana", "followers": 9000},
+                "video_url": "https://video.shop.test/1.mp4",
+                "duration_s": 20,
+                "gmv_usd": 490.0,
+                "orders": 20,
+                "views": 4000,
+                "published_at": "2026-11-01T12:00:00Z",
+            }
+        ],
+    }
+    line.update(overrides)
+    return line
+
+
+def write_lines(tmp_path, lines: list) -> str:
+    path = tmp_path / "catalog.jsonl"
+    path.write_text(
+        "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n"
+    )
+    return str(path)
+
+
+def run(path: str, *args: str) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_catalog", path, *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_import_creates_products_creators_and_videos(tmp_path):
+    out, err = run(write_lines(tmp_path, [product_line(1), product_line(2)]))
+
+    assert out.startswith("created 2, updated 0, rejected 0 (2 videos, 1 creators)")
+    assert err == ""
+    product = Product.objects.get(id=1)
+    assert product.price_usd == Decimal("24.50")
+    assert product.regions == ["US", "GB"]
+    assert (product.target_persona, product.target_age) == ("Skincare fans", "25-54")
+    assert Creator.objects.get().followers == 9000
+    assert Video.objects.get(task_id="v-1-1").product_id == 1
+
+
+def test_reimport_updates_in_place_and_duplicates_nothing(tmp_path):
+    run(write_lines(tmp_path, [product_line(1), product_line(2)]))
+
+    changed = product_line(1, price_usd=19.99)
+    changed["videos"][0]["creator"]["followers"] = 12000
+    out, _ = run(
+        write_lines(tmp_path, [product_line(2), changed])
+    )  # last mention of a creator wins
+
+    assert out.startswith("created 0, updated 2, rejected 0")
+    assert Product.objects.count() == 2
+    assert Video.objects.count() == 2
+    assert Creator.objects.count() == 1
+    assert Product.objects.get(id=1).price_usd == Decimal("19.99")
+    assert Creator.objects.get().followers == 12000
+
+
+def test_a_line_is_the_whole_truth_about_its_videos(tmp_path):
+    two_videos = product_line(1)
+    two_videos["videos"].append({**two_videos["videos"][0], "task_id": "v-1-2"})
+    run(write_lines(tmp_path, [two_videos]))
+
+    run(write_lines(tmp_path, [product_line(1)]))
+
+    assert list(Video.objects.values_list("task_id", flat=True)) == ["v-1-1"]
+
+
+def test_the_last_line_for_a_product_id_wins(tmp_path):
+    out, _ = run(
+        write_lines(tmp_path, [product_line(1, title="First"), product_line(1, title="Last")])
+    )
+
+    assert out.startswith("created 1, updated 0, rejected 0")
+    assert Product.objects.get(id=1).title == "Last"
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "a line must be a JSON object"),
+        (product_line(0), "id must be a positive integer"),
+        (product_line("7"), "id must be a positive integer"),
+        (product_line(True), "id must be a positive integer"),
+        (product_line(3, title=""), "title must not be empty"),
+        (product_line(3, title=None), "title is required"),
+        (product_line(3, price_usd=-1), "price_usd must be between 0 and"),
+        (product_line(3, price_usd="9.99"), "price_usd must be a number"),
+        (product_line(3, url="javascript:alert(1)"), "url must be an http(s) URL"),
+        (product_line(3, url=None), "url is required"),
+        (product_line(3, regions=["USA"]), "regions entries must be at most 2 characters"),
+        (product_line(3, regions=["1A"]), "regions must be ISO 3166-1 alpha-2"),
+        (product_line(3, risk_level="extreme"), "risk_level must be one of low, medium, high"),
+        (product_line(3, tags="serum"), "tags must be a list of strings"),
+        (product_line(3, videos={}), "videos must be a list"),
+        (product_line(3, videos=[1]), "videos[0] must be an object"),
+        (
+            product_line(3, videos=[{"task_id": "v", "creator": {"username": "bad name"}}]),
+            "videos[0].creator.username must be 1-64 characters",
+        ),
+        (
+            product_line(3, videos=[{"task_id": "v", "creator": {"username": "a"}, "orders": -2}]),
+            "videos[0].orders must be a whole number >= 0",
+        ),
+        (
+            product_line(
+                3,
+                videos=[
+                    {"task_id": "v", "creator": {"username": "a"}, "published_at": "yesterday"}
+                ],
+            ),
+            "videos[0].published_at must be an ISO 8601 date-time",
+        ),
+    ],
+)
+def test_a_rejected_line_names_its_number_and_reason(tmp_path, line, reason):
+    out, err = run(write_lines(tmp_path, [product_line(1), line, product_line(2)]))
+
+    assert out.startswith("created 2, updated 0, rejected 1")
+    assert err.startswith(f"line 2: {reason}")
+    assert set(Product.objects.values_list("id", flat=True)) == {1, 2}
+
+
+def test_blank_lines_are_skipped_and_numbering_stays_true(tmp_path):
+    _, err = run(write_lines(tmp_path, [product_line(1), "", "oops"]))
+
+    assert err.strip().startswith("line 3: not valid JSON")
+
+
+def test_strict_import_with_a_bad_line_writes_nothing(tmp_path):
+    path = write_lines(tmp_path, [product_line(1), "oops", product_line(2), "{}"])
+
+    with pytest.raises(
+        CommandError, match="2 line\\(s\\) rejected with --strict: nothing was imported"
+    ):
+        run(path, "--strict")
+
+    assert not Product.objects.exists()
+    assert not Creator.objects.exists()
+
+
+def test_strict_import_of_good_lines_imports_them(tmp_path):
+    out, _ = run(write_lines(tmp_path, [product_line(1)]), "--strict")
+
+    assert out.startswith("created 1, updated 0, rejected 0")
+
+
+def test_import_spans_batches(tmp_path):
+    lines = [product_line(n) for n in range(1, 1203)]
+
+    out, _ = run(write_lines(tmp_path, lines))
+
+    assert out.startswith("created 1202, updated 0, rejected 0")
+    assert Product.objects.count() == 1202
+    assert Video.objects.count() == 1202
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(CommandError, match="No such file"):
+        run(str(tmp_path / "missing.jsonl"))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=6)
+    ),
+    max_leaves=30,
+)
+keys = st.sampled_from(
+    ["id", "title", "url", "price_usd", "regions", "videos", "tags", "gallery", "risk_level"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(keys, json_values, max_size=9))
+def test_any_json_object_is_parsed_or_rejected_with_a_reason(data):
+    # Any other exception (TypeError, KeyError, decimal errors...) fails the test.
+    raw = json.dumps(data, allow_nan=True)
+    try:
+        parse_line(raw)
+        reason = None
+    except LineError as exc:
+        reason = str(exc)
+    assert reason is None or reason.strip()

@@ -1,0 +1,62 @@
+"""Configuration fails loudly at start on bad values, never at first use."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from gateway.settings import _throttle_rates
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_throttle_rates_override_named_scopes():
+    rates = _throttle_rates("recommend=5/min, cards=1/s")
+
+    assert rates["recommend"] == "5/min"
+    assert rates["cards"] == "1/s"
+    assert rates["register"] == "30/min"
+
+
+def test_throttle_rates_off_disables_every_scope():
+    assert set(_throttle_rates("off").values()) == {None}
+
+
+@pytest.mark.parametrize("raw", ["recommend", "nope=1/min", "recommend=fast", "cards=1/week"])
+def test_bad_throttle_rates_are_refused(raw):
+    with pytest.raises(ImproperlyConfigured, match="THROTTLE_RATES"):
+        _throttle_rates(raw)
+
+
+def _import_settings(**overrides: str) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    env.update(overrides)
+    return subprocess.run(
+        [sys.executable, "-c", "import gateway.settings"],
+        cwd=ROOT / "tests",  # away from the project's .env, which holds a secret key
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"DJANGO_SECRET_KEY": "", "DJANGO_DEBUG": "false"}, "DJANGO_SECRET_KEY is required"),
+        ({"DJANGO_SECRET_KEY": "k", "DATABASE_URL": "mysql://x/y"}, "DATABASE_URL must be"),
+        ({"DJANGO_SECRET_KEY": "k", "PUBLIC_BASE_URL": "ftp://x"}, "PUBLIC_BASE_URL must be"),
+        ({"DJANGO_SECRET_KEY": "k", "THROTTLE_RATES": "x=1"}, "THROTTLE_RATES entry"),
+        ({"DJANGO_SECRET_KEY": "k", "CARD_MAX_VIDEOS": "0"}, "CARD_MAX_VIDEOS must be"),
+    ],
+)
+def test_bad_configuration_stops_the_start(overrides, message):
+    result = _import_settings(**overrides)
+
+    assert result.returncode != 0
+    assert message in result.stderr
