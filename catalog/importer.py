@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from django.db import transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from catalog.models import Creator, Product, RiskLevel, Video
@@ -272,51 +272,121 @@ def parse_line(raw: bytes | str) -> ProductRecord:
 # --- Writing -----------------------------------------------------------------------------------
 
 
-def _write_batch(records: dict[int, ProductRecord], summary: ImportSummary) -> None:
-    """Upsert one batch; `records` holds at most one record per product id (the last one)."""
-    now = timezone.now()
-    creators = {
-        creator.username: creator for record in records.values() for _, creator in record.videos
-    }
-    if creators:
-        for creator in creators.values():
-            creator.updated_at = now
-        Creator.objects.bulk_create(
-            creators.values(),
-            update_conflicts=True,
-            unique_fields=["username"],
-            update_fields=["display_name", "avatar", "followers", "updated_at"],
-        )
-    creator_ids = dict(Creator.objects.filter(username__in=creators).values_list("username", "id"))
+def _upsert(
+    model: type[models.Model], objs: Iterable[models.Model], *, key: str, fields: list[str]
+) -> None:
+    """Insert rows, or update `fields` of the row with the same `key`, in one statement a batch.
 
-    existing = set(Product.objects.filter(id__in=records).values_list("id", flat=True))
-    products = [record.product for record in records.values()]
-    for product in products:
-        product.updated_at = now
-    Product.objects.bulk_create(
-        products, update_conflicts=True, unique_fields=["id"], update_fields=PRODUCT_FIELDS
+    `bulk_create(update_conflicts=True)` writes the same upsert but prepares every value through
+    the field API, which was two thirds of the import's time. SQLite and PostgreSQL both speak
+    `ON CONFLICT ... DO UPDATE SET ... = EXCLUDED...`; only JSON and date-time values need adapting.
+    `created_at` is written on insert and never updated.
+    """
+    meta = model._meta
+    columns = [meta.get_field(name) for name in [key, *fields, "created_at"]]
+    quote = connection.ops.quote_name
+    names = [quote(column.column) for column in columns]  # type: ignore[union-attr]
+    adapters = [
+        _json_text
+        if isinstance(column, models.JSONField)
+        else connection.ops.adapt_datetimefield_value
+        if isinstance(column, models.DateTimeField)
+        else None
+        for column in columns
+    ]
+    attnames = [column.attname for column in columns]  # type: ignore[union-attr]
+    rows = [
+        tuple(
+            adapt(getattr(obj, attname)) if adapt else getattr(obj, attname)
+            for attname, adapt in zip(attnames, adapters, strict=True)
+        )
+        for obj in objs
+    ]
+    if not rows:
+        return
+    insert = f"INSERT INTO {quote(meta.db_table)} ({', '.join(names)}) "
+    conflict = f" ON CONFLICT ({names[0]}) DO UPDATE SET " + ", ".join(
+        f"{name} = EXCLUDED.{name}" for name in names[1:-1]
     )
+    # Table and column names come from the model's metadata, quoted; values are always bound.
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Each column travels as one array: a short statement, one round trip a batch.
+            # (Many-row VALUES lists cost more in client-side parameter parsing than in the
+            # database itself.)
+            arrays = ", ".join(f"%s::{column.db_type(connection)}[]" for column in columns)
+            cursor.execute(
+                f"{insert}SELECT * FROM unnest({arrays}){conflict}",  # noqa: S608
+                [list(values) for values in zip(*rows, strict=True)],
+            )
+        else:
+            values = ", ".join(["%s"] * len(columns))
+            cursor.executemany(f"{insert}VALUES ({values}){conflict}", rows)
 
-    # A video task_id is unique in the whole catalog; the last line that names it wins.
-    videos: dict[str, Video] = {}
-    for record in records.values():
-        for video, creator in record.videos:
-            video.creator_id = creator_ids[creator.username]
-            video.updated_at = now
-            videos[video.task_id] = video
-    Video.objects.filter(product_id__in=records).exclude(task_id__in=videos).delete()
-    if videos:
-        Video.objects.bulk_create(
-            videos.values(),
-            update_conflicts=True,
-            unique_fields=["task_id"],
-            update_fields=VIDEO_FIELDS,
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+class _Writer:
+    """Upserts batches and remembers the creators it wrote, so each is written once per import.
+
+    A creator usually appears on many lines; writing it again with every batch was most of the
+    import's cost. It is written again only when a later line changes it (the last line wins).
+    """
+
+    def __init__(self, summary: ImportSummary) -> None:
+        self.summary = summary
+        self.creators: dict[str, tuple[str, str | None, int]] = {}
+        self.creator_ids: dict[str, int] = {}
+
+    def _write_creators(self, records: dict[int, ProductRecord], now: datetime) -> None:
+        changed: dict[str, Creator] = {}
+        for record in records.values():
+            for _, creator in record.videos:
+                state = (creator.display_name, creator.avatar, creator.followers)
+                if self.creators.get(creator.username) != state:
+                    self.creators[creator.username] = state
+                    creator.created_at = creator.updated_at = now
+                    changed[creator.username] = creator
+        if not changed:
+            return
+        _upsert(
+            Creator,
+            changed.values(),
+            key="username",
+            fields=["display_name", "avatar", "followers", "updated_at"],
+        )
+        unknown = [name for name in changed if name not in self.creator_ids]
+        self.creator_ids.update(
+            Creator.objects.filter(username__in=unknown).values_list("username", "id")
         )
 
-    summary.created += len(records) - len(existing)
-    summary.updated += len(existing)
-    summary.videos += len(videos)
-    summary.creators += len(creators)
+    def write(self, records: dict[int, ProductRecord]) -> None:
+        """Upsert one batch; `records` holds at most one record per product id (the last one)."""
+        now = timezone.now()
+        self._write_creators(records, now)
+
+        existing = set(Product.objects.filter(id__in=records).values_list("id", flat=True))
+        products = [record.product for record in records.values()]
+        for product in products:
+            product.created_at = product.updated_at = now
+        _upsert(Product, products, key="id", fields=PRODUCT_FIELDS)
+
+        # A video task_id is unique in the whole catalog; the last line that names it wins.
+        videos: dict[str, Video] = {}
+        for record in records.values():
+            for video, creator in record.videos:
+                video.creator_id = self.creator_ids[creator.username]
+                video.created_at = video.updated_at = now
+                videos[video.task_id] = video
+        Video.objects.filter(product_id__in=records).exclude(task_id__in=videos).delete()
+        _upsert(Video, videos.values(), key="task_id", fields=VIDEO_FIELDS)
+
+        self.summary.created += len(records) - len(existing)
+        self.summary.updated += len(existing)
+        self.summary.videos += len(videos)
+        self.summary.creators = len(self.creators)
 
 
 def catalog_import(
@@ -331,6 +401,7 @@ def catalog_import(
     called with each line's size in bytes (for a progress bar).
     """
     summary = ImportSummary()
+    writer = _Writer(summary)
     batch: dict[int, ProductRecord] = {}
     with transaction.atomic():
         for number, raw in enumerate(lines, start=1):
@@ -348,10 +419,10 @@ def catalog_import(
             batch.pop(record.product.id, None)
             batch[record.product.id] = record
             if len(batch) >= BATCH_SIZE:
-                _write_batch(batch, summary)
+                writer.write(batch)
                 batch = {}
         if batch and not (strict and summary.rejected):
-            _write_batch(batch, summary)
+            writer.write(batch)
         if strict and summary.rejected:
             transaction.set_rollback(True)
             summary.created = summary.updated = summary.videos = summary.creators = 0
