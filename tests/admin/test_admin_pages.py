@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib import admin
+from django.contrib.admin.utils import quote
 from django.urls import reverse
 
 from catalog.models import Recommendation
@@ -27,13 +28,15 @@ def test_every_changelist_and_change_page_renders(staff_client):
         assert staff_client.get(changelist, {"q": "trail"}).status_code == 200, changelist
         obj = model._default_manager.first()
         if obj is not None:
-            change = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
+            change = reverse(
+                f"admin:{opts.app_label}_{opts.model_name}_change", args=[quote(obj.pk)]
+            )
             assert staff_client.get(change).status_code == 200, change
 
 
 def test_card_json_is_shown_pretty_and_escaped(staff_client):
     rec = Recommendation.objects.get()
-    page = staff_client.get(reverse("admin:catalog_recommendation_change", args=[rec.pk]))
+    page = staff_client.get(reverse("admin:catalog_recommendation_change", args=[quote(rec.pk)]))
 
     assert b"<pre" in page.content
     assert b"&quot;rec_id&quot;: &quot;" + rec.pk.encode() in page.content
@@ -47,5 +50,6 @@ def test_immutable_records_cannot_be_added_or_deleted(staff_client, model_name):
     click = Click.objects.get()
     pk = click.pk if model_name == "click" else click.recommendation_id
     assert (
-        staff_client.post(reverse(f"admin:{app}_{model_name}_delete", args=[pk])).status_code == 403
+        staff_client.post(reverse(f"admin:{app}_{model_name}_delete", args=[quote(pk)])).status_code
+        == 403
     )
