@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from django.db import connection, models, transaction
@@ -283,9 +283,9 @@ def _upsert(
     `created_at` is written on insert and never updated.
     """
     meta = model._meta
-    columns = [meta.get_field(name) for name in [key, *fields, "created_at"]]
+    columns = [cast(models.Field, meta.get_field(name)) for name in [key, *fields, "created_at"]]
     quote = connection.ops.quote_name
-    names = [quote(column.column) for column in columns]  # type: ignore[union-attr]
+    names = [quote(column.column or column.name) for column in columns]
     adapters = [
         _json_text
         if isinstance(column, models.JSONField)
@@ -294,7 +294,7 @@ def _upsert(
         else None
         for column in columns
     ]
-    attnames = [column.attname for column in columns]  # type: ignore[union-attr]
+    attnames = [column.attname for column in columns]
     rows = [
         tuple(
             adapt(getattr(obj, attname)) if adapt else getattr(obj, attname)

@@ -15,7 +15,7 @@ from catalog.models import Creator, Product, Video
 pytestmark = pytest.mark.django_db
 
 
-def product_line(product_id: int, **overrides) -> dict:
+def product_line(product_id: object, **overrides) -> dict:
     line = {
         "id": product_id,
         "title": f"Lumora Vitamin C Serum {product_id}",
