@@ -9,7 +9,7 @@ PORT ?= 8000
 
 run: install migrate demo ## set up and start web, worker and beat on the embedded default
 	@echo "Gateway on http://127.0.0.1:$(PORT)  (admin: /admin/, contract: /openapi.json, docs: /docs/)"
-	PORT=$(PORT) $(BIN)/honcho start --no-prefix
+	PATH="$(CURDIR)/$(BIN):$$PATH" PORT=$(PORT) $(BIN)/honcho start
 
 test: install lint typecheck pytest ## set up, lint, type-check and run the test suite
 
