@@ -131,7 +131,9 @@ else:
 
 # Celery: Redis when configured, else a filesystem broker under var/ so a fresh machine needs
 # nothing else running.
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or REDIS_URL or "filesystem://localhost//"
+CELERY_BROKER_URL = (
+    env.str("CELERY_BROKER_URL", default="") or REDIS_URL or "filesystem://localhost//"
+)
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
