@@ -31,12 +31,12 @@ def test_bad_throttle_rates_are_refused(raw):
         _throttle_rates(raw)
 
 
-def _import_settings(**overrides: str) -> subprocess.CompletedProcess[str]:
+def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
     env.update(overrides)
     return subprocess.run(
         [sys.executable, "-c", "import gateway.settings"],
-        cwd=ROOT / "tests",  # away from the project's .env, which holds a secret key
+        cwd=cwd,  # not tests/, whose own gateway package would shadow the real one
         env={**env, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
@@ -55,8 +55,8 @@ def _import_settings(**overrides: str) -> subprocess.CompletedProcess[str]:
         ({"DJANGO_SECRET_KEY": "k", "CARD_MAX_VIDEOS": "0"}, "CARD_MAX_VIDEOS must be"),
     ],
 )
-def test_bad_configuration_stops_the_start(overrides, message):
-    result = _import_settings(**overrides)
+def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
+    result = _import_settings(tmp_path, **overrides)
 
     assert result.returncode != 0
     assert message in result.stderr
