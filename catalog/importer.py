@@ -17,15 +17,14 @@ import orjson
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from catalog.models import Creator, Product, RiskLevel, Video
+from catalog.models import REGION, USERNAME, Creator, Product, RiskLevel, Video
 
 BATCH_SIZE = 500
-MAX_ID = 2**63 - 1
-MAX_MONEY = Decimal("9999999999.99")
+MAX_ID = 2**63 - 1  # bigint columns: ids, followers, views
+MAX_INT = 2**31 - 1  # integer columns: orders, duration_s
+MAX_MONEY = 9_999_999_999.99
 MAX_VIDEOS = 200
 _URL = re.compile(r"https?://[^\s/?#@]+(?:[/?#]\S*)?")
-_USERNAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
-_REGION = re.compile(r"[A-Z]{2}")
 
 PRODUCT_FIELDS = [
     "title",
@@ -84,6 +83,8 @@ def _text(data: dict[str, Any], key: str, limit: int, *, required: bool = False)
         return None
     if not isinstance(value, str):
         raise LineError(f"{key} must be a string")
+    if "\x00" in value:
+        raise LineError(f"{key} must not contain NUL characters")
     value = value.strip()
     if required and not value:
         raise LineError(f"{key} must not be empty")
@@ -111,12 +112,12 @@ def _required_url(data: dict[str, Any], key: str) -> str:
     return value
 
 
-def _count(data: dict[str, Any], key: str) -> int:
+def _count(data: dict[str, Any], key: str, limit: int = MAX_INT) -> int:
     value = data.get(key, 0)
     if value is None:
         return 0
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
-        raise LineError(f"{key} must be a whole number >= 0")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
+        raise LineError(f"{key} must be a whole number from 0 to {limit}")
     return value
 
 
@@ -126,10 +127,10 @@ def _money(data: dict[str, Any], key: str) -> Decimal | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise LineError(f"{key} must be a number")
-    amount = Decimal(str(value)).quantize(Decimal("0.01"))
-    if not 0 <= amount <= MAX_MONEY:
-        raise LineError(f"{key} must be between 0 and {MAX_MONEY}")
-    return amount
+    # Bounded before the Decimal conversion, which fails on very large exponents.
+    if not 0 <= value <= MAX_MONEY:
+        raise LineError(f"{key} must be between 0 and {MAX_MONEY:.2f}")
+    return Decimal(str(value)).quantize(Decimal("0.01"))
 
 
 def _strings(data: dict[str, Any], key: str, *, limit: int, each: int) -> list[str]:
@@ -143,6 +144,8 @@ def _strings(data: dict[str, Any], key: str, *, limit: int, each: int) -> list[s
     items = [item.strip() for item in value if item.strip()]
     if any(len(item) > each for item in items):
         raise LineError(f"{key} entries must be at most {each} characters")
+    if any("\x00" in item for item in items):
+        raise LineError(f"{key} entries must not contain NUL characters")
     return list(dict.fromkeys(items))
 
 
@@ -154,9 +157,9 @@ def _moment(data: dict[str, Any], key: str) -> datetime | None:
         if not isinstance(value, str):
             raise TypeError
         moment = datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise LineError(f"{key} must be an ISO 8601 date-time") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    except (TypeError, ValueError, OverflowError):
+        raise LineError(f"{key} must be an ISO 8601 date-time between years 1 and 9999") from None
 
 
 def _object(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -168,13 +171,13 @@ def _object(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
 
 def _creator(data: dict[str, Any]) -> Creator:
     username = _required_text(data, "username", 64)
-    if not _USERNAME.fullmatch(username):
+    if not USERNAME.fullmatch(username):
         raise LineError("creator.username must be 1-64 characters of A-Z a-z 0-9 . _ -")
     return Creator(
         username=username,
         display_name=_text(data, "display_name", 200) or username,
         avatar=_url(data, "avatar"),
-        followers=_count(data, "followers"),
+        followers=_count(data, "followers", MAX_ID),
     )
 
 
@@ -194,7 +197,7 @@ def _video(data: Any, product: Product, position: int) -> tuple[Video, Creator]:
             duration_s=_count(data, "duration_s"),
             gmv_usd=_money(data, "gmv_usd") or Decimal(0),
             orders=_count(data, "orders"),
-            views=_count(data, "views"),
+            views=_count(data, "views", MAX_ID),
             published_at=_moment(data, "published_at"),
         )
     except LineError as exc:
@@ -229,7 +232,7 @@ def parse_line(raw: bytes | str) -> ProductRecord:
     if risk not in RiskLevel.values:
         raise LineError(f"risk_level must be one of {', '.join(RiskLevel.values)}")
     regions = [region.upper() for region in _strings(data, "regions", limit=250, each=2)]
-    if not all(_REGION.fullmatch(region) for region in regions):
+    if not all(REGION.fullmatch(region) for region in regions):
         raise LineError("regions must be ISO 3166-1 alpha-2 country codes")
     gallery = _strings(data, "gallery", limit=20, each=1000)
     if not all(_URL.fullmatch(url) for url in gallery):
