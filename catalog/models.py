@@ -1,7 +1,34 @@
 """The catalog: products, the creators who sell them in short videos, and issued cards."""
 
+import re
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator, URLValidator
 from django.db import models
 from django.db.models import Q
+
+# Creator usernames: what the import accepts and what lookups check before they query.
+USERNAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
+REGION = re.compile(r"[A-Z]{2}")
+http_url = URLValidator(schemes=["http", "https"])
+
+
+def validate_strings(value: Any) -> None:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValidationError("Enter a JSON list of strings.")
+
+
+def validate_regions(value: Any) -> None:
+    validate_strings(value)
+    if not all(REGION.fullmatch(item) for item in value):
+        raise ValidationError('Enter ISO 3166-1 alpha-2 country codes, e.g. ["US", "GB"].')
+
+
+def validate_urls(value: Any) -> None:
+    validate_strings(value)
+    for item in value:
+        http_url(item)
 
 
 class RiskLevel(models.TextChoices):
@@ -18,15 +45,20 @@ class Product(models.Model):
     brand = models.CharField(max_length=120, null=True, blank=True)
     price_usd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     original_price_usd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
-    main_image = models.URLField(max_length=1000, null=True, blank=True)
-    gallery = models.JSONField(default=list, blank=True)
+    main_image = models.URLField(max_length=1000, null=True, blank=True, validators=[http_url])
+    gallery = models.JSONField(default=list, blank=True, validators=[validate_urls])
     category_l1 = models.CharField(max_length=120, null=True, blank=True)
     category_l2 = models.CharField(max_length=120, null=True, blank=True)
-    url = models.URLField(max_length=1000, help_text="The shop page the buy link leads to.")
+    url = models.URLField(
+        max_length=1000, validators=[http_url], help_text="The shop page the buy link leads to."
+    )
     description = models.TextField(blank=True, default="")
-    tags = models.JSONField(default=list, blank=True)
+    tags = models.JSONField(default=list, blank=True, validators=[validate_strings])
     regions = models.JSONField(
-        default=list, blank=True, help_text="ISO country codes it is sold in; empty = everywhere."
+        default=list,
+        blank=True,
+        validators=[validate_regions],
+        help_text="ISO country codes it is sold in; empty = everywhere.",
     )
     risk_level = models.CharField(max_length=8, choices=RiskLevel.choices, default=RiskLevel.LOW)
     target_persona = models.CharField(max_length=200, blank=True, default="")
@@ -58,7 +90,9 @@ class Product(models.Model):
 class Creator(models.Model):
     """A content creator who publishes short videos that sell products."""
 
-    username = models.CharField(max_length=64, unique=True)
+    username = models.CharField(
+        max_length=64, unique=True, validators=[RegexValidator(USERNAME, "Use A-Z a-z 0-9 . _ -")]
+    )
     display_name = models.CharField(max_length=200)
     avatar = models.URLField(max_length=1000, null=True, blank=True)
     followers = models.PositiveBigIntegerField(default=0)

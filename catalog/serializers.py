@@ -6,7 +6,7 @@ them to drf-spectacular, and the tests check served cards against that descripti
 
 from rest_framework import serializers
 
-from gateway.api import channel_field
+from gateway.api import channel_field, limit_field
 
 
 class CardQuerySerializer(serializers.Serializer):
@@ -14,7 +14,7 @@ class CardQuerySerializer(serializers.Serializer):
 
 
 class ShowcaseQuerySerializer(serializers.Serializer):
-    limit = serializers.IntegerField(min_value=1, max_value=10, default=6)
+    limit = limit_field(default=6)
     channel = channel_field()
 
 

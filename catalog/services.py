@@ -1,5 +1,6 @@
 """Catalog use cases: issue cards, read them back, and a creator's showcase."""
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,8 +10,8 @@ from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
 
 from catalog.cards import build_card
-from catalog.models import Creator, Product, Recommendation, Video
-from gateway.api import REC, new_id, not_found
+from catalog.models import USERNAME, Creator, Product, Recommendation, Video
+from gateway.api import REC, is_minted, new_id, not_found
 
 
 def products_with_videos() -> QuerySet[Product]:
@@ -61,7 +62,9 @@ def cards_issue(
 
 def card_get(*, rec_id: str) -> dict[str, Any]:
     """The card issued under `rec_id`, exactly as it was served."""
-    card = Recommendation.objects.filter(rec_id=rec_id).values_list("card", flat=True).first()
+    card = None
+    if is_minted(REC, rec_id):
+        card = Recommendation.objects.filter(rec_id=rec_id).values_list("card", flat=True).first()
     if card is None:
         raise not_found("not found", "No card was issued under that rec_id.")
     return card
@@ -69,11 +72,12 @@ def card_get(*, rec_id: str) -> dict[str, Any]:
 
 # Product ids are positive integers that fit a signed 64-bit column.
 _MAX_PRODUCT_ID = 2**63 - 1
+_PRODUCT_ID = re.compile(r"[0-9]{1,19}")
 
 
 def product_card_issue(*, product_id: str, channel: str | None) -> dict[str, Any]:
     """A fresh card, with a new rec_id, for one known product (`product_id` as in the path)."""
-    known = product_id.isascii() and product_id.isdigit() and int(product_id) <= _MAX_PRODUCT_ID
+    known = _PRODUCT_ID.fullmatch(product_id) and int(product_id) <= _MAX_PRODUCT_ID
     product = products_with_videos().filter(id=int(product_id)).first() if known else None
     if product is None:
         raise not_found("product_not_found", "No product has that id.")
@@ -82,7 +86,9 @@ def product_card_issue(*, product_id: str, channel: str | None) -> dict[str, Any
 
 def creator_showcase(*, username: str, limit: int, channel: str | None) -> list[dict[str, Any]]:
     """Cards of the products the creator sold best, by the GMV of the creator's own videos."""
-    creator = Creator.objects.filter(username=username).first()
+    creator = (
+        Creator.objects.filter(username=username).first() if USERNAME.fullmatch(username) else None
+    )
     if creator is None:
         raise not_found("creator_not_found", "No creator has that username.")
     best = (

@@ -21,8 +21,11 @@ CHANNEL = OpenApiParameter(
 )
 
 
+# Path parameter names follow the interface (recId, productId, username).
+
+
 class CardViewSet(viewsets.ViewSet):
-    lookup_field = "rec_id"
+    lookup_url_kwarg = "recId"
     lookup_value_regex = "[^/]+"
     throttle_scope = "cards"
 
@@ -30,15 +33,15 @@ class CardViewSet(viewsets.ViewSet):
         operation_id="getCard",
         summary="A card previously issued under a rec_id",
         tags=["cards"],
-        parameters=[OpenApiParameter("rec_id", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        parameters=[OpenApiParameter("recId", OpenApiTypes.STR, OpenApiParameter.PATH)],
         responses={200: CardSerializer, 404: ErrorSerializer, 429: ErrorSerializer},
     )
-    def retrieve(self, request: Request, rec_id: str) -> Response:
-        return Response(services.card_get(rec_id=rec_id))
+    def retrieve(self, request: Request, recId: str) -> Response:
+        return Response(services.card_get(rec_id=recId))
 
 
 class ProductViewSet(viewsets.ViewSet):
-    lookup_field = "product_id"
+    lookup_url_kwarg = "productId"
     lookup_value_regex = "[^/]+"
     throttle_scope = "cards"
 
@@ -47,7 +50,7 @@ class ProductViewSet(viewsets.ViewSet):
         summary="A fresh card, with a new rec_id, for a known product",
         tags=["cards"],
         parameters=[
-            OpenApiParameter("product_id", OpenApiTypes.STR, OpenApiParameter.PATH),
+            OpenApiParameter("productId", OpenApiTypes.STR, OpenApiParameter.PATH),
             CHANNEL,
         ],
         responses={
@@ -58,14 +61,14 @@ class ProductViewSet(viewsets.ViewSet):
         },
     )
     @action(detail=True, methods=["get"], url_path="card")
-    def card(self, request: Request, product_id: str) -> Response:
+    def card(self, request: Request, productId: str) -> Response:
         query = validated(CardQuerySerializer, request.query_params, source="query")
-        card = services.product_card_issue(product_id=product_id, channel=query["channel"])
+        card = services.product_card_issue(product_id=productId, channel=query["channel"])
         return Response(card)
 
 
 class CreatorViewSet(viewsets.ViewSet):
-    lookup_field = "username"
+    lookup_url_kwarg = "username"
     lookup_value_regex = "[^/]+"
     throttle_scope = "cards"
 

@@ -8,19 +8,22 @@ Every error leaves the gateway as one flat object, produced here and nowhere els
 """
 
 import logging
+import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any, TypeVar
 
 import orjson
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.utils.encoding import force_str
 from rest_framework import exceptions, serializers
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -45,6 +48,15 @@ REC, INTENT, PROPOSAL, MATCH_SESSION, MATCH_TOKEN, MANDATE, EVENT, REQUEST = (
 def new_id(prefix: str) -> str:
     """Mint an unguessable typed id: the prefix, an underscore and 24 hex characters (96 bits)."""
     return f"{prefix}_{secrets.token_hex(12)}"
+
+
+def is_minted(prefix: str, value: str) -> bool:
+    """Whether `value` has the shape of an id minted with `prefix` (checked before any query,
+    so that no stray byte of a path, such as NUL, ever reaches the database)."""
+    return (
+        len(value) == len(prefix) + 25
+        and re.fullmatch(rf"{prefix}_[0-9a-f]{{24}}", value) is not None
+    )
 
 
 # --- Errors ------------------------------------------------------------------------------------
@@ -138,6 +150,16 @@ def validated(serializer_class: type[S], data: Any, *, source: str) -> dict[str,
     """Validate `data` with a serializer and return its validated data, or raise the envelope."""
     if source == "body" and not isinstance(data, Mapping):
         raise ApiError(400, "invalid_body", "The request body must be a JSON object.")
+    if isinstance(data, QueryDict):
+        # A repeated parameter is ambiguous: refuse it rather than silently keep one value.
+        repeated = sorted(key for key, values in data.lists() if len(values) > 1)
+        if repeated:
+            raise ApiError(
+                400,
+                "invalid_parameter",
+                f"Give each query parameter once: {', '.join(repeated)}.",
+                fields={key: ["Given more than once."] for key in repeated},
+            )
     serializer = serializer_class(data=data)
     try:
         serializer.is_valid(raise_exception=True)
@@ -263,6 +285,19 @@ class OrjsonRenderer(BaseRenderer):
         return dumps(data)
 
 
+class AnyAccept(BaseContentNegotiation):
+    """Answer whatever the client accepts: for links that browsers follow (Accept: text/html)."""
+
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser:
+        return next(iter(parsers))
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type
+
+
 class OrjsonParser(BaseParser):
     """Parse JSON bodies with orjson, reading at most DATA_UPLOAD_MAX_MEMORY_SIZE bytes.
 
@@ -320,6 +355,30 @@ class ErrorSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="Present on validation errors: each offending field and its messages.",
+    )
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """An integer query value in ASCII digits only: "2.0" and full-width or Arabic-Indic digits
+    are refused, where DRF's own IntegerField would read them as numbers."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not re.fullmatch(r"-?[0-9]{1,9}", data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+def limit_field(*, default: int | None, maximum: int = 10) -> QueryIntegerField:
+    """A `limit` query value from 1 to `maximum`: 400 outside, never a silent clamp."""
+    if default is None:
+        return QueryIntegerField(
+            min_value=1, max_value=maximum, required=False, help_text=f"1 to {maximum}."
+        )
+    return QueryIntegerField(
+        min_value=1,
+        max_value=maximum,
+        default=default,
+        help_text=f"1 to {maximum}, default {default}.",
     )
 
 

@@ -4,6 +4,7 @@ import re
 
 import jsonschema
 import pytest
+from django.core.exceptions import ValidationError
 
 from catalog.models import Recommendation
 from tests.factories import ProductFactory
@@ -185,3 +186,22 @@ def test_malformed_channel_is_400(client, trail_shoe, channel):
     assert response.status_code == 400
     assert response.json()["error"] == "invalid_parameter"
     assert list(response.json()["fields"]) == ["channel"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("regions", 5),
+        ("regions", ["usa"]),
+        ("tags", "serum"),
+        ("gallery", ["ftp://img.test/1.jpg"]),
+        ("url", "ftps://shop.test/p/1"),
+    ],
+)
+def test_staff_cannot_save_values_that_would_break_cards(trail_shoe, field, value):
+    setattr(trail_shoe, field, value)
+
+    with pytest.raises(ValidationError) as raised:
+        trail_shoe.full_clean()
+
+    assert field in raised.value.message_dict

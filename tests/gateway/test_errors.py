@@ -48,7 +48,7 @@ def test_non_object_body_is_invalid_body(client, body):
     }
 
 
-@pytest.mark.parametrize("body", ["{", '{"name": }', "\xff\xfe", "NaN"])
+@pytest.mark.parametrize("body", ["{", '{"name": }', b"\xff\xfe{}", "NaN", b'{"name": "\xc3"}'])
 def test_malformed_json_is_invalid_body(client, body):
     response = post_json(client, body)
 

@@ -4,10 +4,10 @@ import pytest
 from django.core.management import call_command
 
 EXPECTED_PATHS = {
-    "/v1/cards/{rec_id}",
-    "/v1/products/{product_id}/card",
+    "/v1/cards/{recId}",
+    "/v1/products/{productId}/card",
     "/v1/creators/{username}/showcase",
-    "/r/{rec_id}",
+    "/r/{recId}",
     "/healthz",
     "/readyz",
 }
