@@ -1,32 +1,40 @@
-"""Attribution use cases: record a click on a card's buy link."""
+"""Attribution use cases: follow a card's buy link."""
 
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from catalog.models import Recommendation
-from gateway.api import not_found
+from gateway.api import REC, is_minted, not_found
 from reporting.models import Click
 
 
 def with_rec_id(url: str, rec_id: str) -> str:
-    """The shop URL with `rec_id` as a query parameter (replacing any rec_id it had)."""
+    """The shop URL with `rec_id` as a query parameter, replacing any rec_id it had.
+
+    The rest of the query is kept byte for byte: merchants' signed or affiliate parameters must
+    reach the shop exactly as they were stored.
+    """
     parts = urlsplit(url)
-    query = [
-        (key, value)
-        for key, value in parse_qsl(parts.query, keep_blank_values=True)
-        if key != "rec_id"
+    kept = [
+        pair
+        for pair in parts.query.split("&")
+        if pair and unquote_plus(pair.partition("=")[0]) != "rec_id"
     ]
-    query.append(("rec_id", rec_id))
-    return urlunsplit(parts._replace(query=urlencode(query)))
+    return urlunsplit(parts._replace(query="&".join([*kept, f"rec_id={rec_id}"])))
 
 
-def click_record(*, rec_id: str, user_agent: str, referrer: str) -> str:
-    """Record one follow of the buy link of `rec_id`; return the shop URL to redirect to."""
-    shop_url = (
-        Recommendation.objects.filter(rec_id=rec_id).values_list("product__url", flat=True).first()
-    )
+def buy_link_follow(*, rec_id: str, user_agent: str, referrer: str, count_click: bool) -> str:
+    """The shop URL that the buy link of `rec_id` leads to; records a Click when `count_click`."""
+    shop_url = None
+    if is_minted(REC, rec_id):
+        shop_url = (
+            Recommendation.objects.filter(rec_id=rec_id)
+            .values_list("product__url", flat=True)
+            .first()
+        )
     if shop_url is None:
         raise not_found("not found", "No card was issued under that rec_id.")
-    Click.objects.create(
-        recommendation_id=rec_id, user_agent=user_agent[:300], referrer=referrer[:500]
-    )
+    if count_click:
+        Click.objects.create(
+            recommendation_id=rec_id, user_agent=user_agent[:300], referrer=referrer[:500]
+        )
     return with_rec_id(shop_url, rec_id)

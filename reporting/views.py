@@ -1,4 +1,4 @@
-"""The buy link of every card: `/r/{rec_id}` records the click and redirects to the shop."""
+"""The buy link of every card: `/r/{recId}` records the click and redirects to the shop."""
 
 from django.http import HttpResponseRedirect
 from drf_spectacular.types import OpenApiTypes
@@ -6,19 +6,23 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import viewsets
 from rest_framework.request import Request
 
-from gateway.api import ErrorSerializer
+from gateway.api import AnyAccept, ErrorSerializer
 from reporting import services
 
 
 class BuyLinkViewSet(viewsets.ViewSet):
-    lookup_field = "rec_id"
+    lookup_url_kwarg = "recId"  # path parameter names follow the interface
     lookup_value_regex = "[^/]+"
+    # Browsers follow this link with Accept: text/html; the redirect must not depend on it.
+    content_negotiation_class = AnyAccept
 
     @extend_schema(
         operation_id="followBuyLink",
         summary="Follow a card's buy link: records the click, redirects to the shop",
+        description="GET records one click; HEAD answers the same redirect and records nothing "
+        "(link previews and prefetchers).",
         tags=["cards"],
-        parameters=[OpenApiParameter("rec_id", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        parameters=[OpenApiParameter("recId", OpenApiTypes.STR, OpenApiParameter.PATH)],
         responses={
             302: OpenApiResponse(
                 description="Redirect to the product's shop URL with rec_id appended."
@@ -26,10 +30,11 @@ class BuyLinkViewSet(viewsets.ViewSet):
             404: ErrorSerializer,
         },
     )
-    def retrieve(self, request: Request, rec_id: str) -> HttpResponseRedirect:
-        target = services.click_record(
-            rec_id=rec_id,
+    def retrieve(self, request: Request, recId: str) -> HttpResponseRedirect:
+        target = services.buy_link_follow(
+            rec_id=recId,
             user_agent=request.headers.get("User-Agent", ""),
             referrer=request.headers.get("Referer", ""),
+            count_click=request.method == "GET",
         )
         return HttpResponseRedirect(target)

@@ -61,3 +61,40 @@ def test_unknown_rec_id_is_404_and_records_nothing(client):
     assert response.status_code == 404
     assert response.json()["error"] == "not found"
     assert not Click.objects.exists()
+
+
+def test_a_browser_accepting_only_html_is_still_redirected(client, trail_shoe):
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+
+    response = client.get(f"/r/{rec_id}", HTTP_ACCEPT="text/html,application/xhtml+xml")
+
+    assert response.status_code == 302
+    assert Click.objects.count() == 1
+
+
+def test_head_redirects_without_counting_a_click(client, trail_shoe):
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+
+    response = client.head(f"/r/{rec_id}")
+
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"rec_id={rec_id}")
+    assert not Click.objects.exists()
+
+
+def test_the_merchants_query_string_reaches_the_shop_byte_for_byte(client, trail_shoe):
+    trail_shoe.url = "https://shop.test/p/1001?flag&x=a%20b&sig=A%2bB&rec%5Fid=old"
+    trail_shoe.save()
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+
+    location = client.get(f"/r/{rec_id}")["Location"]
+
+    assert location == f"https://shop.test/p/1001?flag&x=a%20b&sig=A%2bB&rec_id={rec_id}"
+
+
+@pytest.mark.parametrize("rec_id", ["a%00b", "rec_%00", "x" * 3000])
+def test_malformed_rec_id_is_404_on_every_database(client, rec_id):
+    response = client.get(f"/r/{rec_id}")
+
+    assert response.status_code == 404
+    assert response.json()["error"] == "not found"
