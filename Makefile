@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck pytest migrate demo bench clean
+.PHONY: run test install lint typecheck pytest migrate demo clean
 
 run: install migrate demo ## set up and start web, worker and beat on the embedded default
 	@echo "Gateway on http://127.0.0.1:$(PORT)  (admin: /admin/, contract: /openapi.json, docs: /docs/)"

@@ -1,4 +1,4 @@
-"""Request correlation: every request carries an id, echoed in `X-Request-ID` and in logs."""
+"""Request correlation: every request carries an id, echoed in the `X-Request-ID` header."""
 
 import re
 from collections.abc import Callable
