@@ -17,8 +17,8 @@ install: $(INSTALLED) .env
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install -qq --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install -qq --disable-pip-version-check -e '.[dev]'
 	touch $@
 
 .env:
