@@ -358,6 +358,15 @@ class ErrorSerializer(serializers.Serializer):
     )
 
 
+class JsonStringField(serializers.CharField):
+    """A string in a JSON body: numbers and booleans are refused, where DRF would cast them."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 class QueryIntegerField(serializers.IntegerField):
     """An integer query value in ASCII digits only: "2.0" and full-width or Arabic-Indic digits
     are refused, where DRF's own IntegerField would read them as numbers."""

@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "catalog",
+    "merchants",
+    "matching",
     "reporting",
 ]
 
@@ -247,6 +249,16 @@ if PUBLIC_BASE_URL.startswith("https://"):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     CSRF_TRUSTED_ORIGINS = [PUBLIC_BASE_URL]
+
+# Merchant agent endpoints must be public https URLs; these switches are for local development
+# and tests only (a loopback merchant stub).
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=False)
+WEBHOOK_ALLOW_HTTP = env.bool("WEBHOOK_ALLOW_HTTP", default=False)
+
+# How long a minted match token can be confirmed.
+MATCH_TOKEN_TTL_HOURS = env.int("MATCH_TOKEN_TTL_HOURS", default=24)
+if not 1 <= MATCH_TOKEN_TTL_HOURS <= 24 * 30:
+    raise ImproperlyConfigured("MATCH_TOKEN_TTL_HOURS must be between 1 and 720")
 
 # Cards show at most this many creator videos, best first.
 CARD_MAX_VIDEOS = env.int("CARD_MAX_VIDEOS", default=3)

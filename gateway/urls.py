@@ -8,6 +8,8 @@ from gateway.health import LivenessView, ReadinessView
 
 urlpatterns = [
     path("v1/", include("catalog.urls")),
+    path("v1/", include("merchants.urls")),
+    path("v1/", include("matching.urls")),
     path("", include("reporting.urls")),
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),

@@ -6,7 +6,10 @@ from django.contrib.admin.utils import quote
 from django.urls import reverse
 
 from catalog.models import Recommendation
+from matching.models import MatchSession, Proposal
+from merchants.models import MerchantAgent
 from reporting.models import Click
+from tests.protocol import create_intent, post, propose, register
 
 pytestmark = pytest.mark.django_db
 
@@ -17,6 +20,13 @@ def staff_client(client, django_user_model, trail_shoe):
     client.force_login(user)
     rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
     client.get(f"/r/{rec_id}")
+    # One of everything the protocol records: merchant, intent, proposal, session, token.
+    shop = register(client, "shop-1")
+    intent_id = create_intent(client, intent_tags=["trail"])["intent_id"]
+    proposal_id = propose(client, shop, intent_id, 1001).json()["proposal"]["proposal_id"]
+    session = post(client, "/v1/match", {"intent_id": intent_id}).json()["match_session"]
+    post(client, f"/v1/match/{session['match_session_id']}/accept", {"proposal_id": proposal_id})
+    client.secret_token = shop.token
     return client
 
 
@@ -53,3 +63,37 @@ def test_immutable_records_cannot_be_added_or_deleted(staff_client, model_name):
         staff_client.post(reverse(f"admin:{app}_{model_name}_delete", args=[quote(pk)])).status_code
         == 403
     )
+
+
+def test_merchant_page_never_shows_its_secrets(staff_client):
+    merchant = MerchantAgent.objects.get()
+
+    page = staff_client.get(reverse("admin:merchants_merchantagent_change", args=[merchant.pk]))
+
+    assert page.status_code == 200
+    assert merchant.token_hash.encode() not in page.content
+    assert merchant.webhook_secret.encode() not in page.content
+    assert staff_client.secret_token.encode() not in page.content
+
+
+def test_deactivate_action_withdraws_proposals(staff_client):
+    merchant = MerchantAgent.objects.get()
+
+    staff_client.post(
+        reverse("admin:merchants_merchantagent_changelist"),
+        {"action": "deactivate", "_selected_action": [merchant.pk]},
+    )
+
+    assert MerchantAgent.objects.get().status == "deactivated"
+    assert list(Proposal.objects.values_list("status", flat=True)) == ["withdrawn"]
+
+
+def test_expire_action_expires_open_sessions(staff_client):
+    session = MatchSession.objects.get()
+
+    staff_client.post(
+        reverse("admin:matching_matchsession_changelist"),
+        {"action": "expire", "_selected_action": [session.pk]},
+    )
+
+    assert MatchSession.objects.get().status == "expired"

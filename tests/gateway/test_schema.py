@@ -10,7 +10,30 @@ EXPECTED_PATHS = {
     "/r/{recId}",
     "/healthz",
     "/readyz",
+    "/v1/merchant/register",
+    "/v1/merchant/{merchantId}",
+    "/v1/merchant/heartbeat",
+    "/v1/merchant/{merchantId}/deactivate",
+    "/v1/merchant/{merchantId}/rotate-token",
+    "/v1/intents",
+    "/v1/intents/{intentId}",
+    "/v1/intents/{intentId}/proposals",
+    "/v1/proposals",
+    "/v1/proposals/{proposalId}",
+    "/v1/match",
+    "/v1/match/{matchSessionId}",
+    "/v1/match/{matchSessionId}/accept",
+    "/v1/match-tokens/{matchTokenId}",
 }
+
+TOKEN_OPERATIONS = [
+    ("/v1/merchant/heartbeat", "post"),
+    ("/v1/merchant/{merchantId}/deactivate", "post"),
+    ("/v1/merchant/{merchantId}", "patch"),
+    ("/v1/merchant/{merchantId}/rotate-token", "post"),
+    ("/v1/proposals", "post"),
+    ("/v1/intents", "get"),
+]
 
 
 def test_schema_builds_valid_without_warnings(tmp_path):
@@ -59,3 +82,20 @@ def test_swagger_ui_is_served_from_local_assets(client):
     assert "cdn" not in html.lower()
     asset = next(part.split('"')[0] for part in html.split('src="')[1:] if "swagger" in part)
     assert client.get(asset).status_code == 200
+
+
+def test_merchant_token_operations_declare_the_api_key_scheme(client):
+    schema = client.get("/openapi.json").json()
+
+    assert schema["components"]["securitySchemes"]["MerchantToken"] == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Merchant-Token",
+        "description": "The registration_token returned by POST /v1/merchant/register.",
+    }
+    for path, method in TOKEN_OPERATIONS:
+        operation = schema["paths"][path][method]
+        assert operation["security"] == [{"MerchantToken": []}], (path, method)
+        assert {"401", "403"} <= set(operation["responses"]), (path, method)
+    public = schema["paths"]["/v1/intents"]["post"]
+    assert "security" not in public or {} in public["security"]

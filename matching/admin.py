@@ -1,0 +1,150 @@
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.safestring import SafeString
+
+from gateway.admin_display import ReadOnlyAdmin, pretty_json
+from matching import services
+from matching.models import Intent, MatchSession, MatchStatus, MatchToken, Proposal
+from merchants.admin import MerchantAgentAdmin
+from merchants.models import MerchantAgent
+
+
+class ProposalInline(admin.TabularInline):
+    model = Proposal
+    extra = 0
+    fields = ("proposal_id", "merchant", "product", "offer_title", "price", "status", "valid_until")
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Intent)
+class IntentAdmin(admin.ModelAdmin):
+    list_display = ("intent_id", "raw_query", "region", "resolution_source", "created_at")
+    list_filter = ("resolution_source", "region")
+    search_fields = ("=intent_id", "raw_query")
+    date_hierarchy = "created_at"
+    readonly_fields = ("intent_id", "created_at", "updated_at")
+    inlines = [ProposalInline]
+
+
+@admin.register(Proposal)
+class ProposalAdmin(admin.ModelAdmin):
+    list_display = ("proposal_id", "merchant", "intent", "product", "price", "status", "created_at")
+    list_select_related = ("merchant", "intent", "product")
+    list_filter = ("status", "provenance", "inventory_status")
+    search_fields = ("=proposal_id", "=intent__intent_id", "merchant__merchant_id", "offer_title")
+    date_hierarchy = "created_at"
+    raw_id_fields = ("merchant", "intent", "product")
+    readonly_fields = ("proposal_id", "proposal_score_inputs", "created_at", "updated_at")
+
+
+class MatchTokenInline(admin.TabularInline):
+    model = MatchToken
+    extra = 0
+    fields = (
+        "match_token_id",
+        "proposal",
+        "acceptance_state",
+        "issued_at",
+        "expires_at",
+        "accepted_at",
+    )
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(MatchSession)
+class MatchSessionAdmin(admin.ModelAdmin):
+    list_display = ("match_session_id", "intent", "best_proposal", "status", "created_at")
+    list_filter = ("status",)
+    search_fields = ("=match_session_id", "=intent__intent_id")
+    date_hierarchy = "created_at"
+    fields = ("match_session_id", "intent", "best_proposal", "status", "ranking", "summary_json")
+    readonly_fields = (
+        "match_session_id",
+        "intent",
+        "best_proposal",
+        "status",
+        "ranking",
+        "summary_json",
+    )
+    inlines = [MatchTokenInline]
+    actions = ["expire"]
+
+    @admin.display(description="ranked proposals")
+    def ranking(self, session: MatchSession) -> SafeString:
+        return pretty_json(session.ranked_proposals)
+
+    @admin.display(description="summary")
+    def summary_json(self, session: MatchSession) -> SafeString:
+        return pretty_json(session.summary)
+
+    @admin.action(description="Expire the selected open sessions")
+    def expire(self, request: HttpRequest, queryset: QuerySet[MatchSession]) -> None:
+        count = queryset.filter(status=MatchStatus.OPEN).update(status=MatchStatus.EXPIRED)
+        self.message_user(request, f"{count} session(s) expired.", messages.SUCCESS)
+
+
+@admin.register(MatchToken)
+class MatchTokenAdmin(ReadOnlyAdmin):
+    list_display = (
+        "match_token_id",
+        "session",
+        "proposal",
+        "acceptance_state",
+        "issued_at",
+        "accepted_at",
+    )
+    list_filter = ("acceptance_state",)
+    search_fields = ("=match_token_id", "=session__match_session_id", "=proposal__proposal_id")
+    date_hierarchy = "issued_at"
+    fields = (
+        "match_token_id",
+        "session",
+        "intent",
+        "proposal",
+        "acceptance_state",
+        "issued_at",
+        "expires_at",
+        "accepted_at",
+        "snapshots",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="snapshots and trace ids")
+    def snapshots(self, token: MatchToken) -> SafeString:
+        return pretty_json(
+            {
+                "trace_ids": token.trace_ids,
+                "ranking_snapshot": token.ranking_snapshot,
+                "proposal_snapshot": token.proposal_snapshot,
+                "intent_snapshot": token.intent_snapshot,
+            }
+        )
+
+
+# Deactivation withdraws proposals, which the merchants app may not touch: the merchant admin
+# gets its action here, where the use case lives.
+admin.site.unregister(MerchantAgent)
+
+
+@admin.register(MerchantAgent)
+class MerchantAgentWithDeactivationAdmin(MerchantAgentAdmin):
+    actions = ["deactivate"]
+
+    @admin.action(description="Deactivate the selected merchants (withdraws their open proposals)")
+    def deactivate(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:
+        for merchant in queryset:
+            services.merchant_deactivate(merchant_id=merchant.merchant_id)
+        self.message_user(request, f"{queryset.count()} merchant(s) deactivated.", messages.SUCCESS)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MatchingConfig(AppConfig):
+    name = "matching"
+    verbose_name = "Intent matching"

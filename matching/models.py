@@ -1,0 +1,227 @@
+"""The intent-matching protocol: intents, proposals, match sessions and match tokens."""
+
+from datetime import datetime
+
+from django.db import models
+from django.db.models import Q
+
+from catalog.models import Product
+from merchants.models import MerchantAgent
+
+
+class ResolutionSource(models.TextChoices):
+    ENGINE = "engine"
+    ENGINE_CACHED = "engine_cached"
+    CLIENT = "client"  # the demand agent sent intent_tags itself
+    UNRESOLVED = "unresolved"
+
+
+class Intent(models.Model):
+    """A shopper's need, as a demand agent stated it."""
+
+    intent_id = models.CharField(max_length=40, primary_key=True)
+    raw_query = models.TextField()
+    normalized_query = models.CharField(max_length=500, null=True, blank=True)
+    intent_tags = models.JSONField(default=list, blank=True)
+    target_audience = models.CharField(max_length=200, null=True, blank=True)
+    budget_range = models.JSONField(null=True, blank=True)
+    region = models.CharField(max_length=2, null=True, blank=True)
+    constraints = models.JSONField(default=list, blank=True)
+    source_channel = models.CharField(max_length=64, null=True, blank=True)
+    resolution_source = models.CharField(
+        max_length=16, choices=ResolutionSource.choices, default=ResolutionSource.UNRESOLVED
+    )
+    resolution_summary = models.CharField(max_length=500, null=True, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-intent_id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(resolution_source__in=ResolutionSource.values),
+                name="intent_resolution_source_valid",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.intent_id
+
+
+class IntentTag(models.Model):
+    """One tag of an intent, indexed, so merchants' subscriptions are matched in the database."""
+
+    intent = models.ForeignKey(Intent, on_delete=models.CASCADE, related_name="tags")
+    tag = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tag", "intent"], name="intent_tag_unique")]
+
+    def __str__(self) -> str:
+        return self.tag
+
+
+class ProposalStatus(models.TextChoices):
+    SUBMITTED = "submitted"
+    ACCEPTED = "accepted"
+    SUPERSEDED = "superseded"  # the merchant proposed the same product again
+    WITHDRAWN = "withdrawn"  # the merchant was deactivated
+    EXPIRED = "expired"  # valid_until has passed (shown, not stored: time alone expires it)
+
+
+def proposal_status_at(status: str, valid_until: datetime | None, now: datetime) -> str:
+    """A proposal's status as of `now`: a submitted proposal past its valid_until is expired."""
+    if status == ProposalStatus.SUBMITTED and valid_until is not None and valid_until <= now:
+        return ProposalStatus.EXPIRED
+    return status
+
+
+class Provenance(models.TextChoices):
+    MERCHANT = "merchant"
+    CATALOG = "catalog"
+
+
+class Proposal(models.Model):
+    """A merchant agent's offer of one product against one intent."""
+
+    proposal_id = models.CharField(max_length=40, primary_key=True)
+    # Null for the gateway's own catalog proposals (provenance "catalog").
+    merchant = models.ForeignKey(
+        MerchantAgent,
+        on_delete=models.PROTECT,
+        related_name="proposals",
+        null=True,
+        blank=True,
+    )
+    intent = models.ForeignKey(Intent, on_delete=models.CASCADE, related_name="proposals")
+    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="proposals")
+    offer_title = models.CharField(max_length=300)
+    price = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    inventory_status = models.CharField(max_length=16, default="unknown")
+    shipping_commitment = models.JSONField(default=dict, blank=True)
+    commission_plan = models.JSONField(default=dict, blank=True)
+    service_terms = models.JSONField(default=dict, blank=True)
+    evidence = models.JSONField(default=list, blank=True)
+    valid_until = models.DateTimeField(null=True, blank=True)
+    proposal_score_inputs = models.JSONField(default=dict, blank=True)
+    product_snapshot = models.JSONField(null=True, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    provenance = models.CharField(
+        max_length=16, choices=Provenance.choices, default=Provenance.MERCHANT
+    )
+    status = models.CharField(
+        max_length=16, choices=ProposalStatus.choices, default=ProposalStatus.SUBMITTED
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "proposal_id"]
+        indexes = [
+            models.Index(fields=["intent", "status"], name="proposal_intent_status"),
+            models.Index(fields=["merchant", "status"], name="proposal_merchant_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=ProposalStatus.values), name="proposal_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(price__isnull=True) | Q(price__gte=0), name="proposal_price_gte_0"
+            ),
+            models.CheckConstraint(
+                condition=Q(provenance=Provenance.CATALOG, merchant__isnull=True)
+                | Q(provenance=Provenance.MERCHANT, merchant__isnull=False),
+                name="proposal_merchant_iff_merchant_provenance",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.proposal_id
+
+    def status_at(self, now: datetime) -> str:
+        return proposal_status_at(self.status, self.valid_until, now)
+
+    def is_live(self, now: datetime) -> bool:
+        return self.status_at(now) == ProposalStatus.SUBMITTED
+
+
+class MatchStatus(models.TextChoices):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    EXPIRED = "expired"
+
+
+class MatchSession(models.Model):
+    """A ranking of an intent's proposals, frozen when it was made."""
+
+    match_session_id = models.CharField(max_length=40, primary_key=True)
+    intent = models.ForeignKey(Intent, on_delete=models.CASCADE, related_name="match_sessions")
+    best_proposal = models.ForeignKey(
+        Proposal, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    ranked_proposals = models.JSONField(default=list)
+    summary = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=MatchStatus.choices, default=MatchStatus.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=MatchStatus.values), name="match_status_valid"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.match_session_id
+
+
+class AcceptanceState(models.TextChoices):
+    ISSUED = "issued"
+    ACCEPTED = "accepted"
+    SUPERSEDED = "superseded"  # another token of the session was accepted
+    EXPIRED = "expired"  # shown, not stored: expires_at alone expires it
+
+
+class MatchToken(models.Model):
+    """The agreement on one ranked proposal: minted (issued), then confirmed (accepted)."""
+
+    match_token_id = models.CharField(max_length=40, primary_key=True)
+    session = models.ForeignKey(MatchSession, on_delete=models.CASCADE, related_name="tokens")
+    intent = models.ForeignKey(Intent, on_delete=models.CASCADE, related_name="match_tokens")
+    proposal = models.ForeignKey(Proposal, on_delete=models.PROTECT, related_name="match_tokens")
+    acceptance_state = models.CharField(
+        max_length=16, choices=AcceptanceState.choices, default=AcceptanceState.ISSUED
+    )
+    intent_snapshot = models.JSONField()
+    proposal_snapshot = models.JSONField()
+    ranking_snapshot = models.JSONField()
+    trace_ids = models.JSONField()
+    issued_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["issued_at", "match_token_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "proposal"], name="match_token_unique"),
+            models.CheckConstraint(
+                condition=Q(acceptance_state__in=AcceptanceState.values),
+                name="match_token_state_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(acceptance_state=AcceptanceState.ACCEPTED)
+                | Q(accepted_at__isnull=True),
+                name="match_token_accepted_at_only_when_accepted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.match_token_id
+
+    def state_at(self, now: datetime) -> str:
+        if self.acceptance_state == AcceptanceState.ISSUED and self.expires_at <= now:
+            return AcceptanceState.EXPIRED
+        return self.acceptance_state

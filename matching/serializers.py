@@ -1,0 +1,330 @@
+"""Requests of the intent-matching endpoints (validation) and the protocol's representations."""
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from catalog.serializers import CardSerializer
+from gateway.api import JsonStringField, channel_field, limit_field
+from matching.models import Intent, MatchSession, MatchToken, Proposal
+from matching.ranking import INVENTORY_STATUSES
+
+MAX_TAGS = 20
+
+
+class JsonIntegerField(serializers.IntegerField):
+    """An integer in a JSON body: a JSON number without a fraction, never a string or boolean."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"type": "object", "additionalProperties": True},
+            {"type": "string"},
+        ]
+    }
+)
+class ConstraintsField(serializers.Field):
+    """Constraints as an array of strings, an object, or one string; stored as a list of strings.
+
+    An object {"material": "leather"} becomes ["material: leather"].
+    """
+
+    default_error_messages = {
+        "invalid": "Give an array of strings, an object, or a string.",
+        "too_many": "Give at most 20 constraints of at most 200 characters each.",
+    }
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        if isinstance(data, str):
+            items = [data]
+        elif isinstance(data, dict):
+            items = [f"{key}: {value}" for key, value in data.items()]
+        elif isinstance(data, list) and all(isinstance(item, str) for item in data):
+            items = data
+        else:
+            self.fail("invalid")
+        items = list(dict.fromkeys(item.strip() for item in items if item.strip()))
+        if len(items) > 20 or any(len(item) > 200 for item in items):
+            self.fail("too_many")
+        return items
+
+    def to_representation(self, value: list[str]) -> list[str]:
+        return value
+
+
+class BudgetRangeSerializer(serializers.Serializer):
+    min = serializers.FloatField(min_value=0, max_value=1e9, required=False, allow_null=True)
+    max = serializers.FloatField(min_value=0, max_value=1e9, required=False, allow_null=True)
+    currency = serializers.RegexField(
+        r"^[A-Za-z]{3}$", required=False, allow_null=True, help_text="ISO 4217 code."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        low, high = attrs.get("min"), attrs.get("max")
+        if low is not None and high is not None and low > high:
+            raise serializers.ValidationError({"min": ["min must not exceed max."]})
+        currency = attrs.get("currency")
+        return {"min": low, "max": high, "currency": currency.upper() if currency else None}
+
+
+def _tags(tags: list[str]) -> list[str]:
+    return list(dict.fromkeys(tag.strip().lower() for tag in tags if tag.strip()))
+
+
+class IntentCreateSerializer(serializers.Serializer):
+    raw_query = JsonStringField(max_length=2000, help_text="The shopper's words.")
+    region = serializers.RegexField(
+        r"^[A-Za-z]{2}$", required=False, allow_null=True, help_text="ISO country code."
+    )
+    audience = JsonStringField(max_length=200, required=False, allow_null=True)
+    budget_range = BudgetRangeSerializer(required=False, allow_null=True)
+    constraints = ConstraintsField(required=False)
+    intent_tags = serializers.ListField(
+        child=JsonStringField(max_length=64),
+        max_length=MAX_TAGS,
+        required=False,
+        help_text="Tags the demand agent resolved itself (resolution_source: client).",
+    )
+    source_channel = channel_field()
+    metadata = serializers.DictField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("region"):
+            attrs["region"] = attrs["region"].upper()
+        if "intent_tags" in attrs:
+            attrs["intent_tags"] = _tags(attrs["intent_tags"])
+        return attrs
+
+
+class IncludeExpiredQuerySerializer(serializers.Serializer):
+    include_expired = serializers.BooleanField(default=False)
+
+
+class IntentFeedQuerySerializer(serializers.Serializer):
+    since = serializers.DateTimeField(required=False, help_text="Only intents created since.")
+    cursor = JsonStringField(max_length=200, required=False)
+    limit = limit_field(default=20, maximum=100)
+
+
+class ProposalCreateSerializer(serializers.Serializer):
+    merchant_agent_id = JsonStringField(max_length=64)
+    intent_id = JsonStringField(max_length=64)
+    # A string in the contract; a JSON number is accepted too, as agents often send one.
+    product_id = serializers.CharField(max_length=30, help_text="The catalog product id.")
+    offer_title = JsonStringField(max_length=300, required=False, allow_null=True)
+    price = serializers.DecimalField(
+        max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True
+    )
+    inventory_status = serializers.ChoiceField(
+        choices=INVENTORY_STATUSES, required=False, allow_null=True
+    )
+    shipping_commitment = serializers.DictField(
+        required=False, allow_null=True, help_text='e.g. {"max_days": 3, "free": true}'
+    )
+    commission_plan = serializers.DictField(
+        required=False, allow_null=True, help_text='e.g. {"rate": 0.12}'
+    )
+    service_terms = serializers.DictField(required=False, allow_null=True)
+    evidence = serializers.ListField(child=serializers.DictField(), max_length=20, required=False)
+    valid_until = serializers.DateTimeField(required=False, allow_null=True)
+    product_snapshot = serializers.DictField(required=False, allow_null=True)
+    metadata = serializers.DictField(required=False, allow_null=True)
+
+    def validate_valid_until(self, value: Any) -> Any:
+        if value is not None and value <= timezone.now():
+            raise serializers.ValidationError("valid_until must be in the future.")
+        return value
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    intent_id = JsonStringField(max_length=64)
+    proposal_ids = serializers.ListField(
+        child=JsonStringField(max_length=64),
+        max_length=1000,
+        required=False,
+        help_text="Rank only these; all live proposals of the intent when omitted.",
+    )
+    limit = JsonIntegerField(min_value=1, max_value=10, default=3)
+
+
+class MatchGetQuerySerializer(serializers.Serializer):
+    limit = limit_field(default=None)
+
+
+class MatchAcceptSerializer(serializers.Serializer):
+    proposal_id = JsonStringField(
+        max_length=64, required=False, allow_null=True, help_text="Mints the proposal's token."
+    )
+    match_token_id = JsonStringField(
+        max_length=64, required=False, allow_null=True, help_text="Confirms a minted token."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("proposal_id") and not attrs.get("match_token_id"):
+            raise serializers.ValidationError(
+                {
+                    "proposal_id": [
+                        serializers.ErrorDetail(
+                            "Give proposal_id (to mint) or match_token_id (to confirm).",
+                            code="required",
+                        )
+                    ]
+                }
+            )
+        return attrs
+
+
+# --- Representations ---------------------------------------------------------------------------
+
+
+class IntentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Intent
+        fields = [
+            "intent_id",
+            "raw_query",
+            "normalized_query",
+            "intent_tags",
+            "target_audience",
+            "budget_range",
+            "region",
+            "constraints",
+            "source_channel",
+            "resolution_source",
+            "resolution_summary",
+            "metadata",
+            "created_at",
+            "updated_at",
+        ]
+
+
+class ProposalSerializer(serializers.ModelSerializer):
+    merchant_agent_id = serializers.SerializerMethodField()
+    intent_id = JsonStringField()
+    product_id = serializers.IntegerField()
+    price = serializers.FloatField(allow_null=True)
+    status = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Proposal
+        fields = [
+            "proposal_id",
+            "merchant_agent_id",
+            "intent_id",
+            "product_id",
+            "offer_title",
+            "price",
+            "inventory_status",
+            "shipping_commitment",
+            "commission_plan",
+            "service_terms",
+            "evidence",
+            "valid_until",
+            "proposal_score_inputs",
+            "product_snapshot",
+            "metadata",
+            "provenance",
+            "status",
+            "created_at",
+            "updated_at",
+        ]
+
+    def get_merchant_agent_id(self, proposal: Proposal) -> str:
+        return proposal.merchant.merchant_id if proposal.merchant else "catalog"
+
+    def get_status(self, proposal: Proposal) -> str:
+        return proposal.status_at(self.context.get("now") or timezone.now())
+
+
+class MatchSessionSerializer(serializers.ModelSerializer):
+    intent_id = JsonStringField()
+    best_proposal_id = JsonStringField(allow_null=True)
+    ranked_proposals = serializers.ListField(child=serializers.DictField())
+    summary = serializers.DictField()
+
+    class Meta:
+        model = MatchSession
+        fields = [
+            "match_session_id",
+            "intent_id",
+            "best_proposal_id",
+            "ranked_proposals",
+            "summary",
+            "status",
+            "created_at",
+            "updated_at",
+        ]
+
+
+class MatchTokenSerializer(serializers.ModelSerializer):
+    match_session_id = JsonStringField(source="session_id")
+    intent_id = JsonStringField()
+    proposal_id = JsonStringField()
+    acceptance_state = serializers.SerializerMethodField()
+
+    class Meta:
+        model = MatchToken
+        fields = [
+            "match_token_id",
+            "match_session_id",
+            "intent_id",
+            "proposal_id",
+            "acceptance_state",
+            "intent_snapshot",
+            "proposal_snapshot",
+            "ranking_snapshot",
+            "trace_ids",
+            "issued_at",
+            "expires_at",
+            "accepted_at",
+        ]
+
+    def get_acceptance_state(self, token: MatchToken) -> str:
+        return token.state_at(timezone.now())
+
+
+# Response envelopes, for the contract.
+
+
+class IntentEnvelopeSerializer(serializers.Serializer):
+    intent = IntentSerializer()
+
+
+class IntentFeedSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    intents = IntentSerializer(many=True)
+    next_cursor = JsonStringField(allow_null=True)
+
+
+class IntentProposalsSerializer(serializers.Serializer):
+    intent_id = JsonStringField()
+    count = serializers.IntegerField()
+    proposals = ProposalSerializer(many=True)
+
+
+class ProposalEnvelopeSerializer(serializers.Serializer):
+    proposal = ProposalSerializer()
+
+
+class MatchSessionEnvelopeSerializer(serializers.Serializer):
+    match_session = MatchSessionSerializer()
+
+
+class MatchTokenEnvelopeSerializer(serializers.Serializer):
+    match_token = MatchTokenSerializer()
+
+
+class MatchDetailSerializer(serializers.Serializer):
+    match_session = MatchSessionSerializer()
+    ranked_proposals = serializers.ListField(child=serializers.DictField())
+    match_tokens = MatchTokenSerializer(many=True)
+    items = CardSerializer(many=True, help_text="Cards (PCD) of the ranked products.")

@@ -1,0 +1,18 @@
+from rest_framework.routers import SimpleRouter
+
+from matching.views import (
+    IntentViewSet,
+    MatchTokenViewSet,
+    MatchViewSet,
+    MerchantDeactivationViewSet,
+    ProposalViewSet,
+)
+
+router = SimpleRouter(trailing_slash=False)
+router.register("intents", IntentViewSet, basename="intent")
+router.register("proposals", ProposalViewSet, basename="proposal")
+router.register("match", MatchViewSet, basename="match")
+router.register("match-tokens", MatchTokenViewSet, basename="match-token")
+router.register("merchant", MerchantDeactivationViewSet, basename="merchant-deactivation")
+
+urlpatterns = router.urls

@@ -1,0 +1,287 @@
+"""Intent-matching endpoints: intents, the merchants' intent feed, proposals, matches, tokens."""
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from gateway.api import ErrorSerializer, validated
+from matching import services
+from matching.serializers import (
+    IncludeExpiredQuerySerializer,
+    IntentCreateSerializer,
+    IntentEnvelopeSerializer,
+    IntentFeedQuerySerializer,
+    IntentFeedSerializer,
+    IntentProposalsSerializer,
+    IntentSerializer,
+    MatchAcceptSerializer,
+    MatchCreateSerializer,
+    MatchDetailSerializer,
+    MatchGetQuerySerializer,
+    MatchSessionEnvelopeSerializer,
+    MatchSessionSerializer,
+    MatchTokenEnvelopeSerializer,
+    MatchTokenSerializer,
+    ProposalCreateSerializer,
+    ProposalEnvelopeSerializer,
+    ProposalSerializer,
+)
+from merchants.auth import MerchantTokenActions
+from merchants.auth import require_merchant as authenticated_as
+from merchants.serializers import MerchantEnvelopeSerializer, merchant_body
+from merchants.services import merchant_get
+
+ERRORS_400_404: dict[int, Any] = {400: ErrorSerializer, 404: ErrorSerializer}
+TOKEN_ERRORS: dict[int, Any] = {401: ErrorSerializer, 403: ErrorSerializer}
+
+
+def path(name: str) -> OpenApiParameter:
+    return OpenApiParameter(name, OpenApiTypes.STR, OpenApiParameter.PATH)
+
+
+class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
+    lookup_url_kwarg = "intentId"
+    lookup_value_regex = "[^/]+"
+    token_actions = ("list",)  # the merchants' polling feed
+
+    def get_throttles(self) -> list[Any]:
+        self.throttle_scope = "intents" if self.action == "create" else ""
+        return super().get_throttles()
+
+    @extend_schema(
+        operation_id="createIntent",
+        summary="Create an intent",
+        description="Stored with resolution_source `client` when it carries intent_tags, "
+        "else `unresolved` until the intent engine resolves it.",
+        tags=["intents"],
+        request=IntentCreateSerializer,
+        responses={201: IntentEnvelopeSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
+    )
+    def create(self, request: Request) -> Response:
+        body = validated(IntentCreateSerializer, request.data, source="body")
+        intent = services.intent_create(
+            raw_query=body["raw_query"],
+            region=body.get("region"),
+            audience=body.get("audience"),
+            budget_range=body.get("budget_range"),
+            constraints=body.get("constraints", []),
+            intent_tags=body.get("intent_tags"),
+            source_channel=body.get("source_channel"),
+            metadata=body.get("metadata", {}),
+        )
+        return Response({"intent": IntentSerializer(intent).data}, status=201)
+
+    @extend_schema(
+        operation_id="getIntent",
+        summary="An intent",
+        tags=["intents"],
+        parameters=[path("intentId")],
+        responses={200: IntentEnvelopeSerializer, 404: ErrorSerializer},
+    )
+    def retrieve(self, request: Request, intentId: str) -> Response:
+        return Response({"intent": IntentSerializer(services.intent_get(intent_id=intentId)).data})
+
+    @extend_schema(
+        operation_id="listIntentsForMerchant",
+        summary="Merchants' polling feed: intents that fit the merchant's subscriptions",
+        description="Newest first. Tags match case-insensitively (`*` subscribes to all); a "
+        "merchant with regions sees intents of those regions and intents without one. Pass "
+        "next_cursor back as cursor for the next page.",
+        tags=["intents"],
+        parameters=[IntentFeedQuerySerializer],
+        responses={200: IntentFeedSerializer, 400: ErrorSerializer, **TOKEN_ERRORS},
+    )
+    def list(self, request: Request) -> Response:
+        query = validated(IntentFeedQuerySerializer, request.query_params, source="query")
+        page = services.intents_feed(
+            merchant=request.user,  # type: ignore[arg-type]
+            since=query.get("since"),
+            cursor=query.get("cursor"),
+            limit=query["limit"],
+        )
+        return Response(
+            {
+                "count": len(page.intents),
+                "intents": IntentSerializer(page.intents, many=True).data,
+                "next_cursor": page.next_cursor,
+            }
+        )
+
+    @extend_schema(
+        operation_id="listIntentProposals",
+        summary="The proposals submitted against an intent",
+        tags=["intents"],
+        parameters=[path("intentId"), IncludeExpiredQuerySerializer],
+        responses={200: IntentProposalsSerializer, **ERRORS_400_404},
+    )
+    @action(detail=True, methods=["get"])
+    def proposals(self, request: Request, intentId: str) -> Response:
+        query = validated(IncludeExpiredQuerySerializer, request.query_params, source="query")
+        intent, proposals = services.intent_proposals(
+            intent_id=intentId, include_expired=query["include_expired"]
+        )
+        return Response(
+            {
+                "intent_id": intent.intent_id,
+                "count": len(proposals),
+                "proposals": ProposalSerializer(proposals, many=True).data,
+            }
+        )
+
+
+class ProposalViewSet(MerchantTokenActions, viewsets.ViewSet):
+    lookup_url_kwarg = "proposalId"
+    lookup_value_regex = "[^/]+"
+    token_actions = ("create",)
+
+    @extend_schema(
+        operation_id="createProposal",
+        summary="Submit a proposal against an intent",
+        description="It supersedes the merchant's earlier live proposal of the same product "
+        "for the same intent.",
+        tags=["proposals"],
+        request=ProposalCreateSerializer,
+        responses={201: ProposalEnvelopeSerializer, **ERRORS_400_404, **TOKEN_ERRORS},
+    )
+    def create(self, request: Request) -> Response:
+        body = validated(ProposalCreateSerializer, request.data, source="body")
+        merchant_id = body.pop("merchant_agent_id")
+        merchant_get(merchant_id=merchant_id)  # 404 merchant_not_found before 403
+        merchant = authenticated_as(request, merchant_id)
+        proposal = services.proposal_submit(
+            merchant=merchant,
+            intent_id=body.pop("intent_id"),
+            product_id=body.pop("product_id"),
+            fields=body,
+        )
+        return Response({"proposal": ProposalSerializer(proposal).data}, status=201)
+
+    @extend_schema(
+        operation_id="getProposal",
+        summary="A proposal",
+        tags=["proposals"],
+        parameters=[path("proposalId")],
+        responses={200: ProposalEnvelopeSerializer, 404: ErrorSerializer},
+    )
+    def retrieve(self, request: Request, proposalId: str) -> Response:
+        proposal = services.proposal_get(proposal_id=proposalId)
+        return Response({"proposal": ProposalSerializer(proposal).data})
+
+
+class MatchViewSet(viewsets.ViewSet):
+    lookup_url_kwarg = "matchSessionId"
+    lookup_value_regex = "[^/]+"
+
+    def get_throttles(self) -> list[Any]:
+        self.throttle_scope = "match" if self.action == "create" else ""
+        return super().get_throttles()
+
+    @extend_schema(
+        operation_id="createMatch",
+        summary="Rank an intent's proposals into a match session",
+        description="Ranks the intent's live proposals (or only proposal_ids). Each ranked item "
+        "has rank, score (0-1), components and reasons; summary states the weights, what was "
+        "considered and excluded, and the tie-break.",
+        tags=["match"],
+        request=MatchCreateSerializer,
+        responses={201: MatchSessionEnvelopeSerializer, **ERRORS_400_404, 429: ErrorSerializer},
+    )
+    def create(self, request: Request) -> Response:
+        body = validated(MatchCreateSerializer, request.data, source="body")
+        session = services.match_create(
+            intent_id=body["intent_id"], proposal_ids=body.get("proposal_ids"), limit=body["limit"]
+        )
+        return Response({"match_session": MatchSessionSerializer(session).data}, status=201)
+
+    @extend_schema(
+        operation_id="getMatch",
+        summary="A match session, its ranked proposals, tokens and product cards",
+        tags=["match"],
+        parameters=[path("matchSessionId"), MatchGetQuerySerializer],
+        responses={200: MatchDetailSerializer, **ERRORS_400_404},
+    )
+    def retrieve(self, request: Request, matchSessionId: str) -> Response:
+        query = validated(MatchGetQuerySerializer, request.query_params, source="query")
+        session = services.match_get(match_session_id=matchSessionId)
+        limit = query.get("limit")
+        return Response(
+            {
+                "match_session": MatchSessionSerializer(session).data,
+                "ranked_proposals": session.ranked_proposals[:limit]
+                if limit
+                else session.ranked_proposals,
+                "match_tokens": MatchTokenSerializer(session.tokens.all(), many=True).data,
+                "items": services.match_cards(session=session, limit=limit),
+            }
+        )
+
+    @extend_schema(
+        operation_id="acceptMatch",
+        summary="Mint a match token for a ranked proposal, or confirm a minted one",
+        description="{proposal_id} mints the proposal's token (issued), the same token on every "
+        "repeat. {match_token_id} confirms it (accepted): the session is accepted and its other "
+        "tokens superseded. Another acceptance afterwards is 409; an expired token 410.",
+        tags=["match"],
+        parameters=[path("matchSessionId")],
+        request=MatchAcceptSerializer,
+        responses={
+            200: MatchTokenEnvelopeSerializer,
+            **ERRORS_400_404,
+            409: ErrorSerializer,
+            410: ErrorSerializer,
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def accept(self, request: Request, matchSessionId: str) -> Response:
+        body = validated(MatchAcceptSerializer, request.data, source="body")
+        token = services.match_accept(
+            match_session_id=matchSessionId,
+            proposal_id=body.get("proposal_id"),
+            match_token_id=body.get("match_token_id"),
+            request_id=getattr(request, "request_id", None),
+        )
+        return Response({"match_token": MatchTokenSerializer(token).data})
+
+
+class MatchTokenViewSet(viewsets.ViewSet):
+    lookup_url_kwarg = "matchTokenId"
+    lookup_value_regex = "[^/]+"
+
+    @extend_schema(
+        operation_id="getMatchToken",
+        summary="A match token",
+        tags=["match"],
+        parameters=[path("matchTokenId")],
+        responses={200: MatchTokenEnvelopeSerializer, 404: ErrorSerializer},
+    )
+    def retrieve(self, request: Request, matchTokenId: str) -> Response:
+        token = services.match_token_get(match_token_id=matchTokenId)
+        return Response({"match_token": MatchTokenSerializer(token).data})
+
+
+class MerchantDeactivationViewSet(MerchantTokenActions, viewsets.ViewSet):
+    """POST /v1/merchant/{merchantId}/deactivate. It lives here, beside the proposals it
+    withdraws, because the merchants app may not reach into matching."""
+
+    lookup_url_kwarg = "merchantId"
+    lookup_value_regex = "[^/]+"
+    token_actions = ("deactivate",)
+
+    @extend_schema(
+        operation_id="deactivateMerchant",
+        summary="Deactivate a merchant agent: no more events, open proposals withdrawn",
+        tags=["merchants"],
+        parameters=[path("merchantId")],
+        request=None,
+        responses={200: MerchantEnvelopeSerializer, **TOKEN_ERRORS, 404: ErrorSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def deactivate(self, request: Request, merchantId: str) -> Response:
+        authenticated_as(request, merchantId)
+        merchant = services.merchant_deactivate(merchant_id=merchantId)
+        return Response(merchant_body(merchant))

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MerchantsConfig(AppConfig):
+    name = "merchants"
+    verbose_name = "Merchant agents"

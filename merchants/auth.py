@@ -1,0 +1,104 @@
+"""X-Merchant-Token: the registration token authenticates a merchant agent's requests.
+
+Missing token: 401 `missing registration token`. A token that matches no merchant, or another
+merchant's token: 403 `invalid registration token`.
+"""
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+from gateway.api import ApiError
+from merchants.credentials import token_digest
+from merchants.models import MerchantAgent
+
+HEADER = "X-Merchant-Token"
+
+
+def missing_token() -> ApiError:
+    return ApiError(401, "missing registration token", f"Send the {HEADER} header.")
+
+
+def invalid_token(message: str = "The registration token is not valid.") -> ApiError:
+    return ApiError(403, "invalid registration token", message)
+
+
+def presented_token(request: Request) -> str | None:
+    return request.headers.get(HEADER) or None
+
+
+def merchant_for_token(token: str) -> MerchantAgent:
+    merchant = MerchantAgent.objects.filter(token_hash=token_digest(token)).first()
+    if merchant is None:
+        raise invalid_token()
+    return merchant
+
+
+class MerchantTokenAuthentication(BaseAuthentication):
+    """Authenticates the merchant whose registration token is presented, when one is."""
+
+    def authenticate(self, request: Request) -> tuple[MerchantAgent, str] | None:
+        token = presented_token(request)
+        if token is None:
+            return None
+        return merchant_for_token(token), token
+
+    def authenticate_header(self, request: Request) -> str:
+        return HEADER
+
+
+class MerchantTokenRequired(BasePermission):
+    """The request must carry a valid registration token."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not isinstance(request.user, MerchantAgent):
+            raise missing_token()
+        return True
+
+
+class MerchantTokenActions:
+    """ViewSet mixin: the actions in `token_actions` need X-Merchant-Token; the rest are public."""
+
+    token_actions: tuple[str, ...] = ()
+    action_map: dict[str, str]
+    request: Any
+
+    def _current_action(self) -> str | None:
+        # DRF builds the authenticators before it sets self.action: read the action map then.
+        action: str | None = getattr(self, "action", None)
+        if action is None and self.request is not None:
+            action = self.action_map.get(self.request.method.lower())
+        return action
+
+    def get_authenticators(self) -> list[BaseAuthentication]:
+        return (
+            [MerchantTokenAuthentication()] if self._current_action() in self.token_actions else []
+        )
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [MerchantTokenRequired()] if self._current_action() in self.token_actions else []
+
+
+def require_merchant(request: Request, merchant_id: str) -> MerchantAgent:
+    """The authenticated merchant, which must be `merchant_id`: 403 for another's token."""
+    merchant = request.user
+    assert isinstance(merchant, MerchantAgent)  # MerchantTokenRequired ran first
+    if merchant.merchant_id != merchant_id:
+        raise invalid_token("The registration token belongs to another merchant.")
+    return merchant
+
+
+class MerchantTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "merchants.auth.MerchantTokenAuthentication"
+    name = "MerchantToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": HEADER,
+            "description": "The registration_token returned by POST /v1/merchant/register.",
+        }

@@ -1,0 +1,43 @@
+"""Merchant agent endpoints are attacker-controlled URLs: check them before anything calls them.
+
+An endpoint must be https, carry no credentials, and resolve only to public addresses (every
+A/AAAA answer), unless the operator allows plain http or private targets for local development.
+"""
+
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+
+def _public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+def endpoint_problem(url: str) -> str | None:
+    """Why `url` may not be a merchant endpoint, or None when it may."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return "is not a valid URL"
+    allowed = ("https", "http") if settings.WEBHOOK_ALLOW_HTTP else ("https",)
+    if parts.scheme not in allowed:
+        return "must be an https URL"
+    if parts.username is not None or parts.password is not None:
+        return "must not carry credentials"
+    if not parts.hostname:
+        return "must name a host"
+    try:
+        answers = socket.getaddrinfo(parts.hostname, port or 443, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return "does not resolve"
+    if not settings.WEBHOOK_ALLOW_PRIVATE_TARGETS and not all(
+        _public(str(answer[4][0])) for answer in answers
+    ):
+        return "must resolve only to public addresses"
+    return None

@@ -1,0 +1,115 @@
+"""Merchant agent requests (validation) and the MerchantAgent representation."""
+
+from typing import Any
+
+from rest_framework import serializers
+
+from gateway.api import JsonStringField
+from merchants.models import MerchantAgent
+
+
+def _tags(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(child=JsonStringField(max_length=64), max_length=100, **kwargs)
+
+
+def normalized_tags(tags: list[str]) -> list[str]:
+    """Lower-case, trimmed, without repeats, in the order given."""
+    return list(dict.fromkeys(tag.strip().lower() for tag in tags if tag.strip()))
+
+
+class MerchantFieldsSerializer(serializers.Serializer):
+    """The fields a merchant sets at registration and may change later."""
+
+    agent_endpoint = JsonStringField(max_length=2000, help_text="HTTPS webhook URL.")
+    subscription_tags = _tags(required=False, help_text='Intent tags to receive; "*" for all.')
+    capabilities = _tags(required=False)
+    regions = serializers.ListField(
+        child=serializers.RegexField(r"^[A-Za-z]{2}$"), max_length=250, required=False
+    )
+    category_tags = _tags(required=False)
+    inventory_scope = serializers.ListField(
+        child=serializers.DictField(), max_length=100, required=False
+    )
+    protocol_version = JsonStringField(max_length=16, required=False, allow_null=True)
+    a2a_capabilities = serializers.DictField(required=False)
+    metadata = serializers.DictField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        for name in ("subscription_tags", "capabilities", "category_tags"):
+            if name in attrs:
+                attrs[name] = normalized_tags(attrs[name])
+        if "regions" in attrs:
+            attrs["regions"] = list(dict.fromkeys(region.upper() for region in attrs["regions"]))
+        return attrs
+
+
+class MerchantPatchSerializer(MerchantFieldsSerializer):
+    """Every mutable field is optional in an update."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["partial"] = True
+        super().__init__(*args, **kwargs)
+
+
+class RegisterSerializer(MerchantFieldsSerializer):
+    merchant_id = serializers.RegexField(
+        r"^[A-Za-z0-9._:-]{1,64}$",
+        help_text="Stable merchant or tenant id: 1-64 of A-Z a-z 0-9 . _ : -",
+        error_messages={"invalid": "Use 1-64 characters of A-Z a-z 0-9 . _ : -"},
+    )
+
+
+class HeartbeatSerializer(serializers.Serializer):
+    merchant_id = JsonStringField(max_length=64)
+
+
+class MerchantAgentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MerchantAgent
+        fields = [
+            "merchant_id",
+            "agent_endpoint",
+            "subscription_tags",
+            "capabilities",
+            "regions",
+            "category_tags",
+            "inventory_scope",
+            "protocol_version",
+            "a2a_capabilities",
+            "metadata",
+            "status",
+            "registered_at",
+            "last_seen_at",
+            "deactivated_at",
+        ]
+
+
+def merchant_body(merchant: MerchantAgent) -> dict[str, Any]:
+    """The `{status, merchant}` body of lookups and merchant commands."""
+    return {"status": merchant.status, "merchant": MerchantAgentSerializer(merchant).data}
+
+
+class MerchantEnvelopeSerializer(serializers.Serializer):
+    status = JsonStringField(allow_null=True)
+    merchant = MerchantAgentSerializer()
+
+
+class RegistrationSerializer(serializers.Serializer):
+    status = JsonStringField()
+    created = serializers.BooleanField()
+    merchant_id = JsonStringField()
+    registration_token = JsonStringField(
+        help_text="Secret: send it as X-Merchant-Token. Shown on creation and rotation only."
+    )
+    webhook_secret = JsonStringField(
+        required=False,
+        help_text="Standard Webhooks signing secret (whsec_...), only when created.",
+    )
+    merchant = MerchantAgentSerializer()
+
+
+class RotatedTokenSerializer(serializers.Serializer):
+    status = JsonStringField()
+    merchant_id = JsonStringField()
+    registration_token = JsonStringField()
+    merchant = MerchantAgentSerializer()

@@ -1,0 +1,115 @@
+"""Merchant agent use cases: register, look up, update, heartbeat, rotate the token."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from gateway.api import ApiError, not_found
+from merchants.auth import invalid_token, missing_token
+from merchants.credentials import new_registration_token, new_webhook_secret, token_digest
+from merchants.endpoints import endpoint_problem
+from merchants.models import MERCHANT_ID, MerchantAgent, MerchantStatus
+
+# Fields a merchant may set at registration and change later with its token.
+MUTABLE_FIELDS = (
+    "agent_endpoint",
+    "subscription_tags",
+    "capabilities",
+    "regions",
+    "category_tags",
+    "inventory_scope",
+    "protocol_version",
+    "a2a_capabilities",
+    "metadata",
+)
+
+
+@dataclass(frozen=True)
+class Registration:
+    merchant: MerchantAgent
+    created: bool
+    registration_token: str
+    webhook_secret: str | None  # only when created: shown once
+
+
+def _check_endpoint(url: str) -> None:
+    problem = endpoint_problem(url)
+    if problem:
+        raise ApiError(
+            400,
+            "invalid_body",
+            f"agent_endpoint {problem}.",
+            fields={"agent_endpoint": [f"The endpoint {problem}."]},
+        )
+
+
+def merchant_get(*, merchant_id: str) -> MerchantAgent:
+    merchant = None
+    if MERCHANT_ID.fullmatch(merchant_id):
+        merchant = MerchantAgent.objects.filter(merchant_id=merchant_id).first()
+    if merchant is None:
+        raise not_found("merchant_not_found", "No merchant agent has that merchant_id.")
+    return merchant
+
+
+def merchant_register(
+    *, merchant_id: str, fields: dict[str, Any], presented_token: str | None
+) -> Registration:
+    """Register a new merchant, or update an existing one that presents its current token.
+
+    Without the right token an existing merchant is never changed: no one can take over another
+    merchant's endpoint or token by registering its id.
+    """
+    _check_endpoint(fields["agent_endpoint"])
+    existing = MerchantAgent.objects.filter(merchant_id=merchant_id).first()
+    if existing is None:
+        token, secret = new_registration_token(), new_webhook_secret()
+        try:
+            with transaction.atomic():
+                merchant = MerchantAgent.objects.create(
+                    merchant_id=merchant_id,
+                    token_hash=token_digest(token),
+                    webhook_secret=secret,
+                    last_seen_at=timezone.now(),
+                    **fields,
+                )
+            return Registration(merchant, True, token, secret)
+        except IntegrityError:
+            # Another request registered this id a moment ago: it is an existing merchant now.
+            existing = MerchantAgent.objects.get(merchant_id=merchant_id)
+    if presented_token is None:
+        raise missing_token()
+    if token_digest(presented_token) != existing.token_hash:
+        raise invalid_token()
+    for name, value in fields.items():
+        setattr(existing, name, value)
+    if existing.is_deactivated:
+        existing.status, existing.deactivated_at = MerchantStatus.ACTIVE, None
+    existing.last_seen_at = timezone.now()
+    existing.save()
+    return Registration(existing, False, presented_token, None)
+
+
+def merchant_update(*, merchant: MerchantAgent, changes: dict[str, Any]) -> MerchantAgent:
+    if "agent_endpoint" in changes:
+        _check_endpoint(changes["agent_endpoint"])
+    for name, value in changes.items():
+        setattr(merchant, name, value)
+    merchant.save(update_fields=[*changes, "updated_at"])
+    return merchant
+
+
+def merchant_heartbeat(*, merchant: MerchantAgent) -> MerchantAgent:
+    merchant.last_seen_at = timezone.now()
+    merchant.save(update_fields=["last_seen_at", "updated_at"])
+    return merchant
+
+
+def merchant_rotate_token(*, merchant: MerchantAgent) -> str:
+    """Issue a new registration token; the old one stops working at once."""
+    token = new_registration_token()
+    merchant.token_hash = token_digest(token)
+    merchant.save(update_fields=["token_hash", "updated_at"])
+    return token

@@ -1,0 +1,127 @@
+"""Merchant registry endpoints: register, look up, heartbeat, update, rotate the token."""
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from gateway.api import ErrorSerializer, validated
+from merchants import services
+from merchants.auth import MerchantTokenActions, presented_token
+from merchants.auth import require_merchant as authenticated_as
+from merchants.serializers import (
+    HeartbeatSerializer,
+    MerchantAgentSerializer,
+    MerchantEnvelopeSerializer,
+    MerchantPatchSerializer,
+    RegisterSerializer,
+    RegistrationSerializer,
+    RotatedTokenSerializer,
+    merchant_body,
+)
+
+MERCHANT_ID = OpenApiParameter("merchantId", OpenApiTypes.STR, OpenApiParameter.PATH)
+TOKEN_ERRORS: dict[int, Any] = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer}
+
+
+class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
+    lookup_url_kwarg = "merchantId"
+    lookup_value_regex = "[^/]+"
+    # Lookups are public; registration checks a presented token itself (a new merchant has
+    # none); the other actions need the merchant's token.
+    token_actions = ("heartbeat", "partial_update", "rotate_token")
+
+    @extend_schema(
+        operation_id="registerMerchant",
+        summary="Register a merchant agent, or update one with its current token",
+        description="A new merchant_id gets created=true, a registration_token and a "
+        "webhook_secret, each shown once. An existing merchant_id needs its X-Merchant-Token "
+        "(401 without, 403 wrong); it is updated and reactivated, and the token is echoed.",
+        tags=["merchants"],
+        request=RegisterSerializer,
+        responses={200: RegistrationSerializer, **TOKEN_ERRORS, 429: ErrorSerializer},
+    )
+    @action(detail=False, methods=["post"])
+    def register(self, request: Request) -> Response:
+        body = validated(RegisterSerializer, request.data, source="body")
+        merchant_id = body.pop("merchant_id")
+        registration = services.merchant_register(
+            merchant_id=merchant_id, fields=body, presented_token=presented_token(request)
+        )
+        merchant = registration.merchant
+        answer: dict[str, Any] = {
+            "status": merchant.status,
+            "created": registration.created,
+            "merchant_id": merchant.merchant_id,
+            "registration_token": registration.registration_token,
+            "merchant": MerchantAgentSerializer(merchant).data,
+        }
+        if registration.webhook_secret:
+            answer["webhook_secret"] = registration.webhook_secret
+        return Response(answer)
+
+    @extend_schema(
+        operation_id="getMerchant",
+        summary="A merchant agent's public record",
+        tags=["merchants"],
+        parameters=[MERCHANT_ID],
+        responses={200: MerchantEnvelopeSerializer, 404: ErrorSerializer},
+    )
+    def retrieve(self, request: Request, merchantId: str) -> Response:
+        return Response(merchant_body(services.merchant_get(merchant_id=merchantId)))
+
+    def get_throttles(self) -> list[Any]:
+        self.throttle_scope = "register" if self.action == "register" else ""
+        return super().get_throttles()
+
+    @extend_schema(
+        operation_id="merchantHeartbeat",
+        summary="Tell the gateway the merchant agent is alive",
+        tags=["merchants"],
+        request=HeartbeatSerializer,
+        responses={200: MerchantEnvelopeSerializer, **TOKEN_ERRORS},
+    )
+    @action(detail=False, methods=["post"])
+    def heartbeat(self, request: Request) -> Response:
+        body = validated(HeartbeatSerializer, request.data, source="body")
+        merchant = authenticated_as(request, body["merchant_id"])
+        return Response(merchant_body(services.merchant_heartbeat(merchant=merchant)))
+
+    @extend_schema(
+        operation_id="updateMerchant",
+        summary="Change a merchant agent's endpoint, subscriptions or other mutable fields",
+        tags=["merchants"],
+        parameters=[MERCHANT_ID],
+        request=MerchantPatchSerializer,
+        responses={200: MerchantEnvelopeSerializer, **TOKEN_ERRORS},
+    )
+    def partial_update(self, request: Request, merchantId: str) -> Response:
+        merchant = authenticated_as(request, merchantId)
+        changes = validated(MerchantPatchSerializer, request.data, source="body")
+        merchant = services.merchant_update(merchant=merchant, changes=changes)
+        return Response(merchant_body(merchant))
+
+    @extend_schema(
+        operation_id="rotateMerchantToken",
+        summary="Issue a new registration token; the old one stops working at once",
+        tags=["merchants"],
+        parameters=[MERCHANT_ID],
+        request=None,
+        responses={200: RotatedTokenSerializer, **TOKEN_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="rotate-token")
+    def rotate_token(self, request: Request, merchantId: str) -> Response:
+        merchant = authenticated_as(request, merchantId)
+        token = services.merchant_rotate_token(merchant=merchant)
+        return Response(
+            {
+                "status": merchant.status,
+                "merchant_id": merchant.merchant_id,
+                "registration_token": token,
+                "merchant": MerchantAgentSerializer(merchant).data,
+            }
+        )

@@ -1,0 +1,227 @@
+"""Intents: creation, validation, lookup, and the merchants' polling feed."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from matching.models import Intent, IntentTag
+from tests.protocol import create_intent, get, post, register
+
+pytestmark = pytest.mark.django_db
+
+
+def test_intent_without_tags_waits_unresolved(client):
+    response = post(client, "/v1/intents", {"raw_query": "  a warm jacket for hiking  "})
+
+    assert response.status_code == 201
+    intent = response.json()["intent"]
+    assert intent["intent_id"].startswith("int_")
+    assert intent["raw_query"] == "a warm jacket for hiking"
+    assert intent["resolution_source"] == "unresolved"
+    assert intent["intent_tags"] == []
+    assert intent["constraints"] == []
+    assert intent["budget_range"] is None
+    assert not IntentTag.objects.exists()
+
+
+def test_intent_with_client_tags_is_client_resolved_and_normalised(client):
+    intent = create_intent(
+        client,
+        intent_tags=["Running", " trail ", "running"],
+        region="us",
+        audience="trail runners",
+        budget_range={"min": 50, "max": 120, "currency": "usd"},
+        constraints={"waterproof": True, "size": "42"},
+        source_channel="agent.test",
+        metadata={"session": "abc"},
+    )
+
+    assert intent["resolution_source"] == "client"
+    assert intent["intent_tags"] == ["running", "trail"]
+    assert intent["region"] == "US"
+    assert intent["target_audience"] == "trail runners"
+    assert intent["budget_range"] == {"min": 50.0, "max": 120.0, "currency": "USD"}
+    assert intent["constraints"] == ["waterproof: True", "size: 42"]
+    assert intent["source_channel"] == "agent.test"
+    assert sorted(IntentTag.objects.values_list("tag", flat=True)) == ["running", "trail"]
+
+
+@pytest.mark.parametrize(
+    ("constraints", "stored"),
+    [(["vegan", "vegan", " "], ["vegan"]), ("no plastic", ["no plastic"]), ({}, [])],
+)
+def test_constraints_accept_an_array_an_object_or_a_string(client, constraints, stored):
+    assert create_intent(client, constraints=constraints)["constraints"] == stored
+
+
+@pytest.mark.parametrize(
+    ("body", "error", "field"),
+    [
+        ({}, "missing_fields", "raw_query"),
+        ({"raw_query": ""}, "invalid_body", "raw_query"),
+        ({"raw_query": "x" * 10_000}, "invalid_body", "raw_query"),
+        ({"raw_query": "x", "region": "USA"}, "invalid_body", "region"),
+        (
+            {"raw_query": "x", "budget_range": {"min": 90, "max": 10}},
+            "invalid_body",
+            "budget_range",
+        ),
+        ({"raw_query": "x", "budget_range": {"max": -1}}, "invalid_body", "budget_range"),
+        (
+            {"raw_query": "x", "budget_range": {"currency": "dollars"}},
+            "invalid_body",
+            "budget_range",
+        ),
+        ({"raw_query": "x", "constraints": [1, 2]}, "invalid_body", "constraints"),
+        (
+            {"raw_query": "x", "constraints": [f"c{n}" for n in range(21)]},
+            "invalid_body",
+            "constraints",
+        ),
+        ({"raw_query": "x", "intent_tags": ["t"] * 21}, "invalid_body", "intent_tags"),
+        ({"raw_query": 7}, "invalid_body", "raw_query"),
+    ],
+)
+def test_bad_intent_bodies_are_400_naming_the_field(client, body, error, field):
+    response = post(client, "/v1/intents", body)
+
+    assert response.status_code == 400
+    assert response.json()["error"] == error
+    assert field in response.json()["fields"]
+    assert not Intent.objects.exists()
+
+
+def test_intent_lookup(client):
+    created = create_intent(client, intent_tags=["x"])
+
+    response = client.get(f"/v1/intents/{created['intent_id']}")
+
+    assert response.status_code == 200
+    assert response.json() == {"intent": created}
+
+
+@pytest.mark.parametrize("intent_id", ["int_000000000000000000000000", "nope", "int_%00"])
+def test_unknown_intent_is_404(client, intent_id):
+    for path in (f"/v1/intents/{intent_id}", f"/v1/intents/{intent_id}/proposals"):
+        response = client.get(path)
+        assert response.status_code == 404
+        assert response.json()["error"] == "intent_not_found"
+
+
+# --- The merchants' polling feed ---------------------------------------------------------------
+
+
+def ids(response) -> list[str]:
+    return [intent["intent_id"] for intent in response.json()["intents"]]
+
+
+def test_feed_lists_the_intents_that_fit_the_merchants_subscriptions(client):
+    shop = register(client, "shop-1", subscription_tags=["Running"])
+    running = create_intent(client, intent_tags=["running", "shoes"])
+    create_intent(client, intent_tags=["cookware"])
+    create_intent(client)  # unresolved: no tags yet
+    running_too = create_intent(client, intent_tags=["RUNNING"])
+
+    response = get(client, "/v1/intents", shop.token)
+
+    assert response.status_code == 200
+    assert ids(response) == [running_too["intent_id"], running["intent_id"]]
+    assert response.json()["count"] == 2
+    assert response.json()["next_cursor"] is None
+
+
+def test_a_star_subscription_sees_every_intent(client):
+    shop = register(client, "shop-1", subscription_tags=["*"])
+    for tags in (["a"], ["b"], None):
+        create_intent(client, intent_tags=tags) if tags else create_intent(client)
+
+    assert len(ids(get(client, "/v1/intents", shop.token))) == 3
+
+
+def test_a_merchant_with_regions_sees_its_regions_and_intents_without_one(client):
+    shop = register(client, "shop-1", subscription_tags=["*"], regions=["DE"])
+    german = create_intent(client, intent_tags=["x"], region="DE")
+    create_intent(client, intent_tags=["x"], region="US")
+    anywhere = create_intent(client, intent_tags=["x"])
+
+    assert ids(get(client, "/v1/intents", shop.token)) == [
+        anywhere["intent_id"],
+        german["intent_id"],
+    ]
+
+
+def test_feed_pages_with_a_cursor_without_repeats_or_gaps(client):
+    shop = register(client, "shop-1", subscription_tags=["x"])
+    created = [create_intent(client, intent_tags=["x"])["intent_id"] for _ in range(25)]
+
+    seen, cursor, pages = [], None, 0
+    while True:
+        query = {"limit": 10, **({"cursor": cursor} if cursor else {})}
+        page = get(client, "/v1/intents", shop.token, **query).json()
+        seen += [intent["intent_id"] for intent in page["intents"]]
+        pages += 1
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+
+    assert pages == 3
+    assert seen == list(reversed(created))
+
+
+def test_feed_since_filter(client):
+    shop = register(client, "shop-1", subscription_tags=["x"])
+    create_intent(client, intent_tags=["x"])
+    later = create_intent(client, intent_tags=["x"])
+
+    response = get(client, "/v1/intents", shop.token, since=later["created_at"])
+
+    assert ids(response) == [later["intent_id"]]
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"cursor": "garbage"}, "cursor"),
+        ({"limit": "0"}, "limit"),
+        ({"limit": "101"}, "limit"),
+        ({"since": "yesterday"}, "since"),
+    ],
+)
+def test_feed_refuses_bad_parameters(client, query, field):
+    shop = register(client, "shop-1", subscription_tags=["x"])
+
+    response = get(client, "/v1/intents", shop.token, **query)
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_parameter"
+    assert field in response.json()["fields"]
+
+
+def test_feed_needs_a_valid_token(client):
+    register(client, "shop-1", subscription_tags=["x"])
+
+    assert get(client, "/v1/intents").status_code == 401
+    assert get(client, "/v1/intents", "mrt_wrong").status_code == 403
+
+
+def test_a_deactivated_merchant_gets_no_feed(client):
+    shop = register(client, "shop-1", subscription_tags=["x"])
+    post(client, "/v1/merchant/shop-1/deactivate", None, token=shop.token)
+
+    response = get(client, "/v1/intents", shop.token)
+
+    assert (response.status_code, response.json()["error"]) == (403, "merchant_deactivated")
+
+
+def test_feed_query_count_does_not_grow_with_the_page(client):
+    shop = register(client, "shop-1", subscription_tags=["x"])
+    for _ in range(30):
+        create_intent(client, intent_tags=["x"])
+
+    counts = []
+    for limit in (1, 30):
+        with CaptureQueriesContext(connection) as queries:
+            get(client, "/v1/intents", shop.token, limit=limit)
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1] <= 3

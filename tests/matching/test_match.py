@@ -1,0 +1,369 @@
+"""Match sessions and tokens: ranking, minting, confirming, and every error of the flow."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from matching.models import MatchSession, MatchToken, Proposal
+from merchants.models import MerchantAgent
+from tests.factories import ProductFactory, VideoFactory
+from tests.protocol import create_intent, post, propose, register
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def market(client):
+    """Two merchants' proposals for a trail-running intent with a $120 budget."""
+    shoe = ProductFactory(
+        id=1001,
+        title="TrailFox GTX Trail Running Shoe",
+        category_l2="Running Shoes",
+        tags=["trail", "waterproof"],
+    )
+    VideoFactory(product=shoe)
+    ProductFactory(
+        id=1002, title="Citywalk Canvas Sneaker", category_l2="Sneakers", tags=["canvas"]
+    )
+    fast = register(client, "fast-shop")
+    slow = register(client, "slow-shop")
+    intent = create_intent(
+        client, intent_tags=["trail", "running"], budget_range={"max": 120, "currency": "USD"}
+    )
+    good = propose(
+        client,
+        fast,
+        intent["intent_id"],
+        1001,
+        price=99,
+        inventory_status="in_stock",
+        shipping_commitment={"max_days": 2, "free": True},
+        commission_plan={"rate": 0.1},
+        evidence=[{"type": "review"}, {"type": "video"}, {"type": "award"}],
+    ).json()["proposal"]
+    weak = propose(
+        client,
+        slow,
+        intent["intent_id"],
+        1002,
+        price=150,
+        inventory_status="low_stock",
+        shipping_commitment={"max_days": 12},
+    ).json()["proposal"]
+    return {"intent": intent, "good": good, "weak": weak, "fast": fast, "slow": slow}
+
+
+def match(client, intent_id, **body):
+    return post(client, "/v1/match", {"intent_id": intent_id, **body})
+
+
+def accept(client, session_id, **body):
+    return post(client, f"/v1/match/{session_id}/accept", body)
+
+
+def test_the_whole_protocol_walkthrough(client, market):
+    intent_id = market["intent"]["intent_id"]
+    good, weak = market["good"]["proposal_id"], market["weak"]["proposal_id"]
+
+    created = match(client, intent_id)
+    assert created.status_code == 201
+    session = created.json()["match_session"]
+    assert session["match_session_id"].startswith("mss_")
+    assert session["status"] == "open"
+    assert session["best_proposal_id"] == good
+    first, second = session["ranked_proposals"]
+    assert (first["rank"], first["proposal_id"], second["rank"], second["proposal_id"]) == (
+        1,
+        good,
+        2,
+        weak,
+    )
+    # relevance 1, price fit 1, in stock 1, 2 days free 1, fresh merchant 1, 3 evidence 1,
+    # commission 0.1/0.2 = 0.5: 1 - 0.05 * 0.5 = 0.975
+    assert first["components"] == {
+        "relevance": 1.0,
+        "price_fit": 1.0,
+        "availability": 1.0,
+        "shipping": 1.0,
+        "reliability": 1.0,
+        "evidence": 1.0,
+        "commission": 0.5,
+    }
+    assert first["score"] == 0.975
+    assert first["reasons"][:2] == [
+        "matches 2 of 2 intent tags (trail, running)",
+        "within budget: 99.00 vs max 120.00",
+    ]
+    assert first["product_id"] == 1001
+    assert first["merchant_agent_id"] == "fast-shop"
+    # relevance 0, price 150 vs 120: 1 - 30/120 = 0.75, low stock 0.7, 12 days 0.2
+    assert second["components"]["relevance"] == 0.0
+    assert second["components"]["price_fit"] == 0.75
+    assert second["score"] == round(0.2 * 0.75 + 0.15 * 0.7 + 0.1 * 0.2 + 0.1 * 1.0, 4)
+    summary = session["summary"]
+    assert summary["weights"]["relevance"] == 0.30
+    assert abs(sum(summary["weights"].values()) - 1) < 1e-9
+    assert (summary["considered"], summary["ranked"], summary["returned"]) == (2, 2, 2)
+    assert summary["excluded"] == []
+    session_id = session["match_session_id"]
+
+    minted = accept(client, session_id, proposal_id=good)
+    assert minted.status_code == 200
+    token = minted.json()["match_token"]
+    assert token["match_token_id"].startswith("mtk_")
+    assert token["acceptance_state"] == "issued"
+    assert token["accepted_at"] is None
+
+    again = accept(client, session_id, proposal_id=good).json()["match_token"]
+    assert again == token
+
+    confirmed = accept(client, session_id, match_token_id=token["match_token_id"])
+    assert confirmed.status_code == 200
+    accepted = confirmed.json()["match_token"]
+    assert accepted["acceptance_state"] == "accepted"
+    assert accepted["accepted_at"] is not None
+
+    other = accept(client, session_id, proposal_id=weak)
+    assert (other.status_code, other.json()["error"]) == (409, "match_already_accepted")
+
+    read = client.get(f"/v1/match-tokens/{token['match_token_id']}").json()["match_token"]
+    assert read == accepted
+    assert read["ranking_snapshot"]["proposal_id"] == good
+    assert read["ranking_snapshot"]["score"] == first["score"]
+    assert read["ranking_snapshot"]["components"] == first["components"]
+    assert read["proposal_snapshot"]["proposal_id"] == good
+    assert read["proposal_snapshot"]["price"] == 99.0
+    assert read["intent_snapshot"]["intent_id"] == intent_id
+    assert read["trace_ids"]["match_session_id"] == session_id
+    assert read["trace_ids"]["proposal_id"] == good
+    assert read["trace_ids"]["intent_id"] == intent_id
+    assert read["trace_ids"]["request_id"].startswith("req_")
+    assert Proposal.objects.get(pk=good).status == "accepted"
+
+    detail = client.get(f"/v1/match/{session_id}").json()
+    assert detail["match_session"]["status"] == "accepted"
+    assert [p["proposal_id"] for p in detail["ranked_proposals"]] == [good, weak]
+    assert [t["match_token_id"] for t in detail["match_tokens"]] == [token["match_token_id"]]
+    assert [card["product"]["id"] for card in detail["items"]] == ["1001", "1002"]
+
+
+def test_confirming_one_token_supersedes_the_others(client, market):
+    session_id = match(client, market["intent"]["intent_id"]).json()["match_session"][
+        "match_session_id"
+    ]
+    first = accept(client, session_id, proposal_id=market["good"]["proposal_id"]).json()[
+        "match_token"
+    ]
+    second = accept(client, session_id, proposal_id=market["weak"]["proposal_id"]).json()[
+        "match_token"
+    ]
+
+    accept(client, session_id, match_token_id=second["match_token_id"])
+
+    states = dict(MatchToken.objects.values_list("match_token_id", "acceptance_state"))
+    assert states == {first["match_token_id"]: "superseded", second["match_token_id"]: "accepted"}
+    late = accept(client, session_id, match_token_id=first["match_token_id"])
+    assert (late.status_code, late.json()["error"]) == (409, "match_already_accepted")
+
+
+def test_limit_keeps_the_best_and_get_limit_trims(client, market):
+    session = match(client, market["intent"]["intent_id"], limit=1).json()["match_session"]
+
+    assert [p["proposal_id"] for p in session["ranked_proposals"]] == [
+        market["good"]["proposal_id"]
+    ]
+    assert session["summary"]["ranked"] == 2
+    assert session["summary"]["returned"] == 1
+    detail = client.get(f"/v1/match/{session['match_session_id']}?limit=1").json()
+    assert len(detail["ranked_proposals"]) == len(detail["items"]) == 1
+
+
+def test_only_listed_proposals_are_ranked(client, market):
+    weak = market["weak"]["proposal_id"]
+
+    session = match(client, market["intent"]["intent_id"], proposal_ids=[weak]).json()[
+        "match_session"
+    ]
+
+    assert [p["proposal_id"] for p in session["ranked_proposals"]] == [weak]
+
+
+def test_expired_withdrawn_and_superseded_proposals_are_never_ranked(client, market):
+    Proposal.objects.filter(pk=market["weak"]["proposal_id"]).update(
+        valid_until=timezone.now() - timedelta(seconds=1)
+    )
+    post(client, "/v1/merchant/fast-shop/deactivate", None, token=market["fast"].token)
+
+    session = match(client, market["intent"]["intent_id"]).json()["match_session"]
+
+    assert session["ranked_proposals"] == []
+    assert session["best_proposal_id"] is None
+    assert sorted(session["summary"]["excluded"], key=lambda e: e["reason"]) == [
+        {"proposal_id": market["weak"]["proposal_id"], "reason": "expired"},
+        {"proposal_id": market["good"]["proposal_id"], "reason": "withdrawn"},
+    ]
+
+
+def test_ties_break_on_price_then_submission_order(client):
+    ProductFactory(id=1)
+    shop = register(client, "shop")
+    other = register(client, "other")
+    intent_id = create_intent(client)["intent_id"]
+    dear = propose(client, shop, intent_id, 1, price=20).json()["proposal"]["proposal_id"]
+    cheap = propose(client, other, intent_id, 1, price=10).json()["proposal"]["proposal_id"]
+    # Same score: no tags, no budget, no shipping or stock stated, both merchants fresh.
+
+    ranked = match(client, intent_id).json()["match_session"]["ranked_proposals"]
+
+    assert ranked[0]["score"] == ranked[1]["score"]
+    assert [item["proposal_id"] for item in ranked] == [cheap, dear]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "error"),
+    [
+        ({}, 400, "missing_fields"),
+        ({"intent_id": "int_000000000000000000000000"}, 404, "intent_not_found"),
+        ({"limit": 0}, 400, "invalid_body"),
+        ({"limit": 11}, 400, "invalid_body"),
+        ({"limit": "3"}, 400, "invalid_body"),
+        ({"limit": True}, 400, "invalid_body"),
+        ({"proposal_ids": "prp_x"}, 400, "invalid_body"),
+        ({"proposal_ids": ["prp_000000000000000000000000"]}, 404, "proposal_not_found"),
+    ],
+)
+def test_match_errors(client, market, body, status, error):
+    body = {"intent_id": market["intent"]["intent_id"], **body} if body else body
+
+    response = post(client, "/v1/match", body)
+
+    assert (response.status_code, response.json()["error"]) == (status, error)
+    assert not MatchSession.objects.exists()
+
+
+def test_a_proposal_of_another_intent_is_proposal_not_found(client, market):
+    other_intent = create_intent(client)["intent_id"]
+
+    response = match(client, other_intent, proposal_ids=[market["good"]["proposal_id"]])
+
+    assert (response.status_code, response.json()["error"]) == (404, "proposal_not_found")
+
+
+@pytest.fixture
+def session_id(client, market):
+    return match(client, market["intent"]["intent_id"]).json()["match_session"]["match_session_id"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "error"),
+    [
+        ({}, 400, "missing_fields"),
+        ({"proposal_id": None, "match_token_id": None}, 400, "missing_fields"),
+        ({"proposal_id": "prp_000000000000000000000000"}, 404, "proposal_not_found"),
+        ({"match_token_id": "mtk_000000000000000000000000"}, 404, "match_token_not_found"),
+        ({"proposal_id": 5}, 400, "invalid_body"),
+    ],
+)
+def test_accept_errors(client, session_id, body, status, error):
+    response = accept(client, session_id, **body)
+
+    assert (response.status_code, response.json()["error"]) == (status, error)
+    assert not MatchToken.objects.exists()
+
+
+def test_proposal_and_token_that_disagree_are_400(client, market, session_id):
+    token = accept(client, session_id, proposal_id=market["good"]["proposal_id"]).json()[
+        "match_token"
+    ]
+
+    response = accept(
+        client,
+        session_id,
+        proposal_id=market["weak"]["proposal_id"],
+        match_token_id=token["match_token_id"],
+    )
+
+    assert (response.status_code, response.json()["error"]) == (400, "invalid_body")
+    assert MatchToken.objects.get().acceptance_state == "issued"
+
+
+def test_confirming_an_expired_token_is_410(client, market, session_id):
+    token = accept(client, session_id, proposal_id=market["good"]["proposal_id"]).json()[
+        "match_token"
+    ]
+    MatchToken.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    response = accept(client, session_id, match_token_id=token["match_token_id"])
+
+    assert (response.status_code, response.json()["error"]) == (410, "match_token_expired")
+    read = client.get(f"/v1/match-tokens/{token['match_token_id']}").json()["match_token"]
+    assert read["acceptance_state"] == "expired"
+
+
+def test_a_withdrawn_proposal_cannot_be_minted(client, market, session_id):
+    post(client, "/v1/merchant/fast-shop/deactivate", None, token=market["fast"].token)
+
+    response = accept(client, session_id, proposal_id=market["good"]["proposal_id"])
+
+    assert (response.status_code, response.json()["error"]) == (409, "proposal_unavailable")
+
+
+def test_an_expired_session_accepts_nothing(client, market, session_id):
+    MatchSession.objects.update(status="expired")
+
+    response = accept(client, session_id, proposal_id=market["good"]["proposal_id"])
+
+    assert (response.status_code, response.json()["error"]) == (409, "match_expired")
+
+
+@pytest.mark.parametrize("path", ["/v1/match/{}", "/v1/match/{}/accept"])
+@pytest.mark.parametrize("bad", ["mss_000000000000000000000000", "x", "mss_%00"])
+def test_unknown_session_is_match_not_found(client, path, bad):
+    url = path.format(bad)
+    response = client.get(url) if url.endswith(bad) else post(client, url, {"proposal_id": "p"})
+
+    assert (response.status_code, response.json()["error"]) == (404, "match_not_found")
+
+
+@pytest.mark.parametrize("bad", ["mtk_000000000000000000000000", "x", "mtk_%00"])
+def test_unknown_token_is_match_token_not_found(client, bad):
+    response = client.get(f"/v1/match-tokens/{bad}")
+
+    assert (response.status_code, response.json()["error"]) == (404, "match_token_not_found")
+
+
+def test_match_get_limit_is_validated(client, session_id):
+    for limit in ("0", "11", "x"):
+        response = client.get(f"/v1/match/{session_id}?limit={limit}")
+        assert (response.status_code, response.json()["error"]) == (400, "invalid_parameter")
+
+
+def test_match_with_many_proposals_runs_a_fixed_number_of_queries(
+    client, django_assert_max_num_queries
+):
+    ProductFactory(id=7, price_usd=Decimal("10"))
+    intent_id = create_intent(client, intent_tags=["bottle"])["intent_id"]
+    for n in range(30):
+        propose(client, register(client, f"m{n}"), intent_id, 7, price=10 + n)
+
+    with django_assert_max_num_queries(4):
+        response = match(client, intent_id, limit=10)
+
+    assert response.status_code == 201
+    assert len(response.json()["match_session"]["ranked_proposals"]) == 10
+
+
+def test_a_quiet_merchant_is_less_reliable_than_one_seen_today(client, market):
+    MerchantAgent.objects.filter(merchant_id="fast-shop").update(
+        last_seen_at=timezone.now() - timedelta(days=2)
+    )
+    post(client, "/v1/merchant/heartbeat", {"merchant_id": "slow-shop"}, token=market["slow"].token)
+
+    ranked = match(client, market["intent"]["intent_id"]).json()["match_session"][
+        "ranked_proposals"
+    ]
+
+    reliability = {item["merchant_agent_id"]: item["components"]["reliability"] for item in ranked}
+    assert reliability == {"fast-shop": 0.6, "slow-shop": 1.0}

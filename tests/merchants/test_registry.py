@@ -1,0 +1,252 @@
+"""The merchant registry: registration, takeover protection, lookup, update, token rotation."""
+
+import hashlib
+
+import pytest
+
+from merchants.models import MerchantAgent
+from tests.protocol import PUBLIC_ENDPOINT, patch, post, register
+
+pytestmark = pytest.mark.django_db
+
+
+def test_registration_returns_secrets_once_and_stores_only_the_token_hash(client):
+    response = post(
+        client,
+        "/v1/merchant/register",
+        {
+            "merchant_id": "shop-1",
+            "agent_endpoint": PUBLIC_ENDPOINT,
+            "subscription_tags": ["Running", " shoes ", "running"],
+            "capabilities": ["stock_check"],
+            "regions": ["us", "GB"],
+            "category_tags": ["Footwear"],
+            "inventory_scope": [{"sku_prefix": "TF-"}],
+            "protocol_version": "0.2",
+            "a2a_capabilities": {"streaming": False},
+            "metadata": {"tier": "gold"},
+        },
+    )
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "active"
+    assert body["created"] is True
+    assert body["merchant_id"] == "shop-1"
+    assert body["registration_token"].startswith("mrt_")
+    assert body["webhook_secret"].startswith("whsec_")
+    merchant = body["merchant"]
+    assert merchant["subscription_tags"] == ["running", "shoes"]
+    assert merchant["regions"] == ["US", "GB"]
+    assert merchant["category_tags"] == ["footwear"]
+    assert merchant["inventory_scope"] == [{"sku_prefix": "TF-"}]
+    assert merchant["a2a_capabilities"] == {"streaming": False}
+    assert merchant["metadata"] == {"tier": "gold"}
+    assert merchant["deactivated_at"] is None
+    assert "token" not in str(merchant)
+    assert "secret" not in str(merchant)
+    stored = MerchantAgent.objects.get(merchant_id="shop-1")
+    assert stored.token_hash == hashlib.sha256(body["registration_token"].encode()).hexdigest()
+    assert body["registration_token"] not in str(
+        MerchantAgent.objects.filter(pk=stored.pk).values().get()
+    )
+
+
+def test_lookup_never_shows_a_secret(client):
+    shop = register(client, "shop-1")
+
+    response = client.get("/v1/merchant/shop-1")
+
+    assert response.status_code == 200
+    assert response.json()["status"] == "active"
+    assert response.json()["merchant"]["merchant_id"] == "shop-1"
+    assert shop.token not in response.content.decode()
+    assert shop.webhook_secret not in response.content.decode()
+
+
+@pytest.mark.parametrize("merchant_id", ["nobody", "a%00b", "x" * 65])
+def test_unknown_merchant_is_404(client, merchant_id):
+    response = client.get(f"/v1/merchant/{merchant_id}")
+
+    assert response.status_code == 404
+    assert response.json()["error"] == "merchant_not_found"
+
+
+def test_registration_without_merchant_id_or_endpoint_is_missing_fields(client):
+    response = post(client, "/v1/merchant/register", {"subscription_tags": ["x"]})
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "missing_fields"
+    assert set(response.json()["fields"]) == {"merchant_id", "agent_endpoint"}
+
+
+@pytest.mark.parametrize("merchant_id", ["has space", "", "x" * 65, "ünïcode"])
+def test_malformed_merchant_id_is_refused(client, merchant_id):
+    body = {"merchant_id": merchant_id, "agent_endpoint": PUBLIC_ENDPOINT}
+
+    response = post(client, "/v1/merchant/register", body)
+
+    assert response.status_code == 400
+    assert "merchant_id" in response.json()["fields"]
+    assert not MerchantAgent.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "problem"),
+    [
+        ("http://93.184.216.34/agent", "must be an https URL"),
+        ("ftp://93.184.216.34/agent", "must be an https URL"),
+        ("https://user:pw@93.184.216.34/agent", "must not carry credentials"),
+        ("https://127.0.0.1/agent", "must resolve only to public addresses"),
+        ("https://localhost/agent", "must resolve only to public addresses"),
+        ("https://10.0.0.7/agent", "must resolve only to public addresses"),
+        ("https://169.254.169.254/latest", "must resolve only to public addresses"),
+        ("https://[::1]/agent", "must resolve only to public addresses"),
+        ("https://[::ffff:127.0.0.1]/agent", "must resolve only to public addresses"),
+        ("https://0.0.0.0/agent", "must resolve only to public addresses"),
+        ("https://merchant.invalid/agent", "does not resolve"),
+        ("https:///agent", "must name a host"),
+        ("https://93.184.216.34:99999/agent", "is not a valid URL"),
+    ],
+)
+def test_unsafe_endpoints_are_refused(client, endpoint, problem):
+    response = post(
+        client, "/v1/merchant/register", {"merchant_id": "m", "agent_endpoint": endpoint}
+    )
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_body"
+    assert response.json()["fields"] == {"agent_endpoint": [f"The endpoint {problem}."]}
+    assert not MerchantAgent.objects.exists()
+
+
+def test_loopback_http_endpoints_are_allowed_only_by_the_development_switches(client, settings):
+    settings.WEBHOOK_ALLOW_HTTP = True
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+
+    shop = register(client, "local", agent_endpoint="http://127.0.0.1:9999/hook")
+
+    assert MerchantAgent.objects.get(merchant_id=shop.merchant_id).agent_endpoint.startswith(
+        "http://127"
+    )
+
+
+def test_reregistration_without_the_token_changes_nothing(client):
+    shop = register(client, "shop-1", subscription_tags=["running"])
+    takeover = {"merchant_id": "shop-1", "agent_endpoint": "https://93.184.216.35/evil"}
+
+    missing = post(client, "/v1/merchant/register", takeover)
+    wrong = post(client, "/v1/merchant/register", takeover, token="mrt_guess")
+
+    assert (missing.status_code, missing.json()["error"]) == (401, "missing registration token")
+    assert (wrong.status_code, wrong.json()["error"]) == (403, "invalid registration token")
+    merchant = MerchantAgent.objects.get(merchant_id="shop-1")
+    assert merchant.agent_endpoint == PUBLIC_ENDPOINT
+    assert merchant.subscription_tags == ["running"]
+    assert (
+        post(
+            client, "/v1/merchant/heartbeat", {"merchant_id": "shop-1"}, token=shop.token
+        ).status_code
+        == 200
+    )
+
+
+def test_reregistration_with_the_token_updates_and_echoes_it(client):
+    shop = register(client, "shop-1", subscription_tags=["running"])
+    body = {
+        "merchant_id": "shop-1",
+        "agent_endpoint": "https://93.184.216.35/v2",
+        "regions": ["DE"],
+    }
+
+    response = post(client, "/v1/merchant/register", body, token=shop.token)
+
+    assert response.status_code == 200
+    data = response.json()
+    assert data["created"] is False
+    assert data["registration_token"] == shop.token
+    assert "webhook_secret" not in data
+    assert data["merchant"]["agent_endpoint"] == "https://93.184.216.35/v2"
+    assert data["merchant"]["regions"] == ["DE"]
+    assert data["merchant"]["subscription_tags"] == ["running"]
+
+
+def test_reregistration_with_the_token_reactivates(client):
+    shop = register(client, "shop-1")
+    post(client, "/v1/merchant/shop-1/deactivate", None, token=shop.token)
+
+    body = {"merchant_id": "shop-1", "agent_endpoint": PUBLIC_ENDPOINT}
+    response = post(client, "/v1/merchant/register", body, token=shop.token)
+
+    assert response.json()["status"] == "active"
+    assert response.json()["merchant"]["deactivated_at"] is None
+
+
+def test_a_token_header_on_a_new_registration_is_ignored(client):
+    response = post(
+        client,
+        "/v1/merchant/register",
+        {"merchant_id": "fresh", "agent_endpoint": PUBLIC_ENDPOINT},
+        token="mrt_leftover",
+    )
+
+    assert response.status_code == 200
+    assert response.json()["created"] is True
+
+
+def test_heartbeat_updates_last_seen(client):
+    shop = register(client, "shop-1")
+    before = MerchantAgent.objects.get().last_seen_at
+
+    response = post(client, "/v1/merchant/heartbeat", {"merchant_id": "shop-1"}, token=shop.token)
+
+    assert response.status_code == 200
+    assert response.json()["merchant"]["merchant_id"] == "shop-1"
+    assert before is not None
+    assert MerchantAgent.objects.get().last_seen_at > before  # type: ignore[operator]
+
+
+def test_heartbeat_without_merchant_id_is_missing_fields(client):
+    shop = register(client, "shop-1")
+
+    response = post(client, "/v1/merchant/heartbeat", {}, token=shop.token)
+
+    assert (response.status_code, response.json()["error"]) == (400, "missing_fields")
+
+
+def test_patch_updates_only_what_it_names(client):
+    shop = register(client, "shop-1", subscription_tags=["running"], capabilities=["price_quote"])
+
+    response = patch(
+        client, "/v1/merchant/shop-1", {"subscription_tags": ["Trail", "*"]}, shop.token
+    )
+
+    assert response.status_code == 200
+    merchant = response.json()["merchant"]
+    assert merchant["subscription_tags"] == ["trail", "*"]
+    assert merchant["capabilities"] == ["price_quote"]
+
+
+def test_patch_refuses_an_unsafe_endpoint(client):
+    shop = register(client, "shop-1")
+
+    response = patch(
+        client, "/v1/merchant/shop-1", {"agent_endpoint": "https://10.1.1.1/x"}, shop.token
+    )
+
+    assert response.status_code == 400
+    assert MerchantAgent.objects.get().agent_endpoint == PUBLIC_ENDPOINT
+
+
+def test_rotation_issues_a_new_token_and_the_old_one_stops_working(client):
+    shop = register(client, "shop-1")
+
+    response = post(client, "/v1/merchant/shop-1/rotate-token", None, token=shop.token)
+
+    assert response.status_code == 200
+    new_token = response.json()["registration_token"]
+    assert new_token.startswith("mrt_")
+    assert new_token != shop.token
+    heartbeat = {"merchant_id": "shop-1"}
+    assert post(client, "/v1/merchant/heartbeat", heartbeat, token=shop.token).status_code == 403
+    assert post(client, "/v1/merchant/heartbeat", heartbeat, token=new_token).status_code == 200

@@ -1,0 +1,56 @@
+"""Helpers that drive the protocol through HTTP, as agents do."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.test import Client
+
+# A public address literal: accepted as an endpoint without any DNS lookup.
+PUBLIC_ENDPOINT = "https://93.184.216.34/agent"
+
+
+@dataclass
+class Merchant:
+    merchant_id: str
+    token: str
+    webhook_secret: str
+
+
+def _token(token: str | None) -> dict[str, str]:
+    return {"X-Merchant-Token": token} if token is not None else {}
+
+
+def post(client: Client, path: str, body: Any, token: str | None = None):
+    return client.post(path, data=body, content_type="application/json", headers=_token(token))
+
+
+def patch(client: Client, path: str, body: Any, token: str | None = None):
+    return client.patch(path, data=body, content_type="application/json", headers=_token(token))
+
+
+def get(client: Client, path: str, token: str | None = None, **query: Any):
+    return client.get(path, query, headers=_token(token))
+
+
+def register(client: Client, merchant_id: str, **fields: Any) -> Merchant:
+    body = {"merchant_id": merchant_id, "agent_endpoint": PUBLIC_ENDPOINT, **fields}
+    response = post(client, "/v1/merchant/register", body)
+    assert response.status_code == 200, response.content
+    data = response.json()
+    return Merchant(merchant_id, data["registration_token"], data["webhook_secret"])
+
+
+def create_intent(client: Client, **fields: Any) -> dict[str, Any]:
+    response = post(client, "/v1/intents", {"raw_query": "trail running shoes", **fields})
+    assert response.status_code == 201, response.content
+    return response.json()["intent"]
+
+
+def propose(client: Client, merchant: Merchant, intent_id: str, product_id: int, **fields: Any):
+    body = {
+        "merchant_agent_id": merchant.merchant_id,
+        "intent_id": intent_id,
+        "product_id": str(product_id),
+        **fields,
+    }
+    return post(client, "/v1/proposals", body, token=merchant.token)
