@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck pytest migrate demo clean
+.PHONY: run test install lint typecheck pytest migrate demo bench clean
 
 run: install migrate demo ## set up and start web, worker and beat on the embedded default
 	@echo "Gateway on http://127.0.0.1:$(PORT)  (admin: /admin/, contract: /openapi.json, docs: /docs/)"
@@ -39,6 +39,9 @@ migrate: install
 
 demo: migrate ## load the demo catalog once (skipped when products exist)
 	$(BIN)/python manage.py seed_demo --if-empty
+
+bench: install ## measure against DESIGN.md section 11 (scratch database under var/)
+	$(BIN)/python bench/match.py
 
 clean:
 	rm -rf $(VENV) var .env
