@@ -298,6 +298,32 @@ class AnyAccept(BaseContentNegotiation):
         return renderer, renderer.media_type
 
 
+MAX_JSON_DEPTH = 32
+
+
+def json_problem(value: Any) -> str | None:
+    """Why a parsed JSON body cannot be stored, or None.
+
+    Every body may end up in a JSON column and be served again: nesting deeper than
+    MAX_JSON_DEPTH could be stored but not rendered, and PostgreSQL refuses NUL characters.
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return "Strings must not contain NUL characters."
+        elif isinstance(item, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                return f"JSON must not nest deeper than {MAX_JSON_DEPTH} levels."
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item)
+                stack.extend((child, depth + 1) for child in item.values())
+            else:
+                stack.extend((child, depth + 1) for child in item)
+    return None
+
+
 class OrjsonParser(BaseParser):
     """Parse JSON bodies with orjson, reading at most DATA_UPLOAD_MAX_MEMORY_SIZE bytes.
 
@@ -323,9 +349,13 @@ class OrjsonParser(BaseParser):
         if len(raw) > limit:
             raise PayloadTooLarge()
         try:
-            return orjson.loads(raw)
+            data = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
             raise exceptions.ParseError(f"The request body is not valid JSON: {exc}.") from None
+        problem = json_problem(data)
+        if problem:
+            raise ApiError(400, "invalid_body", problem)
+        return data
 
 
 # --- Throttles ---------------------------------------------------------------------------------
@@ -365,6 +395,15 @@ class JsonStringField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(data))
+
+
+class JsonNumberField(serializers.FloatField):
+    """A number in a JSON body: booleans and strings are refused, where DRF would cast them."""
+
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return float(super().to_internal_value(data))
 
 
 class QueryIntegerField(serializers.IntegerField):

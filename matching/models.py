@@ -129,6 +129,12 @@ class Proposal(models.Model):
             models.CheckConstraint(
                 condition=Q(price__isnull=True) | Q(price__gte=0), name="proposal_price_gte_0"
             ),
+            # One live proposal per merchant, intent and product: a new one supersedes.
+            models.UniqueConstraint(
+                fields=["merchant", "intent", "product"],
+                condition=Q(status=ProposalStatus.SUBMITTED),
+                name="proposal_one_submitted_per_merchant_product",
+            ),
             models.CheckConstraint(
                 condition=Q(provenance=Provenance.CATALOG, merchant__isnull=True)
                 | Q(provenance=Provenance.MERCHANT, merchant__isnull=False),
@@ -162,6 +168,8 @@ class MatchSession(models.Model):
     )
     ranked_proposals = models.JSONField(default=list)
     summary = models.JSONField(default=dict)
+    # The cards of the ranked products, issued once with the session and served on every read.
+    card_rec_ids = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=16, choices=MatchStatus.choices, default=MatchStatus.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalog.serializers import CardSerializer
-from gateway.api import JsonStringField, channel_field, limit_field
+from gateway.api import JsonNumberField, JsonStringField, channel_field, limit_field
 from matching.models import Intent, MatchSession, MatchToken, Proposal
 from matching.ranking import INVENTORY_STATUSES
 
@@ -62,8 +62,8 @@ class ConstraintsField(serializers.Field):
 
 
 class BudgetRangeSerializer(serializers.Serializer):
-    min = serializers.FloatField(min_value=0, max_value=1e9, required=False, allow_null=True)
-    max = serializers.FloatField(min_value=0, max_value=1e9, required=False, allow_null=True)
+    min = JsonNumberField(min_value=0, max_value=1e9, required=False, allow_null=True)
+    max = JsonNumberField(min_value=0, max_value=1e9, required=False, allow_null=True)
     currency = serializers.RegexField(
         r"^[A-Za-z]{3}$", required=False, allow_null=True, help_text="ISO 4217 code."
     )

@@ -4,7 +4,7 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 import orjson
@@ -22,7 +22,7 @@ from django.db.models import (
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from catalog.models import Product
+from catalog.models import Product, Recommendation
 from catalog.services import cards_issue, products_with_videos
 from gateway.api import INTENT, MATCH_SESSION, MATCH_TOKEN, PROPOSAL, ApiError, is_minted, new_id
 from gateway.api import not_found as _not_found
@@ -36,6 +36,7 @@ from matching.models import (
     MatchToken,
     Proposal,
     ProposalStatus,
+    Provenance,
     ResolutionSource,
 )
 from matching.serializers import IntentSerializer, ProposalSerializer
@@ -136,7 +137,8 @@ def _after_cursor(cursor: str) -> Q:
         created_at = datetime.fromisoformat(moment)
         if created_at.tzinfo is None or not is_minted(INTENT, intent_id):
             raise ValueError
-    except (ValueError, UnicodeDecodeError, binascii.Error):
+        created_at = created_at.astimezone(UTC)
+    except (ValueError, UnicodeDecodeError, binascii.Error, OverflowError):
         raise ApiError(
             400,
             "invalid_parameter",
@@ -214,6 +216,11 @@ def proposal_submit(
         ],
     )
     with transaction.atomic():
+        # Lock the merchant: a deactivation committing meanwhile must not leave this proposal
+        # live, and two submissions of the same product must supersede one after the other.
+        locked = MerchantAgent.objects.select_for_update().get(pk=merchant.pk)
+        if locked.is_deactivated:
+            raise merchant_deactivated()
         Proposal.objects.filter(
             merchant=merchant, intent=intent, product=product, status=ProposalStatus.SUBMITTED
         ).update(status=ProposalStatus.SUPERSEDED, updated_at=timezone.now())
@@ -329,11 +336,13 @@ def match_create(*, intent_id: str, proposal_ids: list[str] | None, limit: int) 
     rows = candidates_of(intent, now)
     if proposal_ids is not None:
         wanted = list(dict.fromkeys(proposal_ids))
+        # In submission order, as the query returns them: the tie-break must not depend on
+        # the order in which the caller listed the ids.
         found = {row[0]: Candidate(*row) for row in rows.filter(proposal_id__in=wanted)}
         missing = [pid for pid in wanted if pid not in found]
         if missing:
             raise proposal_not_found(f"Not proposals of this intent: {', '.join(missing[:10])}.")
-        candidates = [found[pid] for pid in wanted]
+        candidates = list(found.values())
     else:
         candidates = [Candidate(*row) for row in rows]
     live, excluded = [], []
@@ -361,13 +370,22 @@ def match_create(*, intent_id: str, proposal_ids: list[str] | None, limit: int) 
         "intent_tags": list(intent.intent_tags),
         "budget_range": intent.budget_range,
     }
-    return MatchSession.objects.create(
-        match_session_id=new_id(MATCH_SESSION),
-        intent=intent,
-        best_proposal_id=top[0]["proposal_id"] if top else None,
-        ranked_proposals=top,
-        summary=summary,
-    )
+    product_ids = list(dict.fromkeys(item["product_id"] for item in top))
+    products = {p.id: p for p in products_with_videos().filter(id__in=product_ids)}
+    with transaction.atomic():
+        cards = cards_issue(
+            products=[products[pid] for pid in product_ids if pid in products],
+            channel=None,
+            intent_id=intent.intent_id,
+        )
+        return MatchSession.objects.create(
+            match_session_id=new_id(MATCH_SESSION),
+            intent=intent,
+            best_proposal_id=top[0]["proposal_id"] if top else None,
+            ranked_proposals=top,
+            summary=summary,
+            card_rec_ids=[card["rec_id"] for card in cards],
+        )
 
 
 def match_get(*, match_session_id: str) -> MatchSession:
@@ -380,12 +398,18 @@ def match_get(*, match_session_id: str) -> MatchSession:
 
 
 def match_cards(*, session: MatchSession, limit: int | None) -> list[dict[str, Any]]:
-    """Fresh cards (new rec_ids) of the session's ranked products, best first."""
+    """The cards issued with the session, best first: the products of its first `limit` ranked
+    proposals. Reading them writes nothing."""
     ranked = session.ranked_proposals[:limit] if limit else session.ranked_proposals
-    product_ids = list(dict.fromkeys(item["product_id"] for item in ranked))
-    by_id = {p.id: p for p in products_with_videos().filter(id__in=product_ids)}
-    products = [by_id[pid] for pid in product_ids if pid in by_id]
-    return cards_issue(products=products, channel=None, intent_id=session.intent_id)
+    wanted = {item["product_id"] for item in ranked}
+    cards = dict(
+        Recommendation.objects.filter(rec_id__in=session.card_rec_ids).values_list("rec_id", "card")
+    )
+    return [
+        cards[rec_id]
+        for rec_id in session.card_rec_ids
+        if rec_id in cards and int(cards[rec_id]["product"]["id"]) in wanted
+    ]
 
 
 # --- Match tokens ------------------------------------------------------------------------------
@@ -400,6 +424,15 @@ def match_token_get(*, match_token_id: str) -> MatchToken:
     return token
 
 
+def _ensure_live(proposal: Proposal, now: datetime) -> None:
+    if not proposal.is_live(now):
+        raise ApiError(
+            409,
+            "proposal_unavailable",
+            f"The proposal is {proposal.status_at(now)}; it cannot be accepted.",
+        )
+
+
 def _already_accepted() -> ApiError:
     return ApiError(409, "match_already_accepted", "Another proposal of this match was accepted.")
 
@@ -411,18 +444,16 @@ def _mint(session: MatchSession, proposal_id: str, request_id: str | None) -> Ma
     if ranked is None:
         raise proposal_not_found("That proposal is not ranked in this match session.")
     existing = session.tokens.filter(proposal_id=proposal_id).first()
+    if session.status == MatchStatus.ACCEPTED:
+        # Only the accepted token answers now; any other acceptance is a conflict.
+        if existing is not None and existing.acceptance_state == AcceptanceState.ACCEPTED:
+            return existing
+        raise _already_accepted()
     if existing is not None:
         return existing
-    if session.status == MatchStatus.ACCEPTED:
-        raise _already_accepted()
     proposal = Proposal.objects.select_related("merchant", "intent").get(proposal_id=proposal_id)
     now = timezone.now()
-    if not proposal.is_live(now):
-        raise ApiError(
-            409,
-            "proposal_unavailable",
-            f"The proposal is {proposal.status_at(now)}; it cannot be accepted.",
-        )
+    _ensure_live(proposal, now)
     rank_summary = {
         key: session.summary.get(key) for key in ("weights", "tie_break", "considered", "ranked")
     }
@@ -437,7 +468,11 @@ def _mint(session: MatchSession, proposal_id: str, request_id: str | None) -> Ma
                 proposal_snapshot=dict(ProposalSerializer(proposal, context={"now": now}).data),
                 ranking_snapshot={**ranked, "summary": rank_summary},
                 trace_ids={
-                    "rec_id": proposal.metadata.get("rec_id"),
+                    # Only the gateway's own catalog proposals carry an attribution id; a
+                    # merchant's metadata must not be able to claim one.
+                    "rec_id": proposal.metadata.get("rec_id")
+                    if proposal.provenance == Provenance.CATALOG
+                    else None,
                     "intent_id": proposal.intent_id,
                     "match_session_id": session.match_session_id,
                     "proposal_id": proposal.proposal_id,
@@ -462,6 +497,7 @@ def _confirm(session: MatchSession, token: MatchToken) -> MatchToken:
         raise _already_accepted()
     if token.state_at(now) == AcceptanceState.EXPIRED:
         raise ApiError(410, "match_token_expired", "The match token expired; mint a new match.")
+    _ensure_live(token.proposal, now)
     token.acceptance_state, token.accepted_at = AcceptanceState.ACCEPTED, now
     token.save(update_fields=["acceptance_state", "accepted_at"])
     session.tokens.exclude(pk=token.pk).filter(acceptance_state=AcceptanceState.ISSUED).update(

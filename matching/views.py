@@ -278,7 +278,7 @@ class MerchantDeactivationViewSet(MerchantTokenActions, viewsets.ViewSet):
         tags=["merchants"],
         parameters=[path("merchantId")],
         request=None,
-        responses={200: MerchantEnvelopeSerializer, **TOKEN_ERRORS, 404: ErrorSerializer},
+        responses={200: MerchantEnvelopeSerializer, **TOKEN_ERRORS},
     )
     @action(detail=True, methods=["post"])
     def deactivate(self, request: Request, merchantId: str) -> Response:

@@ -6,6 +6,9 @@ from django.db import models
 from django.db.models import Q
 
 MERCHANT_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+# Ids a merchant may not take: route names under /v1/merchant/, and the label ranked items give
+# the gateway's own catalog proposals.
+RESERVED_MERCHANT_IDS = frozenset({"register", "heartbeat", "catalog"})
 
 
 class MerchantStatus(models.TextChoices):

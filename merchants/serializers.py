@@ -2,10 +2,11 @@
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from gateway.api import JsonStringField
-from merchants.models import MerchantAgent
+from merchants.models import MERCHANT_ID, RESERVED_MERCHANT_IDS, MerchantAgent
 
 
 def _tags(**kwargs: Any) -> serializers.ListField:
@@ -52,11 +53,18 @@ class MerchantPatchSerializer(MerchantFieldsSerializer):
 
 
 class RegisterSerializer(MerchantFieldsSerializer):
-    merchant_id = serializers.RegexField(
-        r"^[A-Za-z0-9._:-]{1,64}$",
+    merchant_id = JsonStringField(
+        max_length=64,
+        validators=[
+            RegexValidator(rf"^{MERCHANT_ID.pattern}\Z", "Use 1-64 of A-Z a-z 0-9 . _ : -")
+        ],
         help_text="Stable merchant or tenant id: 1-64 of A-Z a-z 0-9 . _ : -",
-        error_messages={"invalid": "Use 1-64 characters of A-Z a-z 0-9 . _ : -"},
     )
+
+    def validate_merchant_id(self, value: str) -> str:
+        if value.lower() in RESERVED_MERCHANT_IDS:
+            raise serializers.ValidationError(f"{value!r} is reserved; choose another id.")
+        return value
 
 
 class HeartbeatSerializer(serializers.Serializer):

@@ -1,5 +1,6 @@
 """Merchant agent use cases: register, look up, update, heartbeat, rotate the token."""
 
+import hmac
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,15 +82,21 @@ def merchant_register(
             existing = MerchantAgent.objects.get(merchant_id=merchant_id)
     if presented_token is None:
         raise missing_token()
-    if token_digest(presented_token) != existing.token_hash:
-        raise invalid_token()
-    for name, value in fields.items():
-        setattr(existing, name, value)
-    if existing.is_deactivated:
-        existing.status, existing.deactivated_at = MerchantStatus.ACTIVE, None
-    existing.last_seen_at = timezone.now()
-    existing.save()
-    return Registration(existing, False, presented_token, None)
+    with transaction.atomic():
+        # Locked and re-read: a rotation committing meanwhile must win, and the token hash is
+        # never among the fields written back.
+        merchant = MerchantAgent.objects.select_for_update().get(pk=existing.pk)
+        if not hmac.compare_digest(token_digest(presented_token), merchant.token_hash):
+            raise invalid_token()
+        for name, value in fields.items():
+            setattr(merchant, name, value)
+        if merchant.is_deactivated:
+            merchant.status, merchant.deactivated_at = MerchantStatus.ACTIVE, None
+        merchant.last_seen_at = timezone.now()
+        merchant.save(
+            update_fields=[*fields, "status", "deactivated_at", "last_seen_at", "updated_at"]
+        )
+    return Registration(merchant, False, presented_token, None)
 
 
 def merchant_update(*, merchant: MerchantAgent, changes: dict[str, Any]) -> MerchantAgent:

@@ -42,6 +42,8 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
         "webhook_secret, each shown once. An existing merchant_id needs its X-Merchant-Token "
         "(401 without, 403 wrong); it is updated and reactivated, and the token is echoed.",
         tags=["merchants"],
+        # The token is optional: a new merchant has none; an existing one must send its own.
+        auth=[{"MerchantToken": []}, {}],  # type: ignore[list-item]
         request=RegisterSerializer,
         responses={200: RegistrationSerializer, **TOKEN_ERRORS, 429: ErrorSerializer},
     )

@@ -45,7 +45,7 @@ def test_every_changelist_and_change_page_renders(staff_client):
 
 
 def test_card_json_is_shown_pretty_and_escaped(staff_client):
-    rec = Recommendation.objects.get()
+    rec = Recommendation.objects.get(intent_id__isnull=True)
     page = staff_client.get(reverse("admin:catalog_recommendation_change", args=[quote(rec.pk)]))
 
     assert b"<pre" in page.content
@@ -97,3 +97,29 @@ def test_expire_action_expires_open_sessions(staff_client):
     )
 
     assert MatchSession.objects.get().status == "expired"
+
+
+def test_staff_cannot_add_a_merchant_or_give_it_a_private_endpoint(staff_client):
+    merchant = MerchantAgent.objects.get()
+    change = reverse("admin:merchants_merchantagent_change", args=[merchant.pk])
+
+    added = staff_client.get(reverse("admin:merchants_merchantagent_add"))
+    saved = staff_client.post(
+        change,
+        {
+            "agent_endpoint": "https://10.0.0.5/hook",
+            "protocol_version": "0.2",
+            "subscription_tags": "[]",
+            "capabilities": "[]",
+            "regions": "[]",
+            "category_tags": "[]",
+            "inventory_scope": "[]",
+            "a2a_capabilities": "{}",
+            "metadata": "{}",
+        },
+    )
+
+    assert added.status_code == 403
+    assert saved.status_code == 200
+    assert b"must resolve only to public addresses" in saved.content
+    assert MerchantAgent.objects.get().agent_endpoint != "https://10.0.0.5/hook"

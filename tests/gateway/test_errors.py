@@ -149,3 +149,32 @@ def test_request_id_is_minted_and_echoed(client):
     assert minted["X-Request-ID"].startswith("req_")
     assert adopted["X-Request-ID"] == "agent-42.trace"
     assert refused["X-Request-ID"].startswith("req_")
+
+
+def nested(depth: int) -> str:
+    return '{"name": "ok", "count": 1, "x": ' + "[" * depth + "]" * depth + "}"
+
+
+def test_json_nested_deeper_than_32_levels_is_refused(client):
+    response = post_json(client, nested(40))
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "invalid_body",
+        "message": "JSON must not nest deeper than 32 levels.",
+    }
+
+
+def test_json_nested_within_the_limit_is_accepted(client):
+    assert post_json(client, nested(20)).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"name": "a\\u0000b", "count": 1}', '{"name": "ok", "count": 1, "x": {"k\\u0000": 1}}'],
+)
+def test_nul_characters_anywhere_are_refused(client, body):
+    response = post_json(client, body)
+
+    assert response.status_code == 400
+    assert response.json()["message"] == "Strings must not contain NUL characters."

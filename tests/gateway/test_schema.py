@@ -99,3 +99,9 @@ def test_merchant_token_operations_declare_the_api_key_scheme(client):
         assert {"401", "403"} <= set(operation["responses"]), (path, method)
     public = schema["paths"]["/v1/intents"]["post"]
     assert "security" not in public or {} in public["security"]
+
+
+def test_registration_declares_the_token_as_optional(client):
+    operation = client.get("/openapi.json").json()["paths"]["/v1/merchant/register"]["post"]
+
+    assert operation["security"] == [{"MerchantToken": []}, {}]

@@ -80,6 +80,8 @@ def test_constraints_accept_an_array_an_object_or_a_string(client, constraints, 
         ),
         ({"raw_query": "x", "intent_tags": ["t"] * 21}, "invalid_body", "intent_tags"),
         ({"raw_query": 7}, "invalid_body", "raw_query"),
+        ({"raw_query": "x", "budget_range": {"max": True}}, "invalid_body", "budget_range"),
+        ({"raw_query": "x", "budget_range": {"max": "100"}}, "invalid_body", "budget_range"),
     ],
 )
 def test_bad_intent_bodies_are_400_naming_the_field(client, body, error, field):
@@ -225,3 +227,28 @@ def test_feed_query_count_does_not_grow_with_the_page(client):
         counts.append(len(queries))
 
     assert counts[0] == counts[1] <= 3
+
+
+def test_an_intent_nested_too_deep_or_with_nul_is_refused_and_not_stored(client):
+    deep: dict = {}
+    node = deep
+    for _ in range(40):
+        node["k"] = {}
+        node = node["k"]
+
+    for metadata in (deep, {"note": "a\u0000b"}, {"k\u0000": 1}):
+        response = post(client, "/v1/intents", {"raw_query": "x", "metadata": metadata})
+        assert (response.status_code, response.json()["error"]) == (400, "invalid_body")
+    assert not Intent.objects.exists()
+
+
+def test_a_forged_cursor_at_the_end_of_time_is_400(client):
+    import base64
+
+    shop = register(client, "shop-1", subscription_tags=["x"])
+    raw = "9999-12-31T23:59:59-23:59|int_000000000000000000000000"
+    cursor = base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+    response = get(client, "/v1/intents", shop.token, cursor=cursor)
+
+    assert (response.status_code, response.json()["error"]) == (400, "invalid_parameter")

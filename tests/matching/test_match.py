@@ -4,8 +4,11 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from catalog.models import Recommendation
 from matching.models import MatchSession, MatchToken, Proposal
 from merchants.models import MerchantAgent
 from tests.factories import ProductFactory, VideoFactory
@@ -340,19 +343,22 @@ def test_match_get_limit_is_validated(client, session_id):
         assert (response.status_code, response.json()["error"]) == (400, "invalid_parameter")
 
 
-def test_match_with_many_proposals_runs_a_fixed_number_of_queries(
-    client, django_assert_max_num_queries
-):
-    ProductFactory(id=7, price_usd=Decimal("10"))
-    intent_id = create_intent(client, intent_tags=["bottle"])["intent_id"]
-    for n in range(30):
-        propose(client, register(client, f"m{n}"), intent_id, 7, price=10 + n)
+def test_match_query_count_does_not_grow_with_the_proposals(client, unthrottled):
+    for product_id in (7, 8):
+        ProductFactory(id=product_id, price_usd=Decimal("10"))
+    counts = []
+    for proposals in (3, 30):
+        intent_id = create_intent(client, intent_tags=["bottle"])["intent_id"]
+        for n in range(proposals):
+            propose(
+                client, register(client, f"m{proposals}-{n}"), intent_id, 7 + n % 2, price=10 + n
+            )
+        with CaptureQueriesContext(connection) as queries:
+            response = match(client, intent_id, limit=10)
+        assert response.status_code == 201
+        counts.append(len(queries))
 
-    with django_assert_max_num_queries(4):
-        response = match(client, intent_id, limit=10)
-
-    assert response.status_code == 201
-    assert len(response.json()["match_session"]["ranked_proposals"]) == 10
+    assert counts[0] == counts[1] <= 12
 
 
 def test_a_quiet_merchant_is_less_reliable_than_one_seen_today(client, market):
@@ -367,3 +373,90 @@ def test_a_quiet_merchant_is_less_reliable_than_one_seen_today(client, market):
 
     reliability = {item["merchant_agent_id"]: item["components"]["reliability"] for item in ranked}
     assert reliability == {"fast-shop": 0.6, "slow-shop": 1.0}
+
+
+def test_listed_ids_tie_in_submission_order_whatever_order_they_are_listed(client):
+    ProductFactory(id=1)
+    first_shop, second_shop = register(client, "first"), register(client, "second")
+    intent_id = create_intent(client)["intent_id"]
+    first = propose(client, first_shop, intent_id, 1, price=10).json()["proposal"]["proposal_id"]
+    second = propose(client, second_shop, intent_id, 1, price=10).json()["proposal"]["proposal_id"]
+
+    for listed in ([first, second], [second, first]):
+        ranked = match(client, intent_id, proposal_ids=listed).json()["match_session"]
+        assert [p["proposal_id"] for p in ranked["ranked_proposals"]] == [first, second]
+
+
+def test_a_minted_token_of_a_withdrawn_proposal_cannot_be_confirmed(client, market, session_id):
+    token = accept(client, session_id, proposal_id=market["good"]["proposal_id"]).json()[
+        "match_token"
+    ]
+    post(client, "/v1/merchant/fast-shop/deactivate", None, token=market["fast"].token)
+
+    response = accept(client, session_id, match_token_id=token["match_token_id"])
+
+    assert (response.status_code, response.json()["error"]) == (409, "proposal_unavailable")
+    assert Proposal.objects.get(pk=market["good"]["proposal_id"]).status == "withdrawn"
+    assert MatchSession.objects.get().status == "open"
+
+
+def test_a_minted_token_of_a_superseded_proposal_cannot_be_confirmed(client, market, session_id):
+    token = accept(client, session_id, proposal_id=market["good"]["proposal_id"]).json()[
+        "match_token"
+    ]
+    propose(client, market["fast"], market["intent"]["intent_id"], 1001, price=95)
+
+    response = accept(client, session_id, match_token_id=token["match_token_id"])
+
+    assert (response.status_code, response.json()["error"]) == (409, "proposal_unavailable")
+    assert Proposal.objects.get(pk=market["good"]["proposal_id"]).status == "superseded"
+
+
+def test_after_acceptance_a_minted_rival_is_409_and_the_winner_still_answers(
+    client, market, session_id
+):
+    good = accept(client, session_id, proposal_id=market["good"]["proposal_id"]).json()[
+        "match_token"
+    ]
+    accept(client, session_id, proposal_id=market["weak"]["proposal_id"])
+    accept(client, session_id, match_token_id=good["match_token_id"])
+
+    rival = accept(client, session_id, proposal_id=market["weak"]["proposal_id"])
+    winner = accept(client, session_id, proposal_id=market["good"]["proposal_id"])
+
+    assert (rival.status_code, rival.json()["error"]) == (409, "match_already_accepted")
+    assert winner.status_code == 200
+    assert winner.json()["match_token"]["acceptance_state"] == "accepted"
+
+
+def test_a_merchant_cannot_plant_an_attribution_id_in_a_token(client, market):
+    planted = propose(
+        client,
+        market["fast"],
+        market["intent"]["intent_id"],
+        1001,
+        price=90,
+        metadata={"rec_id": "rec_aaaaaaaaaaaaaaaaaaaaaaaa"},
+    ).json()["proposal"]
+    session_id = match(client, market["intent"]["intent_id"]).json()["match_session"][
+        "match_session_id"
+    ]
+
+    token = accept(client, session_id, proposal_id=planted["proposal_id"]).json()["match_token"]
+
+    assert token["trace_ids"]["rec_id"] is None
+
+
+def test_match_cards_are_issued_once_and_read_back_unchanged(client, market, session_id):
+    issued = Recommendation.objects.count()
+
+    first = client.get(f"/v1/match/{session_id}").json()["items"]
+    again = client.get(f"/v1/match/{session_id}").json()["items"]
+
+    assert first == again
+    assert Recommendation.objects.count() == issued
+    assert {card["rec_id"] for card in first} <= set(
+        Recommendation.objects.filter(intent_id=market["intent"]["intent_id"]).values_list(
+            "rec_id", flat=True
+        )
+    )

@@ -165,3 +165,17 @@ def test_deactivating_twice_is_harmless(client):
     second = post(client, "/v1/merchant/shop-1/deactivate", None, token=shop.token).json()
 
     assert second == first
+
+
+def test_the_database_holds_one_live_proposal_per_merchant_intent_and_product(client, shoe):
+    from django.db import IntegrityError, transaction
+
+    shop = register(client, "shop-1")
+    intent_id = create_intent(client)["intent_id"]
+    live = Proposal.objects.get(
+        pk=propose(client, shop, intent_id, 1001).json()["proposal"]["proposal_id"]
+    )
+
+    live.pk = "prp_111111111111111111111111"
+    with pytest.raises(IntegrityError), transaction.atomic():
+        live.save(force_insert=True)

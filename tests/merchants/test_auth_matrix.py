@@ -2,6 +2,8 @@
 
 import pytest
 
+from matching.models import Proposal
+from merchants.models import MerchantAgent
 from tests.factories import ProductFactory
 from tests.protocol import create_intent, patch, post, register
 
@@ -51,9 +53,15 @@ def test_token_matrix(client, command, who, status, error):
         who, shop_a.token
     )
 
+    before = MerchantAgent.objects.values().get(merchant_id="shop-a")
+
     response = command(client, token)
 
     if status is None:
         assert response.status_code in (200, 201)
     else:
         assert (response.status_code, response.json()["error"]) == (status, error)
+        # Refused means untouched: same record, same token, nothing proposed.
+        assert MerchantAgent.objects.values().get(merchant_id="shop-a") == before
+        assert not Proposal.objects.exists()
+        assert heartbeat(client, shop_a.token).status_code == 200

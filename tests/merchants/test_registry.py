@@ -80,7 +80,9 @@ def test_registration_without_merchant_id_or_endpoint_is_missing_fields(client):
     assert set(response.json()["fields"]) == {"merchant_id", "agent_endpoint"}
 
 
-@pytest.mark.parametrize("merchant_id", ["has space", "", "x" * 65, "ünïcode"])
+@pytest.mark.parametrize(
+    "merchant_id", ["has space", "", "x" * 65, "ünïcode", "register", "Heartbeat", "catalog", 42]
+)
 def test_malformed_merchant_id_is_refused(client, merchant_id):
     body = {"merchant_id": merchant_id, "agent_endpoint": PUBLIC_ENDPOINT}
 
