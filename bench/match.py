@@ -1,8 +1,9 @@
 """Benchmark of proposal ranking (DESIGN.md section 11): run with `make bench`.
 
 Scores 1,000 proposals with matching.ranking (pure), then times POST /v1/match over the same
-1,000 through the whole Django stack, on the database DATABASE_URL names (a scratch SQLite file
-under var/ by default). Prints medians and p95s; asserts nothing.
+1,000 through the whole Django stack. It runs on BENCH_DATABASE_URL (a scratch SQLite file under
+var/ by default; never DATABASE_URL, so it cannot touch the gateway's data) and removes only the
+rows it made. Prints medians and percentiles; asserts nothing.
 """
 
 import os
@@ -13,7 +14,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}")
+os.environ["DATABASE_URL"] = os.environ.get(
+    "BENCH_DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}"
+)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gateway.settings")
 os.environ["THROTTLE_RATES"] = "off"
 
@@ -27,7 +30,7 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from catalog.models import Product  # noqa: E402
+from catalog.models import Product, Recommendation  # noqa: E402
 from gateway.api import INTENT, PROPOSAL, new_id  # noqa: E402
 from matching import ranking, services  # noqa: E402
 from matching.models import Intent, MatchSession, MatchToken, Proposal  # noqa: E402
@@ -45,19 +48,27 @@ def percentile(samples: list[float], share: float) -> float:
 
 def setup() -> str:
     call_command("migrate", verbosity=0)
-    MatchToken.objects.all().delete()
-    MatchSession.objects.all().delete()
-    Proposal.objects.all().delete()
-    Intent.objects.all().delete()
+    # Only what an earlier run of this bench made: its intents are marked, its merchants named.
+    bench_intents = Intent.objects.filter(metadata__bench=True)
+    Recommendation.objects.filter(intent_id__in=bench_intents.values("intent_id")).delete()
+    MatchToken.objects.filter(intent__in=bench_intents).delete()
+    MatchSession.objects.filter(intent__in=bench_intents).delete()
+    Proposal.objects.filter(intent__in=bench_intents).delete()
+    bench_intents.delete()
     MerchantAgent.objects.filter(merchant_id__startswith="bench-").delete()
-    product, _ = Product.objects.update_or_create(
-        id=900_000_001,
-        defaults={
-            "title": "Bench Trail Running Shoe",
-            "url": "https://shop.test/p/1",
-            "tags": ["trail"],
-        },
-    )
+    # 50 merchants each proposing 20 different products: one live proposal per merchant and
+    # product, as the gateway allows.
+    products = [
+        Product.objects.update_or_create(
+            id=900_000_000 + n,
+            defaults={
+                "title": f"Bench Trail Running Shoe {n}",
+                "url": f"https://shop.test/p/{n}",
+                "tags": ["trail"],
+            },
+        )[0]
+        for n in range(20)
+    ]
     merchants = MerchantAgent.objects.bulk_create(
         MerchantAgent(
             merchant_id=f"bench-{n}",
@@ -74,6 +85,7 @@ def setup() -> str:
         intent_tags=["trail", "running"],
         budget_range={"min": None, "max": 120, "currency": "USD"},
         resolution_source="client",
+        metadata={"bench": True},
     )
     statuses = list(ranking.INVENTORY_STATUSES)
     Proposal.objects.bulk_create(
@@ -81,8 +93,8 @@ def setup() -> str:
             proposal_id=new_id(PROPOSAL),
             merchant=merchants[n % len(merchants)],
             intent=intent,
-            product=product,
-            offer_title=product.title,
+            product=products[n // len(merchants)],
+            offer_title=products[n // len(merchants)].title,
             price=Decimal(60 + n % 90),
             inventory_status=statuses[n % len(statuses)],
             proposal_score_inputs=ranking.score_inputs(
@@ -91,7 +103,7 @@ def setup() -> str:
                 shipping_commitment={"max_days": n % 14, "free": n % 3 == 0},
                 commission_plan={"rate": (n % 20) / 100},
                 evidence=[{}] * (n % 4),
-                product_text=[product.title, *product.tags],
+                product_text=[products[n // len(merchants)].title, "trail"],
             ),
         )
         for n in range(PROPOSALS)
