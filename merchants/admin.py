@@ -5,23 +5,13 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from merchants.endpoints import endpoint_problem
-from merchants.models import MerchantAgent
+from merchants.models import MUTABLE_FIELDS, MerchantAgent
 
 
 class MerchantAgentForm(forms.ModelForm):
     class Meta:
         model = MerchantAgent
-        fields = (
-            "agent_endpoint",
-            "subscription_tags",
-            "capabilities",
-            "regions",
-            "category_tags",
-            "inventory_scope",
-            "protocol_version",
-            "a2a_capabilities",
-            "metadata",
-        )
+        fields = MUTABLE_FIELDS
 
     def clean_agent_endpoint(self) -> str:
         endpoint: str = self.cleaned_data["agent_endpoint"]

@@ -9,6 +9,18 @@ MERCHANT_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 # Ids a merchant may not take: route names under /v1/merchant/, and the label ranked items give
 # the gateway's own catalog proposals.
 RESERVED_MERCHANT_IDS = frozenset({"register", "heartbeat", "catalog"})
+# What a merchant sets at registration and may change later with its token (PATCH).
+MUTABLE_FIELDS = (
+    "agent_endpoint",
+    "subscription_tags",
+    "capabilities",
+    "regions",
+    "category_tags",
+    "inventory_scope",
+    "protocol_version",
+    "a2a_capabilities",
+    "metadata",
+)
 
 
 class MerchantStatus(models.TextChoices):

@@ -6,7 +6,7 @@ from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from gateway.api import JsonStringField
-from merchants.models import MERCHANT_ID, RESERVED_MERCHANT_IDS, MerchantAgent
+from merchants.models import MERCHANT_ID, MUTABLE_FIELDS, RESERVED_MERCHANT_IDS, MerchantAgent
 
 
 def _tags(**kwargs: Any) -> serializers.ListField:
@@ -76,15 +76,7 @@ class MerchantAgentSerializer(serializers.ModelSerializer):
         model = MerchantAgent
         fields = [
             "merchant_id",
-            "agent_endpoint",
-            "subscription_tags",
-            "capabilities",
-            "regions",
-            "category_tags",
-            "inventory_scope",
-            "protocol_version",
-            "a2a_capabilities",
-            "metadata",
+            *MUTABLE_FIELDS,
             "status",
             "registered_at",
             "last_seen_at",

@@ -13,19 +13,6 @@ from merchants.credentials import new_registration_token, new_webhook_secret, to
 from merchants.endpoints import endpoint_problem
 from merchants.models import MERCHANT_ID, MerchantAgent, MerchantStatus
 
-# Fields a merchant may set at registration and change later with its token.
-MUTABLE_FIELDS = (
-    "agent_endpoint",
-    "subscription_tags",
-    "capabilities",
-    "regions",
-    "category_tags",
-    "inventory_scope",
-    "protocol_version",
-    "a2a_capabilities",
-    "metadata",
-)
-
 
 @dataclass(frozen=True)
 class Registration:
