@@ -5,7 +5,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
 
@@ -21,19 +20,13 @@ def products_with_videos() -> QuerySet[Product]:
     )
 
 
-def cards_issue(
-    *,
-    products: Sequence[Product],
-    channel: str | None,
-    region: str | None = None,
-    intent_id: str | None = None,
-) -> list[dict[str, Any]]:
-    """Build one card per product, each under a new rec_id, and record them as Recommendations.
+def cards_build(*, products: Sequence[Product], channel: str | None) -> list[dict[str, Any]]:
+    """One card per product, each under a new rec_id; nothing written yet.
 
     `products` must come from `products_with_videos()`.
     """
     now = timezone.now()
-    cards = [
+    return [
         build_card(
             product,
             list(product.videos.all()),
@@ -45,18 +38,39 @@ def cards_issue(
         )
         for product in products
     ]
-    with transaction.atomic():
-        Recommendation.objects.bulk_create(
-            Recommendation(
-                rec_id=card["rec_id"],
-                product=product,
-                card=card,
-                channel=channel,
-                region=region,
-                intent_id=intent_id,
-            )
-            for product, card in zip(products, cards, strict=True)
+
+
+def cards_record(
+    *,
+    products: Sequence[Product],
+    cards: Sequence[dict[str, Any]],
+    region: str | None = None,
+    intent_id: str | None = None,
+) -> None:
+    """Record built cards as Recommendations (call inside the caller's transaction, if any)."""
+    Recommendation.objects.bulk_create(
+        Recommendation(
+            rec_id=card["rec_id"],
+            product=product,
+            card=card,
+            channel=card["channel"],
+            region=region,
+            intent_id=intent_id,
         )
+        for product, card in zip(products, cards, strict=True)
+    )
+
+
+def cards_issue(
+    *,
+    products: Sequence[Product],
+    channel: str | None,
+    region: str | None = None,
+    intent_id: str | None = None,
+) -> list[dict[str, Any]]:
+    """Build one card per product and record them as Recommendations."""
+    cards = cards_build(products=products, channel=channel)
+    cards_record(products=products, cards=cards, region=region, intent_id=intent_id)
     return cards
 
 

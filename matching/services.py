@@ -23,7 +23,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from catalog.models import Product, Recommendation
-from catalog.services import cards_issue, products_with_videos
+from catalog.services import cards_build, cards_record, products_with_videos
 from gateway.api import INTENT, MATCH_SESSION, MATCH_TOKEN, PROPOSAL, ApiError, is_minted, new_id
 from gateway.api import not_found as _not_found
 from matching import ranking
@@ -371,13 +371,12 @@ def match_create(*, intent_id: str, proposal_ids: list[str] | None, limit: int) 
         "budget_range": intent.budget_range,
     }
     product_ids = list(dict.fromkeys(item["product_id"] for item in top))
-    products = {p.id: p for p in products_with_videos().filter(id__in=product_ids)}
+    loaded = {p.id: p for p in products_with_videos().filter(id__in=product_ids)}
+    products = [loaded[pid] for pid in product_ids if pid in loaded]
+    # Cards are built before the transaction: no write lock is held while they are composed.
+    cards = cards_build(products=products, channel=None)
     with transaction.atomic():
-        cards = cards_issue(
-            products=[products[pid] for pid in product_ids if pid in products],
-            channel=None,
-            intent_id=intent.intent_id,
-        )
+        cards_record(products=products, cards=cards, intent_id=intent.intent_id)
         return MatchSession.objects.create(
             match_session_id=new_id(MATCH_SESSION),
             intent=intent,
