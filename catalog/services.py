@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from catalog.cards import build_card
 from catalog.models import USERNAME, Creator, Product, Recommendation, Video
-from gateway.api import REC, is_minted, new_id, not_found
+from gateway.api import REC, find_minted, new_id, not_found
 
 
 def products_with_videos() -> QuerySet[Product]:
@@ -76,12 +76,10 @@ def cards_issue(
 
 def card_get(*, rec_id: str) -> dict[str, Any]:
     """The card issued under `rec_id`, exactly as it was served."""
-    card = None
-    if is_minted(REC, rec_id):
-        card = Recommendation.objects.filter(rec_id=rec_id).values_list("card", flat=True).first()
-    if card is None:
-        raise not_found("not found", "No card was issued under that rec_id.")
-    return card
+    cards = Recommendation.objects.values_list("card", flat=True)
+    return find_minted(
+        cards, REC, rec_id, not_found("not found", "No card was issued under that rec_id.")
+    )
 
 
 # Product ids are positive integers that fit a signed 64-bit column.

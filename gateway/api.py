@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import orjson
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.utils.encoding import force_str
 from rest_framework import exceptions, serializers
@@ -51,12 +52,26 @@ def new_id(prefix: str) -> str:
 
 
 def is_minted(prefix: str, value: str) -> bool:
-    """Whether `value` has the shape of an id minted with `prefix` (checked before any query,
-    so that no stray byte of a path, such as NUL, ever reaches the database)."""
+    """Whether `value` has the shape of an id minted with `prefix`."""
     return (
         len(value) == len(prefix) + 25
         and re.fullmatch(rf"{prefix}_[0-9a-f]{{24}}", value) is not None
     )
+
+
+R = TypeVar("R")
+
+
+def find_minted(queryset: "QuerySet[Any, R]", prefix: str, value: str, missing: "ApiError") -> R:
+    """The row whose primary key is `value`, or raise `missing`.
+
+    The id's minted shape is checked before any query, so no stray byte of a path (a NUL, which
+    PostgreSQL refuses) ever reaches the database.
+    """
+    row = queryset.filter(pk=value).first() if is_minted(prefix, value) else None
+    if row is None:
+        raise missing
+    return row
 
 
 # --- Errors ------------------------------------------------------------------------------------

@@ -24,7 +24,16 @@ from django.utils import timezone
 
 from catalog.models import Product, Recommendation
 from catalog.services import cards_build, cards_record, products_with_videos
-from gateway.api import INTENT, MATCH_SESSION, MATCH_TOKEN, PROPOSAL, ApiError, is_minted, new_id
+from gateway.api import (
+    INTENT,
+    MATCH_SESSION,
+    MATCH_TOKEN,
+    PROPOSAL,
+    ApiError,
+    find_minted,
+    is_minted,
+    new_id,
+)
 from gateway.api import not_found as _not_found
 from matching import ranking
 from matching.models import (
@@ -100,12 +109,7 @@ def intent_create(
 
 
 def intent_get(*, intent_id: str) -> Intent:
-    intent = (
-        Intent.objects.filter(intent_id=intent_id).first() if is_minted(INTENT, intent_id) else None
-    )
-    if intent is None:
-        raise intent_not_found()
-    return intent
+    return find_minted(Intent.objects.all(), INTENT, intent_id, intent_not_found())
 
 
 def intent_proposals(*, intent_id: str, include_expired: bool) -> tuple[Intent, list[Proposal]]:
@@ -244,14 +248,8 @@ def proposal_submit(
 
 
 def proposal_get(*, proposal_id: str) -> Proposal:
-    proposal = None
-    if is_minted(PROPOSAL, proposal_id):
-        proposal = (
-            Proposal.objects.select_related("merchant").filter(proposal_id=proposal_id).first()
-        )
-    if proposal is None:
-        raise proposal_not_found()
-    return proposal
+    proposals = Proposal.objects.select_related("merchant")
+    return find_minted(proposals, PROPOSAL, proposal_id, proposal_not_found())
 
 
 def merchant_deactivate(*, merchant_id: str) -> MerchantAgent:
@@ -388,12 +386,8 @@ def match_create(*, intent_id: str, proposal_ids: list[str] | None, limit: int) 
 
 
 def match_get(*, match_session_id: str) -> MatchSession:
-    session = None
-    if is_minted(MATCH_SESSION, match_session_id):
-        session = MatchSession.objects.filter(match_session_id=match_session_id).first()
-    if session is None:
-        raise _not_found("match_not_found", "No match session has that match_session_id.")
-    return session
+    missing = _not_found("match_not_found", "No match session has that match_session_id.")
+    return find_minted(MatchSession.objects.all(), MATCH_SESSION, match_session_id, missing)
 
 
 def match_cards(*, session: MatchSession, limit: int | None) -> list[dict[str, Any]]:
@@ -415,12 +409,8 @@ def match_cards(*, session: MatchSession, limit: int | None) -> list[dict[str, A
 
 
 def match_token_get(*, match_token_id: str) -> MatchToken:
-    token = None
-    if is_minted(MATCH_TOKEN, match_token_id):
-        token = MatchToken.objects.filter(match_token_id=match_token_id).first()
-    if token is None:
-        raise _not_found("match_token_not_found", "No match token has that match_token_id.")
-    return token
+    missing = _not_found("match_token_not_found", "No match token has that match_token_id.")
+    return find_minted(MatchToken.objects.all(), MATCH_TOKEN, match_token_id, missing)
 
 
 def _ensure_live(proposal: Proposal, now: datetime) -> None:
@@ -528,13 +518,8 @@ def match_accept(
         if match_token_id is None:
             assert proposal_id is not None
             return _mint(session, proposal_id, request_id)
-        token = (
-            session.tokens.filter(match_token_id=match_token_id).first()
-            if is_minted(MATCH_TOKEN, match_token_id)
-            else None
-        )
-        if token is None:
-            raise _not_found("match_token_not_found", "No token of this match session has that id.")
+        missing = _not_found("match_token_not_found", "No token of this match session has that id.")
+        token = find_minted(session.tokens.all(), MATCH_TOKEN, match_token_id, missing)
         if proposal_id is not None and token.proposal_id != proposal_id:
             raise ApiError(
                 400,

@@ -3,7 +3,7 @@
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from catalog.models import Recommendation
-from gateway.api import REC, is_minted, not_found
+from gateway.api import REC, find_minted, not_found
 from reporting.models import Click
 
 
@@ -24,15 +24,9 @@ def with_rec_id(url: str, rec_id: str) -> str:
 
 def buy_link_follow(*, rec_id: str, user_agent: str, referrer: str, count_click: bool) -> str:
     """The shop URL that the buy link of `rec_id` leads to; records a Click when `count_click`."""
-    shop_url = None
-    if is_minted(REC, rec_id):
-        shop_url = (
-            Recommendation.objects.filter(rec_id=rec_id)
-            .values_list("product__url", flat=True)
-            .first()
-        )
-    if shop_url is None:
-        raise not_found("not found", "No card was issued under that rec_id.")
+    shop_urls = Recommendation.objects.values_list("product__url", flat=True)
+    missing = not_found("not found", "No card was issued under that rec_id.")
+    shop_url = find_minted(shop_urls, REC, rec_id, missing)
     if count_click:
         Click.objects.create(
             recommendation_id=rec_id, user_agent=user_agent[:300], referrer=referrer[:500]
