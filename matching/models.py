@@ -70,13 +70,6 @@ class ProposalStatus(models.TextChoices):
     EXPIRED = "expired"  # valid_until has passed (shown, not stored: time alone expires it)
 
 
-def proposal_status_at(status: str, valid_until: datetime | None, now: datetime) -> str:
-    """A proposal's status as of `now`: a submitted proposal past its valid_until is expired."""
-    if status == ProposalStatus.SUBMITTED and valid_until is not None and valid_until <= now:
-        return ProposalStatus.EXPIRED
-    return status
-
-
 class Provenance(models.TextChoices):
     MERCHANT = "merchant"
     CATALOG = "catalog"
@@ -146,7 +139,10 @@ class Proposal(models.Model):
         return self.proposal_id
 
     def status_at(self, now: datetime) -> str:
-        return proposal_status_at(self.status, self.valid_until, now)
+        """The status as of `now`: a submitted proposal past its valid_until is expired."""
+        if self.status == ProposalStatus.SUBMITTED and self.valid_until and self.valid_until <= now:
+            return ProposalStatus.EXPIRED
+        return self.status
 
     def is_live(self, now: datetime) -> bool:
         return self.status_at(now) == ProposalStatus.SUBMITTED
