@@ -17,6 +17,28 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
+
+def _bounded(name: str, default: float, low: float, high: float, unit: str = "") -> float:
+    """A number from the environment within [low, high]; anything else stops the start."""
+    raw = env.str(name, default=str(default))
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not low <= value <= high:  # NaN fails this too
+        raise ImproperlyConfigured(
+            f"{name} must be between {low:g} and {high:g}{unit}, not {raw!r}"
+        )
+    return value
+
+
+def _bounded_int(name: str, default: int, low: int, high: int, unit: str = "") -> int:
+    value = _bounded(name, default, low, high, unit)
+    if value != int(value):
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value:g}")
+    return int(value)
+
+
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
 if not SECRET_KEY:
@@ -88,10 +110,12 @@ def _database(url: str) -> dict[str, Any]:
     engine = config["ENGINE"]
     if engine == "django.db.backends.sqlite3":
         name = Path(config["NAME"])
-        if config["NAME"] != ":memory:" and not name.is_absolute():
-            name = BASE_DIR / name
-        name.parent.mkdir(parents=True, exist_ok=True)
-        config["NAME"] = str(name)
+        if config["NAME"] != ":memory:":
+            name = name if name.is_absolute() else BASE_DIR / name
+            name.parent.mkdir(parents=True, exist_ok=True)
+            config["NAME"] = str(name)
+            # The test database is a file too, so worker processes started by tests share it.
+            config["TEST"] = {"NAME": str(name.with_name(f"test-{name.name}"))}
         config["OPTIONS"] = {
             # WAL lets readers run beside the single writer; IMMEDIATE avoids lock upgrades
             # that would otherwise fail with "database is locked" under concurrent writes.
@@ -137,14 +161,21 @@ CELERY_BROKER_URL = (
     env.str("CELERY_BROKER_URL", default="") or REDIS_URL or "filesystem://localhost//"
 )
 BROKER_DIR = VAR_DIR / "broker"
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {}
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
+    # A request that sends a task after commit must not wait for a broker that is down: one
+    # quick retry, then the task is left to the sweeper (its row is already committed).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(BROKER_DIR / "queue"),
-        "data_folder_out": str(BROKER_DIR / "queue"),
-        "processed_folder": str(BROKER_DIR / "processed"),
-        "store_processed": False,
-    }
+    CELERY_BROKER_TRANSPORT_OPTIONS.update(
+        data_folder_in=str(BROKER_DIR / "queue"),
+        data_folder_out=str(BROKER_DIR / "queue"),
+        processed_folder=str(BROKER_DIR / "processed"),
+        store_processed=False,
+    )
     # The filesystem transport expects its folders to exist before the first message.
     for folder in ("queue", "processed"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
@@ -152,9 +183,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict[str, Any] = {}
 
 # Throttle scopes of the API (DESIGN.md section 4). THROTTLE_RATES overrides them as
 # "recommend=120/min,register=30/min", or "off" to disable throttling altogether.
@@ -255,15 +286,38 @@ if PUBLIC_BASE_URL.startswith("https://"):
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=False)
 WEBHOOK_ALLOW_HTTP = env.bool("WEBHOOK_ALLOW_HTTP", default=False)
 
+# Intent.Surge webhooks and health probes (DESIGN.md section 7). One attempt may take at most
+# WEBHOOK_TIMEOUT_S (connect, answer and read together); the delivery task's time limits and the
+# lease after which a claimed delivery counts as abandoned follow from it.
+WEBHOOK_TIMEOUT_S = _bounded("WEBHOOK_TIMEOUT_S", 10.0, 1, 60, " seconds")
+WEBHOOK_FANOUT_MAX = _bounded_int("WEBHOOK_FANOUT_MAX", 1000, 1, 100_000)
+WEBHOOK_SWEEP_INTERVAL_S = _bounded("WEBHOOK_SWEEP_INTERVAL_S", 5.0, 0.5, 300, " seconds")
+MERCHANT_PROBE_INTERVAL_S = _bounded("MERCHANT_PROBE_INTERVAL_S", 60.0, 5, 86_400, " seconds")
+# A health answer is reused this long per merchant, however many callers ask.
+MERCHANT_HEALTH_CACHE_S = 30
+
+CELERY_TASK_ROUTES = {
+    # Merchant-facing work has its own queue and workers: a slow merchant can hold up other
+    # merchants' deliveries for at most one timeout, and never the gateway's own tasks.
+    "merchants.tasks.deliver": {"queue": "webhooks"},
+    "merchants.tasks.probe": {"queue": "webhooks"},
+}
+CELERY_BEAT_SCHEDULE: dict[str, Any] = {
+    "sweep-deliveries": {
+        "task": "merchants.tasks.sweep_deliveries",
+        "schedule": WEBHOOK_SWEEP_INTERVAL_S,
+    },
+    "probe-merchants": {
+        "task": "merchants.tasks.probe_merchants",
+        "schedule": MERCHANT_PROBE_INTERVAL_S,
+    },
+}
+
 # How long a minted match token can be confirmed.
-MATCH_TOKEN_TTL_HOURS = env.int("MATCH_TOKEN_TTL_HOURS", default=24)
-if not 1 <= MATCH_TOKEN_TTL_HOURS <= 24 * 30:
-    raise ImproperlyConfigured("MATCH_TOKEN_TTL_HOURS must be between 1 and 720")
+MATCH_TOKEN_TTL_HOURS = _bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")
 
 # Cards show at most this many creator videos, best first.
-CARD_MAX_VIDEOS = env.int("CARD_MAX_VIDEOS", default=3)
-if not 1 <= CARD_MAX_VIDEOS <= 10:
-    raise ImproperlyConfigured("CARD_MAX_VIDEOS must be between 1 and 10")
+CARD_MAX_VIDEOS = _bounded_int("CARD_MAX_VIDEOS", 3, 1, 10)
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
 LOGGING: dict[str, Any] = {

@@ -53,6 +53,17 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
         ({"DJANGO_SECRET_KEY": "k", "PUBLIC_BASE_URL": "ftp://x"}, "PUBLIC_BASE_URL must be"),
         ({"DJANGO_SECRET_KEY": "k", "THROTTLE_RATES": "x=1"}, "THROTTLE_RATES entry"),
         ({"DJANGO_SECRET_KEY": "k", "CARD_MAX_VIDEOS": "0"}, "CARD_MAX_VIDEOS must be"),
+        ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_TIMEOUT_S": "0.5"}, "WEBHOOK_TIMEOUT_S must be"),
+        ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_TIMEOUT_S": "nan"}, "WEBHOOK_TIMEOUT_S must be"),
+        ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_FANOUT_MAX": "0"}, "WEBHOOK_FANOUT_MAX must be"),
+        (
+            {"DJANGO_SECRET_KEY": "k", "WEBHOOK_SWEEP_INTERVAL_S": "0"},
+            "WEBHOOK_SWEEP_INTERVAL_S must be",
+        ),
+        (
+            {"DJANGO_SECRET_KEY": "k", "MERCHANT_PROBE_INTERVAL_S": "1"},
+            "MERCHANT_PROBE_INTERVAL_S must be",
+        ),
     ],
 )
 def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
