@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.utils.encoding import force_str
+from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.parsers import BaseParser
@@ -385,6 +386,15 @@ class ScopeThrottle(ScopedRateThrottle):
     def get_rate(self) -> str | None:
         rates: Mapping[str, str | None] = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
         return rates.get(self.scope) if self.scope else None
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        # Throttles live in the cache (Redis when configured). A cache outage must not turn
+        # every request into a 500: the gateway answers unthrottled until the cache is back.
+        try:
+            return super().allow_request(request, view)
+        except RedisError as exc:
+            logger.warning("cache unavailable, %s requests unthrottled: %s", self.scope, exc)
+            return True
 
 
 # --- Shared serializers ------------------------------------------------------------------------
