@@ -49,6 +49,7 @@ from matching.models import (
     ResolutionSource,
 )
 from matching.serializers import IntentSerializer, ProposalSerializer
+from merchants.delivery import surge_publish
 from merchants.models import MerchantAgent, MerchantStatus
 from merchants.services import merchant_get
 
@@ -85,8 +86,9 @@ def intent_create(
     source_channel: str | None,
     metadata: dict[str, Any],
 ) -> Intent:
-    """Record a demand agent's intent. Tags given by the agent make it `client`-resolved;
-    without them it waits, `unresolved`, for the intent engine."""
+    """Record a demand agent's intent. Tags given by the agent make it `client`-resolved and
+    announce it to the merchants they fit (Intent.Surge); without them it waits, `unresolved`,
+    for the intent engine."""
     with transaction.atomic():
         intent = Intent.objects.create(
             intent_id=new_id(INTENT),
@@ -105,6 +107,7 @@ def intent_create(
         IntentTag.objects.bulk_create(
             IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags
         )
+        surge_publish(intent=IntentSerializer(intent).data)
     return intent
 
 

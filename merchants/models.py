@@ -1,4 +1,5 @@
-"""Merchant agents: who they are, where their webhooks go, and their secret credentials."""
+"""Merchant agents: who they are, where their webhooks go, their secret credentials, and the
+record of every webhook delivery, delivery attempt and health probe made to them."""
 
 import re
 
@@ -53,6 +54,9 @@ class MerchantAgent(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
     deactivated_at = models.DateTimeField(null=True, blank=True)
+    # Set when the endpoint answered 410 Gone: no more webhooks until the merchant registers
+    # again with its token or changes its endpoint.
+    deliveries_disabled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["merchant_id"]
@@ -76,3 +80,113 @@ class MerchantAgent(models.Model):
     @property
     def is_deactivated(self) -> bool:
         return self.status == MerchantStatus.DEACTIVATED
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending"  # waiting for its next attempt (next_attempt_at)
+    SENDING = "sending"  # claimed by a worker; back to pending if that worker dies
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"  # final: attempts exhausted, 410 Gone, or the merchant went away
+
+
+class WebhookDelivery(models.Model):
+    """One event for one merchant: the exact body, its state, and when to try next.
+
+    Written in the same transaction as the intent it announces (an outbox): a lost broker
+    message or a killed worker delays a delivery, never loses it.
+    """
+
+    merchant = models.ForeignKey(MerchantAgent, on_delete=models.CASCADE, related_name="deliveries")
+    # Sent as webhook-id on every attempt, so a merchant can drop the duplicates it sees.
+    event_id = models.CharField(max_length=40)
+    event_type = models.CharField(max_length=32)
+    intent_id = models.CharField(max_length=40, null=True, blank=True, db_index=True)
+    body = models.TextField(help_text="The exact JSON body signed and sent on every attempt.")
+    status = models.CharField(
+        max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempt_count = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField()
+    # When a task was last sent for it; the sweeper re-sends one that no worker picked up.
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "webhook deliveries"
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"], name="delivery_due"),
+            models.Index(fields=["merchant", "status"], name="delivery_merchant_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=DeliveryStatus.values), name="delivery_status_valid"
+            ),
+            models.UniqueConstraint(fields=["event_id", "merchant"], name="delivery_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_type} {self.event_id} to {self.merchant_id}"
+
+
+class AttemptOutcome(models.TextChoices):
+    IN_FLIGHT = "in_flight"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    ABANDONED = "abandoned"  # the worker stopped before the merchant answered
+
+
+class DeliveryAttempt(models.Model):
+    """One HTTP request of a delivery: when, how long, and what came back."""
+
+    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempts")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    outcome = models.CharField(
+        max_length=16, choices=AttemptOutcome.choices, default=AttemptOutcome.IN_FLIGHT
+    )
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, default="")
+    # The start of the merchant's answer, for staff; never shown to anyone else.
+    response_excerpt = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["delivery", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["delivery", "number"], name="attempt_once"),
+            models.CheckConstraint(
+                condition=Q(outcome__in=AttemptOutcome.values), name="attempt_outcome_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number} of {self.delivery_id}"
+
+
+class ProbeTrigger(models.TextChoices):
+    SCHEDULE = "schedule"  # the beat task
+    API = "api"  # GET /v1/merchant/{id}/health
+    STAFF = "staff"  # the admin's "probe now"
+
+
+class HealthProbe(models.Model):
+    """One signed ping to a merchant agent and its result."""
+
+    merchant = models.ForeignKey(MerchantAgent, on_delete=models.CASCADE, related_name="probes")
+    checked_at = models.DateTimeField(db_index=True)
+    healthy = models.BooleanField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, default="")
+    trigger = models.CharField(max_length=16, choices=ProbeTrigger.choices)
+
+    class Meta:
+        ordering = ["-checked_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"probe of {self.merchant_id} at {self.checked_at:%Y-%m-%d %H:%M:%S}"

@@ -81,7 +81,14 @@ class MerchantAgentSerializer(serializers.ModelSerializer):
             "registered_at",
             "last_seen_at",
             "deactivated_at",
+            "deliveries_disabled_at",
         ]
+        extra_kwargs = {
+            "deliveries_disabled_at": {
+                "help_text": "Set when the endpoint answered 410 Gone: no webhooks are sent "
+                "until the merchant registers again or changes its endpoint."
+            }
+        }
 
 
 def merchant_body(merchant: MerchantAgent) -> dict[str, Any]:
@@ -113,3 +120,22 @@ class RotatedTokenSerializer(serializers.Serializer):
     merchant_id = JsonStringField()
     registration_token = JsonStringField()
     merchant = MerchantAgentSerializer()
+
+
+class MerchantHealthSerializer(serializers.Serializer):
+    """The gateway's account of a signed ping to the merchant agent (200 healthy, else 503)."""
+
+    merchant_id = JsonStringField()
+    healthy = serializers.BooleanField()
+    status_code = serializers.IntegerField(
+        allow_null=True, help_text="The merchant's HTTP status; null when it did not answer."
+    )
+    latency_ms = serializers.IntegerField(allow_null=True)
+    checked_at = serializers.DateTimeField(help_text="Results are reused for 30 seconds.")
+    error = JsonStringField(
+        allow_null=True, help_text='"merchant_unhealthy" when unhealthy, else null.'
+    )
+    message = JsonStringField(
+        allow_null=True,
+        help_text="Why it is unhealthy, in the gateway's words; never the merchant's own answer.",
+    )

@@ -79,19 +79,32 @@ def merchant_register(
             setattr(merchant, name, value)
         if merchant.is_deactivated:
             merchant.status, merchant.deactivated_at = MerchantStatus.ACTIVE, None
+        # Registering again is how a merchant whose endpoint answered 410 Gone says it is back.
+        merchant.deliveries_disabled_at = None
         merchant.last_seen_at = timezone.now()
         merchant.save(
-            update_fields=[*fields, "status", "deactivated_at", "last_seen_at", "updated_at"]
+            update_fields=[
+                *fields,
+                "status",
+                "deactivated_at",
+                "deliveries_disabled_at",
+                "last_seen_at",
+                "updated_at",
+            ]
         )
     return Registration(merchant, False, presented_token, None)
 
 
 def merchant_update(*, merchant: MerchantAgent, changes: dict[str, Any]) -> MerchantAgent:
+    fields = [*changes, "updated_at"]
     if "agent_endpoint" in changes:
         _check_endpoint(changes["agent_endpoint"])
+        # A new endpoint starts with its deliveries enabled, whatever the old one answered.
+        merchant.deliveries_disabled_at = None
+        fields.append("deliveries_disabled_at")
     for name, value in changes.items():
         setattr(merchant, name, value)
-    merchant.save(update_fields=[*changes, "updated_at"])
+    merchant.save(update_fields=fields)
     return merchant
 
 

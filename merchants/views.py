@@ -10,13 +10,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from gateway.api import ErrorSerializer, validated
-from merchants import services
+from merchants import probes, services
 from merchants.auth import MerchantTokenActions, presented_token
 from merchants.auth import require_merchant as authenticated_as
 from merchants.serializers import (
     HeartbeatSerializer,
     MerchantAgentSerializer,
     MerchantEnvelopeSerializer,
+    MerchantHealthSerializer,
     MerchantPatchSerializer,
     RegisterSerializer,
     RegistrationSerializer,
@@ -76,8 +77,29 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
     def retrieve(self, request: Request, merchantId: str) -> Response:
         return Response(merchant_body(services.merchant_get(merchant_id=merchantId)))
 
+    @extend_schema(
+        operation_id="probeMerchant",
+        summary="Probe a merchant agent with a signed ping",
+        description="Sends a signed `ping` event (Standard Webhooks) to the agent_endpoint: "
+        "200 when it answers 2xx, 503 when it answers otherwise, does not answer in time, is "
+        "refused as a target, or is deactivated. Results are reused for 30 seconds per merchant; "
+        "the merchant's own body and headers are never shown.",
+        tags=["merchants"],
+        parameters=[MERCHANT_ID],
+        responses={
+            200: MerchantHealthSerializer,
+            503: MerchantHealthSerializer,
+            404: ErrorSerializer,
+            429: ErrorSerializer,
+        },
+    )
+    @action(detail=True, methods=["get"])
+    def health(self, request: Request, merchantId: str) -> Response:
+        body = probes.merchant_health(merchant_id=merchantId)
+        return Response(body, status=200 if body["healthy"] else 503)
+
     def get_throttles(self) -> list[Any]:
-        self.throttle_scope = "register" if self.action == "register" else ""
+        self.throttle_scope = {"register": "register", "health": "health"}.get(self.action, "")
         return super().get_throttles()
 
     @extend_schema(

@@ -1,0 +1,348 @@
+"""Intent.Surge delivery: publish to the merchants an intent fits, attempt, retry, give up.
+
+Every delivery and every attempt is a row. Publishing writes the deliveries in the intent's own
+transaction and sends their tasks after commit; a task only names a delivery. A worker claims a
+due delivery with a conditional UPDATE, so a task that arrives twice sends once. Retries are
+scheduled in the database (`next_attempt_at`) and sent by the sweeper, which also takes back
+deliveries whose worker died mid-attempt: a lost broker message or a killed worker delays a
+delivery, never loses it. The merchant may see an event twice (at-least-once), always under the
+same `webhook-id`.
+"""
+
+import logging
+import math
+import random
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+import orjson
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from gateway.api import EVENT, new_id
+from merchants.client import Answer, post_signed
+from merchants.models import (
+    AttemptOutcome,
+    DeliveryAttempt,
+    DeliveryStatus,
+    MerchantAgent,
+    MerchantStatus,
+    WebhookDelivery,
+)
+
+logger = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = "0.2"
+SURGE = "intent.surge"
+# Waits after each failed attempt: the Standard Webhooks (Svix) schedule, jittered by 10%.
+RETRY_SCHEDULE = (
+    timedelta(seconds=5),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=5),
+    timedelta(hours=10),
+    timedelta(hours=10),
+)
+MAX_ATTEMPTS = len(RETRY_SCHEDULE) + 1
+MAX_BODY_BYTES = 20 * 1024
+# A due delivery whose task was sent this long ago and never claimed lost its message.
+REQUEUE_AFTER = timedelta(seconds=60)
+SWEEP_BATCH = 500
+WORKER_STOPPED = "The worker stopped before the merchant answered."
+
+
+def attempt_time_limits() -> tuple[int, int]:
+    """(soft, hard) seconds for one delivery task: an attempt takes at most about 3 timeouts
+    (connect, answer, the bounded read of the body)."""
+    soft = math.ceil(3 * settings.WEBHOOK_TIMEOUT_S) + 2
+    return soft, soft + 3
+
+
+def claim_lease() -> timedelta:
+    """After this long a claimed delivery's worker is surely gone (its hard limit has passed)."""
+    return timedelta(seconds=attempt_time_limits()[1] + 3)
+
+
+def retry_delay(attempt_count: int) -> timedelta:
+    """The wait after failed attempt number `attempt_count` (1-based), with jitter."""
+    return RETRY_SCHEDULE[attempt_count - 1] * random.uniform(0.9, 1.1)  # noqa: S311 - jitter
+
+
+def fits(merchant: MerchantAgent, tags: set[str], region: str | None) -> bool:
+    """Whether an intent with these (lower-case) tags and region is for this merchant."""
+    subscriptions = set(merchant.subscription_tags)
+    if "*" not in subscriptions and not subscriptions & tags:
+        return False
+    return not merchant.regions or region is None or region in merchant.regions
+
+
+def event_body(event_id: str, event_type: str, data: dict[str, Any], at: datetime) -> bytes:
+    return orjson.dumps(
+        {
+            "id": event_id,
+            "type": event_type,
+            "created_at": at,
+            "protocol_version": PROTOCOL_VERSION,
+            "data": data,
+        },
+        option=orjson.OPT_UTC_Z,
+    )
+
+
+def surge_body(event_id: str, intent: dict[str, Any], at: datetime) -> bytes:
+    """The Intent.Surge body, under 20 KB: an oversized intent is cut down, marked `truncated`,
+    and the merchant reads it whole at `intent_url`."""
+    base = settings.PUBLIC_BASE_URL
+    data: dict[str, Any] = {
+        "intent": intent,
+        "intent_url": f"{base}/v1/intents/{intent['intent_id']}",
+        "proposals_url": f"{base}/v1/proposals",
+    }
+    body = event_body(event_id, SURGE, data, at)
+    if len(body) > MAX_BODY_BYTES:
+        data["intent"] = {
+            **{key: value for key, value in intent.items() if key != "metadata"},
+            "raw_query": intent["raw_query"][:500],
+            "constraints": [item[:100] for item in intent.get("constraints", [])[:5]],
+        }
+        data["truncated"] = True
+        body = event_body(event_id, SURGE, data, at)
+    return body
+
+
+# --- Publishing --------------------------------------------------------------------------------
+
+
+def surge_publish(*, intent: dict[str, Any]) -> int:
+    """Queue Intent.Surge for every active merchant the intent fits; returns how many.
+
+    Call it inside the transaction that gives the intent its tags: the deliveries commit or roll
+    back with the intent, and their tasks are sent only once both are committed.
+    """
+    tags = set(intent["intent_tags"])
+    if not tags:
+        return 0
+    candidates = MerchantAgent.objects.filter(
+        status=MerchantStatus.ACTIVE, deliveries_disabled_at__isnull=True
+    ).only("id", "subscription_tags", "regions")
+    merchants = [m for m in candidates.order_by("id") if fits(m, tags, intent["region"])]
+    if len(merchants) > settings.WEBHOOK_FANOUT_MAX:
+        logger.warning(
+            "intent %s fits %d merchants; delivering to the first %d (WEBHOOK_FANOUT_MAX)",
+            intent["intent_id"],
+            len(merchants),
+            settings.WEBHOOK_FANOUT_MAX,
+        )
+        merchants = merchants[: settings.WEBHOOK_FANOUT_MAX]
+    if not merchants:
+        return 0
+    now, event_id = timezone.now(), new_id(EVENT)
+    body = surge_body(event_id, intent, now).decode()
+    with transaction.atomic():
+        deliveries = WebhookDelivery.objects.bulk_create(
+            WebhookDelivery(
+                merchant=merchant,
+                event_id=event_id,
+                event_type=SURGE,
+                intent_id=intent["intent_id"],
+                body=body,
+                next_attempt_at=now,
+            )
+            for merchant in merchants
+        )
+        transaction.on_commit(partial(deliveries_enqueue, [d.pk for d in deliveries]))
+    return len(deliveries)
+
+
+def deliveries_enqueue(ids: Iterable[int]) -> int:
+    """Send one task per delivery. With the broker down the rest wait for the sweeper."""
+    from merchants.tasks import deliver  # the tasks call this module's use cases
+
+    sent: list[int] = []
+    for pk in ids:
+        try:
+            deliver.apply_async((pk,), retry=False)
+        except (OperationalError, OSError) as exc:
+            logger.warning("broker unavailable, the sweeper will send the deliveries: %s", exc)
+            break
+        sent.append(pk)
+    if sent:
+        WebhookDelivery.objects.filter(pk__in=sent, status=DeliveryStatus.PENDING).update(
+            enqueued_at=timezone.now()
+        )
+    return len(sent)
+
+
+# --- Attempts ----------------------------------------------------------------------------------
+
+
+def _undeliverable(merchant: MerchantAgent) -> str:
+    if merchant.is_deactivated:
+        return "Not sent: the merchant agent is deactivated."
+    if merchant.deliveries_disabled_at is not None:
+        return "Not sent: the endpoint answered 410 Gone; deliveries to it are disabled."
+    return ""
+
+
+def delivery_attempt(*, delivery_id: int) -> WebhookDelivery | None:
+    """Make a due delivery's next attempt; None when it is not due or another worker has it.
+
+    Idempotent: the claim is a conditional UPDATE, so of two tasks for the same delivery only
+    one sends.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        claimed = WebhookDelivery.objects.filter(
+            pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=now
+        ).update(status=DeliveryStatus.SENDING, claimed_at=now)
+        if not claimed:
+            return None
+        delivery = WebhookDelivery.objects.select_related("merchant").get(pk=delivery_id)
+        reason = _undeliverable(delivery.merchant)
+        if reason:
+            delivery.status, delivery.last_error, delivery.completed_at = (
+                DeliveryStatus.FAILED,
+                reason,
+                now,
+            )
+            delivery.save(update_fields=["status", "last_error", "completed_at"])
+            return delivery
+        delivery.attempt_count += 1
+        delivery.save(update_fields=["attempt_count"])
+        attempt = DeliveryAttempt.objects.create(
+            delivery=delivery, number=delivery.attempt_count, started_at=now
+        )
+    merchant = delivery.merchant
+    try:
+        answer = post_signed(
+            url=merchant.agent_endpoint,
+            secret=merchant.webhook_secret,
+            msg_id=delivery.event_id,
+            body=delivery.body.encode(),
+            timeout=settings.WEBHOOK_TIMEOUT_S,
+        )
+    except SoftTimeLimitExceeded:
+        elapsed = round((timezone.now() - now).total_seconds() * 1000)
+        answer = Answer(None, elapsed, "The attempt ran out of time.")
+    _record(delivery, attempt, answer)
+    return delivery
+
+
+def _record(delivery: WebhookDelivery, attempt: DeliveryAttempt, answer: Answer) -> None:
+    now = timezone.now()
+    attempt.outcome = AttemptOutcome.SUCCEEDED if answer.ok else AttemptOutcome.FAILED
+    attempt.status_code, attempt.latency_ms = answer.status_code, answer.latency_ms
+    attempt.error, attempt.response_excerpt = answer.error[:300], answer.excerpt
+    changes: dict[str, Any] = {
+        "last_status_code": answer.status_code,
+        "last_error": answer.error[:300],
+        "claimed_at": None,
+    }
+    gone = answer.status_code == 410
+    if answer.ok:
+        changes.update(status=DeliveryStatus.SUCCEEDED, completed_at=now)
+    elif gone or delivery.attempt_count >= MAX_ATTEMPTS:
+        changes.update(status=DeliveryStatus.FAILED, completed_at=now)
+    else:
+        changes.update(
+            status=DeliveryStatus.PENDING,
+            next_attempt_at=now + retry_delay(delivery.attempt_count),
+            enqueued_at=None,
+        )
+    merchants = MerchantAgent.objects.filter(pk=delivery.merchant_id)
+    with transaction.atomic():
+        attempt.save()
+        # Only the holder of the claim settles the delivery: if the sweeper took it back (this
+        # worker overran its lease), the attempt is on record and the new claim decides.
+        mine = WebhookDelivery.objects.filter(
+            pk=delivery.pk, status=DeliveryStatus.SENDING, attempt_count=delivery.attempt_count
+        ).update(**changes)
+        for name, value in changes.items():
+            setattr(delivery, name, value)
+        if not mine:
+            return
+        if answer.ok:
+            merchants.filter(status=MerchantStatus.UNHEALTHY).update(
+                status=MerchantStatus.ACTIVE, updated_at=now
+            )
+        elif gone:
+            merchants.update(deliveries_disabled_at=now, updated_at=now)
+            WebhookDelivery.objects.filter(
+                merchant_id=delivery.merchant_id, status=DeliveryStatus.PENDING
+            ).update(
+                status=DeliveryStatus.FAILED,
+                completed_at=now,
+                last_error="Not sent: the endpoint answered 410 Gone; deliveries are disabled.",
+            )
+        elif changes["status"] == DeliveryStatus.FAILED:
+            merchants.filter(status=MerchantStatus.ACTIVE).update(
+                status=MerchantStatus.UNHEALTHY, updated_at=now
+            )
+
+
+# --- The sweeper and staff retries -------------------------------------------------------------
+
+
+def deliveries_sweep() -> tuple[int, int]:
+    """Take back deliveries whose worker died; send the due ones no task is on its way for.
+
+    Returns (taken back, sent). Run every few seconds by beat; safe to run concurrently.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        stale = list(
+            WebhookDelivery.objects.filter(
+                status=DeliveryStatus.SENDING, claimed_at__lt=now - claim_lease()
+            ).values_list("pk", flat=True)[:SWEEP_BATCH]
+        )
+        if stale:
+            DeliveryAttempt.objects.filter(
+                delivery_id__in=stale, outcome=AttemptOutcome.IN_FLIGHT
+            ).update(outcome=AttemptOutcome.ABANDONED, error=WORKER_STOPPED)
+            taken = WebhookDelivery.objects.filter(pk__in=stale, status=DeliveryStatus.SENDING)
+            taken.filter(attempt_count__gte=MAX_ATTEMPTS).update(
+                status=DeliveryStatus.FAILED,
+                completed_at=now,
+                claimed_at=None,
+                last_error=WORKER_STOPPED,
+            )
+            taken.update(
+                status=DeliveryStatus.PENDING,
+                next_attempt_at=now,
+                claimed_at=None,
+                enqueued_at=None,
+                last_error=WORKER_STOPPED,
+            )
+    due = list(
+        WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
+        .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - REQUEUE_AFTER))
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    sent = deliveries_enqueue(due) if due else 0
+    if stale or sent:
+        logger.info("sweep: %d deliveries taken back, %d sent", len(stale), sent)
+    return len(stale), sent
+
+
+def deliveries_retry(*, delivery_ids: Iterable[int]) -> int:
+    """Make waiting or failed deliveries due now: a failed one gets one more attempt."""
+    ids = list(delivery_ids)
+    with transaction.atomic():
+        count = WebhookDelivery.objects.filter(
+            pk__in=ids, status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED]
+        ).update(
+            status=DeliveryStatus.PENDING,
+            next_attempt_at=timezone.now(),
+            enqueued_at=None,
+            completed_at=None,
+        )
+        transaction.on_commit(partial(deliveries_enqueue, ids))
+    return count

@@ -1,0 +1,41 @@
+"""Celery tasks of the merchant side: webhook deliveries, the sweeper, health probes.
+
+Tasks take ids and call the use cases in delivery.py and probes.py. `deliver` and `probe` run on
+the `webhooks` queue (settings.CELERY_TASK_ROUTES), away from the gateway's other work.
+"""
+
+from celery import shared_task
+from django.conf import settings
+
+from merchants import delivery, probes
+from merchants.models import MerchantAgent, ProbeTrigger
+
+SOFT_LIMIT, HARD_LIMIT = delivery.attempt_time_limits()
+
+
+@shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)
+def deliver(delivery_id: int) -> None:
+    """Make one attempt of a delivery. Idempotent: it sends only if it wins the claim."""
+    delivery.delivery_attempt(delivery_id=delivery_id)
+
+
+@shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
+def sweep_deliveries() -> None:
+    """Re-send due or abandoned deliveries. Idempotent: claims decide who sends."""
+    delivery.deliveries_sweep()
+
+
+@shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)
+def probe(merchant_pk: int, trigger: str = ProbeTrigger.SCHEDULE) -> None:
+    """Probe one merchant. Idempotent: a probe only records what the merchant answers now."""
+    merchant = MerchantAgent.objects.filter(pk=merchant_pk).first()
+    if merchant is not None and not merchant.is_deactivated:
+        probes.merchant_probe(merchant=merchant, trigger=ProbeTrigger(trigger))
+
+
+@shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
+def probe_merchants() -> None:
+    """Queue a probe of every merchant not deactivated. Idempotent: probes only observe."""
+    # A probe still waiting when the next round is queued is dropped, so a backlog never grows.
+    for pk in probes.probes_due():
+        probe.apply_async((pk,), expires=settings.MERCHANT_PROBE_INTERVAL_S)

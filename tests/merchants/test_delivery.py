@@ -1,0 +1,325 @@
+"""Delivery attempts against a real HTTP receiver on loopback, signatures checked with the
+standardwebhooks library (the merchant's side), and the sweeper's recovery of lost work."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from standardwebhooks.webhooks import Webhook
+
+from merchants.delivery import (
+    MAX_ATTEMPTS,
+    WORKER_STOPPED,
+    claim_lease,
+    deliveries_retry,
+    deliveries_sweep,
+    delivery_attempt,
+)
+from merchants.models import (
+    AttemptOutcome,
+    DeliveryAttempt,
+    DeliveryStatus,
+    MerchantAgent,
+    MerchantStatus,
+    WebhookDelivery,
+)
+from tests.protocol import create_intent, post, register
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def shop(client, receiver):
+    return register(client, "shop-1", agent_endpoint=receiver.url, subscription_tags=["trail"])
+
+
+def _surge(client) -> WebhookDelivery:
+    create_intent(client, intent_tags=["trail"])
+    return WebhookDelivery.objects.get()
+
+
+def _due_now(delivery: WebhookDelivery) -> None:
+    """What the clock does between attempts: the next attempt comes due."""
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
+
+
+def test_a_2xx_answer_delivers_a_body_the_merchant_can_verify(client, receiver, shop):
+    delivery = _surge(client)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    (request,) = receiver.wait_for(1)
+    payload = Webhook(shop.webhook_secret).verify(request.body, request.headers)
+    assert payload["id"] == delivery.event_id
+    assert payload["type"] == "intent.surge"
+    assert request.body == delivery.body.encode()  # the exact bytes stored are the bytes sent
+    assert request.headers["webhook-id"] == delivery.event_id
+    assert request.headers["content-type"] == "application/json"
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.SUCCEEDED
+    assert delivery.attempt_count == 1
+    assert delivery.completed_at is not None
+    (attempt,) = delivery.attempts.all()
+    assert (attempt.number, attempt.outcome, attempt.status_code) == (1, "succeeded", 200)
+    assert attempt.response_excerpt == '{"ok": true}'
+
+
+def test_a_signature_made_with_another_secret_does_not_verify(client, receiver, shop):
+    delivery_attempt(delivery_id=_surge(client).pk)
+
+    (request,) = receiver.wait_for(1)
+    other = register(client, "shop-2", agent_endpoint=receiver.url)
+    with pytest.raises(Exception, match="No matching signature"):
+        Webhook(other.webhook_secret).verify(request.body, request.headers)
+    with pytest.raises(Exception, match="No matching signature"):
+        Webhook(shop.webhook_secret).verify(request.body + b" ", request.headers)
+
+
+def test_a_failure_is_retried_on_schedule_with_the_same_webhook_id(client, receiver, shop):
+    receiver.script("500")
+    delivery = _surge(client)
+
+    before = timezone.now()
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.PENDING
+    assert delivery.last_status_code == 500
+    assert delivery.last_error == "The endpoint answered 500."
+    # The first retry waits 5 s, jittered by 10%.
+    wait = (delivery.next_attempt_at - before).total_seconds()
+    assert 4.5 <= wait <= 5.6
+    assert delivery_attempt(delivery_id=delivery.pk) is None  # not due yet: nothing sent
+    assert len(receiver.received) == 1
+
+    _due_now(delivery)
+    delivery_attempt(delivery_id=delivery.pk)
+
+    first, second = receiver.wait_for(2)
+    assert first.headers["webhook-id"] == second.headers["webhook-id"] == delivery.event_id
+    assert first.body == second.body
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.SUCCEEDED, 2)
+    outcomes = list(delivery.attempts.values_list("number", "outcome", "status_code"))
+    assert outcomes == [(1, "failed", 500), (2, "succeeded", 200)]
+
+
+def test_a_redirect_is_a_failure_and_is_never_followed(client, receiver, shop):
+    receiver.script("redirect")
+    delivery = _surge(client)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.PENDING
+    assert delivery.last_status_code == 302
+    assert "redirects are never followed" in delivery.last_error
+    assert [r.path for r in receiver.received] == ["/hook"]  # /elsewhere never requested
+
+
+def test_410_gone_disables_the_merchants_deliveries(client, receiver, shop):
+    receiver.script("410")
+    delivery = _surge(client)
+    create_intent(client, intent_tags=["trail"])  # a second delivery, still waiting
+    waiting = WebhookDelivery.objects.exclude(pk=delivery.pk).get()
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    waiting.refresh_from_db()
+    merchant = MerchantAgent.objects.get(merchant_id="shop-1")
+    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.FAILED, 1)
+    assert merchant.deliveries_disabled_at is not None
+    assert waiting.status == DeliveryStatus.FAILED
+    assert waiting.attempt_count == 0
+    create_intent(client, intent_tags=["trail"])
+    assert WebhookDelivery.objects.count() == 2  # nothing new for a gone endpoint
+    assert len(receiver.received) == 1
+    lookup = client.get("/v1/merchant/shop-1").json()["merchant"]
+    assert lookup["deliveries_disabled_at"] is not None
+
+
+def test_registering_again_re_enables_deliveries_after_410(client, receiver, shop):
+    receiver.script("410")
+    delivery_attempt(delivery_id=_surge(client).pk)
+
+    body = {"merchant_id": "shop-1", "agent_endpoint": receiver.url, "subscription_tags": ["trail"]}
+    assert post(client, "/v1/merchant/register", body, token=shop.token).status_code == 200
+
+    assert MerchantAgent.objects.get(merchant_id="shop-1").deliveries_disabled_at is None
+    create_intent(client, intent_tags=["trail"])
+    assert WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).count() == 1
+
+
+def test_a_merchant_that_does_not_answer_in_time_is_a_failed_attempt(client, receiver, shop):
+    receiver.script("hang:5")
+    delivery = _surge(client)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    (attempt,) = delivery.attempts.all()
+    assert delivery.status == DeliveryStatus.PENDING
+    assert attempt.outcome == AttemptOutcome.FAILED
+    assert attempt.status_code is None
+    assert attempt.error == "No answer within 1 s."
+    assert attempt.latency_ms is not None
+    assert attempt.latency_ms >= 1000
+
+
+def test_only_the_start_of_a_huge_answer_is_read(client, receiver, shop):
+    receiver.script("huge")
+    delivery = _surge(client)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    (attempt,) = delivery.attempts.all()
+    assert delivery.status == DeliveryStatus.SUCCEEDED
+    assert attempt.response_excerpt == "x" * 1024  # and no wait for the 50 MB never sent
+
+
+def test_a_private_target_is_refused_at_delivery_when_the_switches_are_off(
+    client, receiver, shop, settings
+):
+    delivery = _surge(client)
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.last_error == "Not sent: the endpoint must resolve only to public addresses."
+    assert delivery.status == DeliveryStatus.PENDING  # DNS may change: retried on schedule
+    assert receiver.received == []
+
+
+def test_plain_http_is_refused_at_delivery_when_the_switch_is_off(client, receiver, shop, settings):
+    delivery = _surge(client)
+    settings.WEBHOOK_ALLOW_HTTP = False
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.last_error == "Not sent: the endpoint must be an https URL."
+    assert receiver.received == []
+
+
+def test_a_second_task_for_the_same_delivery_sends_nothing(client, receiver, shop):
+    delivery = _surge(client)
+
+    assert delivery_attempt(delivery_id=delivery.pk) is not None
+    assert delivery_attempt(delivery_id=delivery.pk) is None
+
+    assert len(receiver.wait_for(1)) == 1
+    assert DeliveryAttempt.objects.count() == 1
+
+
+def test_after_the_last_attempt_the_delivery_fails_and_the_merchant_is_unhealthy(
+    client, receiver, shop
+):
+    receiver.script(*["503"] * MAX_ATTEMPTS)
+    delivery = _surge(client)
+
+    for _ in range(MAX_ATTEMPTS):
+        _due_now(delivery)
+        delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.FAILED, MAX_ATTEMPTS)
+    assert MAX_ATTEMPTS == 8
+    assert len({r.headers["webhook-id"] for r in receiver.wait_for(MAX_ATTEMPTS)}) == 1
+    _due_now(delivery)
+    assert delivery_attempt(delivery_id=delivery.pk) is None  # final: no ninth attempt
+    assert MerchantAgent.objects.get(merchant_id="shop-1").status == MerchantStatus.UNHEALTHY
+
+
+def test_a_success_makes_an_unhealthy_merchant_active_again(client, receiver, shop):
+    delivery = _surge(client)
+    MerchantAgent.objects.filter(merchant_id="shop-1").update(status=MerchantStatus.UNHEALTHY)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    assert MerchantAgent.objects.get(merchant_id="shop-1").status == MerchantStatus.ACTIVE
+
+
+def test_a_delivery_to_a_merchant_deactivated_since_fails_without_a_request(client, receiver, shop):
+    delivery = _surge(client)
+    post(client, "/v1/merchant/shop-1/deactivate", None, token=shop.token)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.FAILED
+    assert delivery.last_error == "Not sent: the merchant agent is deactivated."
+    assert delivery.attempt_count == 0
+    assert receiver.received == []
+
+
+def test_the_sweeper_takes_back_a_delivery_whose_worker_died(client, receiver, shop):
+    delivery = _surge(client)
+    claimed_at = timezone.now() - claim_lease() - timedelta(seconds=1)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=DeliveryStatus.SENDING, claimed_at=claimed_at, attempt_count=1
+    )
+    DeliveryAttempt.objects.create(delivery=delivery, number=1, started_at=claimed_at)
+
+    taken_back, _ = deliveries_sweep()
+
+    assert taken_back == 1
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.PENDING
+    assert delivery.last_error == WORKER_STOPPED
+    assert delivery.attempts.get().outcome == AttemptOutcome.ABANDONED
+    delivery_attempt(delivery_id=delivery.pk)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.SUCCEEDED, 2)
+
+
+def test_the_sweeper_leaves_a_delivery_that_is_still_within_its_lease(client, receiver, shop):
+    delivery = _surge(client)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=DeliveryStatus.SENDING, claimed_at=timezone.now(), attempt_count=1
+    )
+
+    assert deliveries_sweep()[0] == 0
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.SENDING
+
+
+def test_the_sweeper_sends_due_deliveries_whose_task_never_went_out(client, shop):
+    delivery = _surge(client)  # its after-commit send never ran (the test's transaction)
+    later = _surge_later(client)
+
+    _, sent = deliveries_sweep()
+
+    assert sent == 1
+    delivery.refresh_from_db()
+    assert delivery.enqueued_at is not None
+    later.refresh_from_db()
+    assert later.enqueued_at is None
+    assert deliveries_sweep()[1] == 0  # just sent: not sent again
+
+
+def _surge_later(client) -> WebhookDelivery:
+    create_intent(client, intent_tags=["trail"])
+    later = WebhookDelivery.objects.order_by("-id")[0]
+    WebhookDelivery.objects.filter(pk=later.pk).update(
+        next_attempt_at=timezone.now() + timedelta(minutes=5)
+    )
+    return later
+
+
+def test_staff_retry_gives_a_failed_delivery_one_more_attempt(
+    client, receiver, shop, django_capture_on_commit_callbacks
+):
+    receiver.script("410")
+    delivery = _surge(client)
+    delivery_attempt(delivery_id=delivery.pk)
+    MerchantAgent.objects.filter(merchant_id="shop-1").update(deliveries_disabled_at=None)
+
+    with django_capture_on_commit_callbacks():
+        assert deliveries_retry(delivery_ids=[delivery.pk]) == 1
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.SUCCEEDED, 2)

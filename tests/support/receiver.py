@@ -1,0 +1,126 @@
+"""A merchant agent on loopback: a real HTTP server that records what it receives and answers
+from a script (2xx, 500, a redirect, 410, a hang, a huge body...).
+
+    with Receiver() as merchant:
+        merchant.script("500", "200")
+        ...
+        merchant.wait_for(2)
+"""
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+import orjson
+
+HUGE_BYTES = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return orjson.loads(self.body)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "_Server"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        receiver = self.server.receiver
+        step = receiver.next_step()
+        receiver.record(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+        kind, _, arg = step.partition(":")
+        if kind == "hang":  # accept, then answer nothing until released or `arg` seconds pass
+            receiver.release.wait(float(arg or 30))
+            return
+        if kind == "redirect":
+            self.send_response(302)
+            self.send_header("Location", f"{receiver.url_root}/elsewhere")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if kind == "huge":  # a 200 announcing 50 MB, of which only the first 64 KB ever come
+            self.send_response(200)
+            self.send_header("Content-Length", str(HUGE_BYTES))
+            self.end_headers()
+            self.wfile.write(b"x" * 65536)
+            self.wfile.flush()
+            receiver.release.wait(30)  # a client that reads the whole body waits here
+            return
+        payload = receiver.answer_body
+        self.send_response(int(kind))
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    receiver: "Receiver"
+
+
+class Receiver:
+    """A scripted merchant endpoint at `url` (http://127.0.0.1:<port>/hook)."""
+
+    def __init__(self) -> None:
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.receiver = self
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._steps: deque[str] = deque()
+        self._lock = threading.Condition()
+        self.received: list[Received] = []
+        self.release = threading.Event()
+        self.answer_body = b'{"ok": true}'
+        self.url_root = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self.url = f"{self.url_root}/hook"
+
+    def __enter__(self) -> "Receiver":
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.release.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+    def script(self, *steps: str) -> None:
+        """Answers for the next requests, in order: a status code ("200", "500", "410"),
+        "redirect", "hang" or "hang:<seconds>", "huge". After the script: 200."""
+        self._steps.extend(steps)
+
+    def next_step(self) -> str:
+        with self._lock:
+            return self._steps.popleft() if self._steps else "200"
+
+    def record(self, received: Received) -> None:
+        with self._lock:
+            self.received.append(received)
+            self._lock.notify_all()
+
+    def wait_for(self, count: int, timeout: float = 20) -> list[Received]:
+        """The received requests once there are at least `count`; fails after `timeout`."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while len(self.received) < count:
+                left = deadline - time.monotonic()
+                assert left > 0, f"received {len(self.received)} of {count} requests in time"
+                self._lock.wait(left)
+            return list(self.received)
