@@ -1,27 +1,21 @@
-from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
-from gateway.admin_display import ReadOnlyAdmin, pretty_json
+from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, pretty_json
 from matching import services
 from matching.models import Intent, MatchSession, MatchStatus, MatchToken, Proposal
 from merchants.admin import MerchantAgentAdmin
 from merchants.models import MerchantAgent
 
 
-class ProposalInline(admin.TabularInline):
+class ProposalInline(ReadOnlyInline):
     model = Proposal
-    extra = 0
     fields = ("proposal_id", "merchant", "product", "offer_title", "price", "status", "valid_until")
     readonly_fields = fields
     show_change_link = True
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Intent)
@@ -45,9 +39,8 @@ class ProposalAdmin(admin.ModelAdmin):
     readonly_fields = ("proposal_id", "proposal_score_inputs", "created_at", "updated_at")
 
 
-class MatchTokenInline(admin.TabularInline):
+class MatchTokenInline(ReadOnlyInline):
     model = MatchToken
-    extra = 0
     fields = (
         "match_token_id",
         "proposal",
@@ -58,10 +51,6 @@ class MatchTokenInline(admin.TabularInline):
     )
     readonly_fields = fields
     show_change_link = True
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(MatchSession)
@@ -141,7 +130,7 @@ admin.site.unregister(MerchantAgent)
 
 @admin.register(MerchantAgent)
 class MerchantAgentWithDeactivationAdmin(MerchantAgentAdmin):
-    actions = ["deactivate"]
+    actions = [*MerchantAgentAdmin.actions, "deactivate"]
 
     @admin.action(description="Deactivate the selected merchants (withdraws their open proposals)")
     def deactivate(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:

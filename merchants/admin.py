@@ -1,11 +1,28 @@
+from datetime import timedelta
 from typing import Any
 
+import orjson
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from kombu.exceptions import OperationalError
 
+from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, pretty_json
+from merchants import delivery, tasks
 from merchants.endpoints import endpoint_problem
-from merchants.models import MUTABLE_FIELDS, MerchantAgent
+from merchants.models import (
+    MUTABLE_FIELDS,
+    DeliveryAttempt,
+    DeliveryStatus,
+    HealthProbe,
+    MerchantAgent,
+    ProbeTrigger,
+    WebhookDelivery,
+)
 
 
 class MerchantAgentForm(forms.ModelForm):
@@ -24,8 +41,16 @@ class MerchantAgentForm(forms.ModelForm):
 @admin.register(MerchantAgent)
 class MerchantAgentAdmin(admin.ModelAdmin):
     form = MerchantAgentForm
-    list_display = ("merchant_id", "status", "agent_endpoint", "protocol_version", "last_seen_at")
+    list_display = (
+        "merchant_id",
+        "status",
+        "agent_endpoint",
+        "protocol_version",
+        "last_seen_at",
+        "deliveries_disabled_at",
+    )
     list_filter = ("status", "protocol_version")
+    actions = ["probe_now"]
     search_fields = ("merchant_id", "agent_endpoint")
     date_hierarchy = "registered_at"
     # The token hash and the webhook secret never appear in the admin.
@@ -37,8 +62,137 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "last_seen_at",
         "deactivated_at",
         "status",
+        "deliveries_disabled_at",
+        "delivery_health",
+        "recent_probes",
     )
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Merchants register themselves: only registration issues a token and a secret.
         return False
+
+    @admin.display(description="Deliveries, last 24 hours")
+    def delivery_health(self, merchant: MerchantAgent) -> SafeString:
+        since = timezone.now() - timedelta(hours=24)
+        counts = dict(
+            merchant.deliveries.filter(created_at__gte=since)
+            .values_list("status")
+            .annotate(n=Count("id"))
+            .values_list("status", "n")
+        )
+        last = merchant.deliveries.exclude(last_error="").first()
+        return format_html(
+            "{}<br>{}",
+            ", ".join(f"{counts.get(status, 0)} {status}" for status in DeliveryStatus.values),
+            f"Latest error: {last.last_error}" if last else "No errors.",
+        )
+
+    @admin.display(description="Recent probes")
+    def recent_probes(self, merchant: MerchantAgent) -> SafeString:
+        probes = merchant.probes.all()[:10]
+        if not probes:
+            return format_html("{}", "Never probed.")
+        return format_html_join(
+            "",
+            "<div>{} {}: {} {}</div>",
+            (
+                (
+                    f"{probe.checked_at:%Y-%m-%d %H:%M:%S}",
+                    probe.trigger,
+                    "healthy" if probe.healthy else "unhealthy",
+                    probe.error or f"{probe.status_code} in {probe.latency_ms} ms",
+                )
+                for probe in probes
+            ),
+        )
+
+    @admin.action(description="Probe now (a signed ping, in the background)")
+    def probe_now(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:
+        merchants = list(queryset.values_list("pk", flat=True))
+        try:
+            for pk in merchants:
+                tasks.probe.delay(pk, ProbeTrigger.STAFF)
+        except (OperationalError, OSError):
+            self.message_user(request, "The broker is unavailable; try again.", messages.ERROR)
+            return
+        self.message_user(
+            request,
+            f"{len(merchants)} probe(s) queued; results appear on each merchant's page.",
+            messages.SUCCESS,
+        )
+
+
+class DeliveryAttemptInline(ReadOnlyInline):
+    model = DeliveryAttempt
+    fields = (
+        "number",
+        "started_at",
+        "outcome",
+        "status_code",
+        "latency_ms",
+        "error",
+        "response_excerpt",
+    )
+    readonly_fields = fields
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id",
+        "event_type",
+        "merchant",
+        "intent_id",
+        "status",
+        "attempt_count",
+        "last_status_code",
+        "next_attempt_at",
+        "created_at",
+    )
+    list_select_related = ("merchant",)
+    list_filter = ("status", "event_type", ("merchant", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("=event_id", "=intent_id", "merchant__merchant_id")
+    date_hierarchy = "created_at"
+    fields = (
+        "event_id",
+        "event_type",
+        "merchant",
+        "intent_id",
+        "status",
+        "attempt_count",
+        "next_attempt_at",
+        "last_status_code",
+        "last_error",
+        "created_at",
+        "completed_at",
+        "payload",
+    )
+    readonly_fields = fields
+    inlines = [DeliveryAttemptInline]
+    actions = ["retry_now"]
+
+    @admin.display(description="Body (the exact bytes signed and sent)")
+    def payload(self, delivery: WebhookDelivery) -> SafeString:
+        return pretty_json(orjson.loads(delivery.body))
+
+    @admin.action(description="Retry now (one more attempt for failed deliveries)")
+    def retry_now(self, request: HttpRequest, queryset: QuerySet[WebhookDelivery]) -> None:
+        count = delivery.deliveries_retry(delivery_ids=queryset.values_list("pk", flat=True))
+        self.message_user(request, f"{count} delivery(ies) due now.", messages.SUCCESS)
+
+
+@admin.register(HealthProbe)
+class HealthProbeAdmin(ReadOnlyAdmin):
+    list_display = (
+        "merchant",
+        "checked_at",
+        "healthy",
+        "status_code",
+        "latency_ms",
+        "trigger",
+        "error",
+    )
+    list_select_related = ("merchant",)
+    list_filter = ("healthy", "trigger", ("merchant", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("merchant__merchant_id",)
+    date_hierarchy = "checked_at"
