@@ -1,4 +1,3 @@
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
