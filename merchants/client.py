@@ -4,10 +4,15 @@ Merchant endpoints are attacker-controlled URLs. Before every request the endpoi
 again (https, no credentials, public addresses only: DNS may have changed since registration);
 requests-hardened then connects to the address it checked (pinned), refuses private ones, and
 never follows a redirect. Proxies from the environment are ignored, so none can bypass the
-filter. Only the first kilobyte of an answer is read, within the attempt's deadline.
+filter. Only the first kilobyte of an answer is read.
+
+One call takes at most `timeout` seconds in all, however slowly the merchant drips its answer:
+the request runs in a thread of its own and the caller stops waiting at the deadline (the thread
+ends at its next socket timeout).
 """
 
 import logging
+import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,6 +22,7 @@ from django.conf import settings
 from requests_hardened import Config, Manager
 from requests_hardened.ip_filter import InvalidIPAddress
 from standardwebhooks.webhooks import Webhook
+from urllib3.exceptions import HTTPError
 
 from merchants.endpoints import endpoint_problem
 
@@ -64,14 +70,22 @@ def _session(timeout: float) -> requests.Session:
 
 
 def _excerpt(response: requests.Response, deadline: float) -> str:
-    """At most EXCERPT_BYTES of the body, read until the deadline; the rest is never read."""
+    """At most EXCERPT_BYTES of the body, read until the deadline; the rest is never read.
+
+    The status code has arrived by now and alone decides the outcome: a body that breaks off or
+    stalls leaves a shorter excerpt, never an error.
+    """
     data = b""
-    while len(data) < EXCERPT_BYTES and time.monotonic() < deadline:
-        chunk = response.raw.read1(EXCERPT_BYTES - len(data))
-        if not chunk:
-            break
-        data += chunk
-    return data.decode("utf-8", "replace")
+    try:
+        while len(data) < EXCERPT_BYTES and time.monotonic() < deadline:
+            chunk = response.raw.read1(EXCERPT_BYTES - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except (HTTPError, OSError):
+        pass
+    # PostgreSQL text holds no NUL; the excerpt is for people, so a replacement char will do.
+    return data.decode("utf-8", "replace").replace("\x00", "\ufffd")
 
 
 def _failure(status_code: int | None) -> str:
@@ -82,17 +96,7 @@ def _failure(status_code: int | None) -> str:
     return f"The endpoint answered {status_code}."
 
 
-def post_signed(*, url: str, secret: str, msg_id: str, body: bytes, timeout: float) -> Answer:
-    """POST `body` to a merchant agent, signed, within about `timeout` seconds."""
-    problem = endpoint_problem(url)
-    if problem:
-        return Answer(None, 0, f"Not sent: the endpoint {problem}.")
-    started = time.monotonic()
-    headers = {
-        "Content-Type": "application/json",
-        **signature_headers(secret=secret, msg_id=msg_id, body=body, at=datetime.now(UTC)),
-    }
-
+def _post(url: str, body: bytes, headers: dict[str, str], timeout: float, started: float) -> Answer:
     def elapsed_ms() -> int:
         return round((time.monotonic() - started) * 1000)
 
@@ -110,7 +114,35 @@ def post_signed(*, url: str, secret: str, msg_id: str, body: bytes, timeout: flo
         error = f"No answer within {timeout:g} s."
     except requests.ConnectionError:
         error = "Could not connect to the endpoint."
-    except requests.RequestException as exc:
+    except (requests.RequestException, HTTPError, OSError) as exc:
         error = f"The request failed ({type(exc).__name__})."
-    logger.info("merchant call to %s failed: %s", msg_id, error)
     return Answer(None, elapsed_ms(), error)
+
+
+def post_signed(*, url: str, secret: str, msg_id: str, body: bytes, timeout: float) -> Answer:
+    """POST `body` to a merchant agent, signed; never takes much longer than `timeout` seconds
+    and never raises: every failure is an Answer without a status code."""
+    started = time.monotonic()
+    headers = {
+        "Content-Type": "application/json",
+        **signature_headers(secret=secret, msg_id=msg_id, body=body, at=datetime.now(UTC)),
+    }
+    answers: list[Answer] = []
+
+    def call() -> None:
+        # The endpoint is checked here, in the thread: its DNS lookup is bounded by the deadline.
+        problem = endpoint_problem(url)
+        if problem:
+            answers.append(Answer(None, 0, f"Not sent: the endpoint {problem}."))
+        else:
+            answers.append(_post(url, body, headers, timeout, started))
+
+    thread = threading.Thread(target=call, name=f"merchant-call {msg_id}", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    answer = answers[0] if answers else None
+    if answer is None:
+        answer = Answer(None, round(timeout * 1000), f"No answer within {timeout:g} s.")
+    if not answer.ok:
+        logger.info("merchant call %s failed: %s", msg_id, answer.error)
+    return answer

@@ -270,6 +270,10 @@ def test_the_sweeper_takes_back_a_delivery_whose_worker_died(client, receiver, s
     assert delivery.status == DeliveryStatus.PENDING
     assert delivery.last_error == WORKER_STOPPED
     assert delivery.attempts.get().outcome == AttemptOutcome.ABANDONED
+    # The abandoned attempt counts: the next one waits its turn, as after any failure.
+    wait = (delivery.next_attempt_at - timezone.now()).total_seconds()
+    assert 4 <= wait <= 5.6
+    _due_now(delivery)
     delivery_attempt(delivery_id=delivery.pk)
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.SUCCEEDED, 2)
@@ -323,3 +327,65 @@ def test_staff_retry_gives_a_failed_delivery_one_more_attempt(
 
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.SUCCEEDED, 2)
+
+
+def test_the_sweeper_fails_a_delivery_abandoned_on_its_last_attempt(client, receiver, shop):
+    delivery = _surge(client)
+    claimed_at = timezone.now() - claim_lease() - timedelta(seconds=1)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=DeliveryStatus.SENDING, claimed_at=claimed_at, attempt_count=MAX_ATTEMPTS
+    )
+
+    deliveries_sweep()
+
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.FAILED
+    assert MerchantAgent.objects.get(merchant_id="shop-1").status == MerchantStatus.UNHEALTHY
+
+
+def test_a_body_that_breaks_off_after_a_2xx_is_still_a_success(client, receiver, shop):
+    receiver.script("short")
+    delivery = _surge(client)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.SUCCEEDED
+    assert delivery.attempts.get().response_excerpt == '{"ok": tr'
+
+
+def test_a_nul_in_the_answer_is_kept_out_of_the_record(client, receiver, shop):
+    receiver.script("500")
+    receiver.answer_body = b"broken\x00answer"
+    delivery = _surge(client)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    assert delivery.attempts.get().response_excerpt == "broken\ufffdanswer"
+
+
+def test_an_answer_dripped_a_byte_at_a_time_is_cut_off_at_the_timeout(client, receiver, shop):
+    receiver.script("drip")
+    delivery = _surge(client)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.PENDING
+    assert delivery.last_error == "No answer within 1 s."
+
+
+def test_the_connection_filter_refuses_a_private_address_on_its_own(
+    client, receiver, shop, settings, monkeypatch
+):
+    """The second line of defence: should the endpoint check pass (DNS answered differently a
+    moment before), requests-hardened still refuses to connect to the address it resolves."""
+    delivery = _surge(client)
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
+    monkeypatch.setattr("merchants.client.endpoint_problem", lambda url: None)
+
+    delivery_attempt(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.last_error == "Not sent: the endpoint resolved to a private address."
+    assert receiver.received == []

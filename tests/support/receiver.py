@@ -59,6 +59,23 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             receiver.release.wait(30)  # a client that reads the whole body waits here
             return
+        if kind == "short":  # a 200 whose body breaks off before its announced length
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b'{"ok": tr')
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if kind == "drip":  # the status line, then a header a byte at a time, each in time
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+            for _ in range(40):
+                if receiver.release.wait(0.25):
+                    break
+                self.wfile.write(b"z")
+                self.wfile.flush()
+            self.wfile.write(b"\r\nContent-Length: 0\r\n\r\n")
+            return
         payload = receiver.answer_body
         self.send_response(int(kind))
         self.send_header("Content-Type", "application/json")
@@ -103,7 +120,7 @@ class Receiver:
 
     def script(self, *steps: str) -> None:
         """Answers for the next requests, in order: a status code ("200", "500", "410"),
-        "redirect", "hang" or "hang:<seconds>", "huge". After the script: 200."""
+        "redirect", "hang" or "hang:<seconds>", "huge", "short", "drip". After the script: 200."""
         self._steps.extend(steps)
 
     def next_step(self) -> str:
