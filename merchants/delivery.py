@@ -52,8 +52,9 @@ RETRY_SCHEDULE = (
 )
 MAX_ATTEMPTS = len(RETRY_SCHEDULE) + 1
 MAX_BODY_BYTES = 20 * 1024
-# A due delivery whose task was sent this long ago and never claimed lost its message.
-REQUEUE_AFTER = timedelta(seconds=60)
+# A due delivery whose task was sent this long ago and never claimed lost its message (a broker
+# that restarted empty). Long enough that a backlogged queue is not flooded with duplicates.
+REQUEUE_AFTER = timedelta(minutes=5)
 SWEEP_BATCH = 500
 WORKER_STOPPED = "The worker stopped before the merchant answered."
 
@@ -66,13 +67,33 @@ def attempt_time_limits() -> tuple[int, int]:
 
 
 def claim_lease() -> timedelta:
-    """After this long a claimed delivery's worker is surely gone (its hard limit has passed)."""
-    return timedelta(seconds=attempt_time_limits()[1] + 3)
+    """After this long a claimed delivery's worker is surely gone: its hard limit has passed,
+    with a margin for the clocks of different hosts."""
+    return timedelta(seconds=attempt_time_limits()[1] + 5)
 
 
 def retry_delay(attempt_count: int) -> timedelta:
     """The wait after failed attempt number `attempt_count` (1-based), with jitter."""
     return RETRY_SCHEDULE[attempt_count - 1] * random.uniform(0.9, 1.1)  # noqa: S311 - jitter
+
+
+def after_failure(attempt_count: int, now: datetime) -> dict[str, Any]:
+    """A delivery's state after failed attempt number `attempt_count`: the next attempt on
+    schedule, or `failed` after the last one."""
+    if attempt_count >= MAX_ATTEMPTS:
+        return {"status": DeliveryStatus.FAILED, "completed_at": now}
+    return {
+        "status": DeliveryStatus.PENDING,
+        "next_attempt_at": now + retry_delay(attempt_count),
+        "enqueued_at": None,
+    }
+
+
+def _merchant_failing(merchant_id: int, now: datetime) -> None:
+    """A delivery failed for good: an active merchant becomes unhealthy."""
+    MerchantAgent.objects.filter(pk=merchant_id, status=MerchantStatus.ACTIVE).update(
+        status=MerchantStatus.UNHEALTHY, updated_at=now
+    )
 
 
 def fits(merchant: MerchantAgent, tags: set[str], region: str | None) -> bool:
@@ -165,19 +186,22 @@ def deliveries_enqueue(ids: Iterable[int]) -> int:
     """Send one task per delivery. With the broker down the rest wait for the sweeper."""
     from merchants.tasks import deliver  # the tasks call this module's use cases
 
-    sent: list[int] = []
-    for pk in ids:
+    ids, now = list(ids), timezone.now()
+    # Stamped before sending: a worker may claim, fail and reschedule a delivery (clearing the
+    # stamp) before this loop ends, and its retry must stay visible to the sweeper.
+    WebhookDelivery.objects.filter(pk__in=ids, status=DeliveryStatus.PENDING).update(
+        enqueued_at=now
+    )
+    for sent, pk in enumerate(ids):
         try:
             deliver.apply_async((pk,), retry=False)
         except (OperationalError, OSError) as exc:
             logger.warning("broker unavailable, the sweeper will send the deliveries: %s", exc)
-            break
-        sent.append(pk)
-    if sent:
-        WebhookDelivery.objects.filter(pk__in=sent, status=DeliveryStatus.PENDING).update(
-            enqueued_at=timezone.now()
-        )
-    return len(sent)
+            WebhookDelivery.objects.filter(pk__in=ids[sent:], enqueued_at=now).update(
+                enqueued_at=None
+            )
+            return sent
+    return len(ids)
 
 
 # --- Attempts ----------------------------------------------------------------------------------
@@ -248,14 +272,10 @@ def _record(delivery: WebhookDelivery, attempt: DeliveryAttempt, answer: Answer)
     gone = answer.status_code == 410
     if answer.ok:
         changes.update(status=DeliveryStatus.SUCCEEDED, completed_at=now)
-    elif gone or delivery.attempt_count >= MAX_ATTEMPTS:
+    elif gone:
         changes.update(status=DeliveryStatus.FAILED, completed_at=now)
     else:
-        changes.update(
-            status=DeliveryStatus.PENDING,
-            next_attempt_at=now + retry_delay(delivery.attempt_count),
-            enqueued_at=None,
-        )
+        changes.update(after_failure(delivery.attempt_count, now))
     merchants = MerchantAgent.objects.filter(pk=delivery.merchant_id)
     with transaction.atomic():
         attempt.save()
@@ -282,9 +302,7 @@ def _record(delivery: WebhookDelivery, attempt: DeliveryAttempt, answer: Answer)
                 last_error="Not sent: the endpoint answered 410 Gone; deliveries are disabled.",
             )
         elif changes["status"] == DeliveryStatus.FAILED:
-            merchants.filter(status=MerchantStatus.ACTIVE).update(
-                status=MerchantStatus.UNHEALTHY, updated_at=now
-            )
+            _merchant_failing(delivery.merchant_id, now)
 
 
 # --- The sweeper and staff retries -------------------------------------------------------------
@@ -300,26 +318,19 @@ def deliveries_sweep() -> tuple[int, int]:
         stale = list(
             WebhookDelivery.objects.filter(
                 status=DeliveryStatus.SENDING, claimed_at__lt=now - claim_lease()
-            ).values_list("pk", flat=True)[:SWEEP_BATCH]
+            ).values_list("pk", "attempt_count", "merchant_id")[:SWEEP_BATCH]
         )
-        if stale:
-            DeliveryAttempt.objects.filter(
-                delivery_id__in=stale, outcome=AttemptOutcome.IN_FLIGHT
-            ).update(outcome=AttemptOutcome.ABANDONED, error=WORKER_STOPPED)
-            taken = WebhookDelivery.objects.filter(pk__in=stale, status=DeliveryStatus.SENDING)
-            taken.filter(attempt_count__gte=MAX_ATTEMPTS).update(
-                status=DeliveryStatus.FAILED,
-                completed_at=now,
-                claimed_at=None,
-                last_error=WORKER_STOPPED,
-            )
-            taken.update(
-                status=DeliveryStatus.PENDING,
-                next_attempt_at=now,
-                claimed_at=None,
-                enqueued_at=None,
-                last_error=WORKER_STOPPED,
-            )
+        DeliveryAttempt.objects.filter(
+            delivery_id__in=[pk for pk, _, _ in stale], outcome=AttemptOutcome.IN_FLIGHT
+        ).update(outcome=AttemptOutcome.ABANDONED, error=WORKER_STOPPED)
+        for pk, attempt_count, merchant_id in stale:
+            # The abandoned attempt counts: the next one waits its turn on the schedule.
+            changes = after_failure(attempt_count, now)
+            WebhookDelivery.objects.filter(
+                pk=pk, status=DeliveryStatus.SENDING, attempt_count=attempt_count
+            ).update(claimed_at=None, last_error=WORKER_STOPPED, **changes)
+            if changes["status"] == DeliveryStatus.FAILED:
+                _merchant_failing(merchant_id, now)
     due = list(
         WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
         .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - REQUEUE_AFTER))
