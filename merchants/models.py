@@ -187,6 +187,7 @@ class HealthProbe(models.Model):
 
     class Meta:
         ordering = ["-checked_at", "-id"]
+        indexes = [models.Index(fields=["merchant", "-checked_at"], name="probe_merchant_latest")]
 
     def __str__(self) -> str:
         return f"probe of {self.merchant_id} at {self.checked_at:%Y-%m-%d %H:%M:%S}"

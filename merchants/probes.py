@@ -3,10 +3,13 @@
 A 2xx answer is healthy; anything else, or no answer, is not. An active merchant that fails a
 probe becomes `unhealthy` (and receives no new Intent.Surge until it passes one); an unhealthy
 merchant that passes becomes `active` again. Deactivated merchants are never probed. Callers see
-the gateway's own account of the probe, never the merchant's body or headers.
+the gateway's own account of the probe, never the merchant's body or headers. The latest probe
+(scheduled or asked for) is reused for 30 seconds.
 """
 
+import contextlib
 import logging
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -27,22 +30,20 @@ PING = "ping"
 PROBE_TIMEOUT_S = 5.0
 
 
-def _cache_key(merchant: MerchantAgent) -> str:
-    return f"merchant-health:{merchant.pk}"
+def _unprobed(merchant: MerchantAgent, message: str) -> dict[str, Any]:
+    return {
+        "merchant_id": merchant.merchant_id,
+        "healthy": False,
+        "status_code": None,
+        "latency_ms": None,
+        "checked_at": timezone.now().isoformat().replace("+00:00", "Z"),
+        "error": "merchant_unhealthy",
+        "message": message,
+    }
 
 
-def health_body(merchant: MerchantAgent, probe: HealthProbe | None) -> dict[str, Any]:
+def health_body(merchant: MerchantAgent, probe: HealthProbe) -> dict[str, Any]:
     """`{merchant_id, healthy, status_code, latency_ms, checked_at, error, message}`."""
-    if probe is None:  # deactivated: there is nothing to probe
-        return {
-            "merchant_id": merchant.merchant_id,
-            "healthy": False,
-            "status_code": None,
-            "latency_ms": None,
-            "checked_at": timezone.now().isoformat().replace("+00:00", "Z"),
-            "error": "merchant_unhealthy",
-            "message": "The merchant agent is deactivated; it is not probed.",
-        }
     return {
         "merchant_id": merchant.merchant_id,
         "healthy": probe.healthy,
@@ -83,28 +84,38 @@ def merchant_probe(*, merchant: MerchantAgent, trigger: ProbeTrigger) -> HealthP
         )
         if merchants.filter(status=before).update(status=after, updated_at=now):
             merchant.status = after
-    try:
-        cache.set(
-            _cache_key(merchant), health_body(merchant, probe), settings.MERCHANT_HEALTH_CACHE_S
-        )
-    except RedisError as exc:
-        logger.warning("cache unavailable, health of %s not cached: %s", merchant, exc)
     return probe
 
 
 def merchant_health(*, merchant_id: str) -> dict[str, Any]:
-    """The merchant's health: a fresh probe, or one made in the last 30 seconds."""
+    """The merchant's health: the latest probe if it is under 30 seconds old, else a new one.
+
+    One probe per merchant at a time: callers arriving while one runs get the latest result (or
+    a 503 saying a probe is under way), so the gateway never pings a merchant for each caller.
+    """
     merchant = merchant_get(merchant_id=merchant_id)
     if merchant.is_deactivated:
-        return health_body(merchant, None)
+        return _unprobed(merchant, "The merchant agent is deactivated; it is not probed.")
+    fresh_since = timezone.now() - timedelta(seconds=settings.MERCHANT_HEALTH_CACHE_S)
+    latest = merchant.probes.first()
+    if latest is not None and latest.checked_at >= fresh_since:
+        return health_body(merchant, latest)
+    lock = f"merchant-probe-running:{merchant.pk}"
     try:
-        cached: dict[str, Any] | None = cache.get(_cache_key(merchant))
-    except RedisError as exc:
-        logger.warning("cache unavailable, probing %s afresh: %s", merchant, exc)
-        cached = None
-    if cached is not None:
-        return cached
-    return health_body(merchant, merchant_probe(merchant=merchant, trigger=ProbeTrigger.API))
+        mine: bool | None = cache.add(lock, 1, timeout=PROBE_TIMEOUT_S + 5)
+    except RedisError as exc:  # no way to coordinate: probe, as a lone gateway would
+        logger.warning("cache unavailable, probing %s without a lock: %s", merchant, exc)
+        mine = None
+    if mine is False:
+        if latest is not None:
+            return health_body(merchant, latest)
+        return _unprobed(merchant, "A probe of this merchant is under way; ask again shortly.")
+    try:
+        return health_body(merchant, merchant_probe(merchant=merchant, trigger=ProbeTrigger.API))
+    finally:
+        if mine:
+            with contextlib.suppress(RedisError):
+                cache.delete(lock)
 
 
 def probes_due() -> list[int]:

@@ -3,6 +3,7 @@
 import socket
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
@@ -152,3 +153,27 @@ def test_scheduled_probes_move_merchants_between_active_and_unhealthy(client, re
     assert len(receiver.received) == 1  # the deactivated merchant was not pinged
     assert set(HealthProbe.objects.values_list("trigger", flat=True)) == {"schedule"}
     assert HealthProbe.objects.filter(checked_at__lte=timezone.now()).count() == 2
+
+
+def test_a_scheduled_probe_under_30_seconds_old_answers_without_a_new_ping(client, receiver, shop):
+    merchant = MerchantAgent.objects.get(merchant_id="shop-1")
+    tasks.probe.run(merchant.pk)
+
+    response = client.get("/v1/merchant/shop-1/health")
+
+    assert response.status_code == 200
+    assert len(receiver.received) == 1  # the scheduled ping only
+    assert HealthProbe.objects.get().trigger == "schedule"
+
+
+def test_callers_arriving_during_a_probe_do_not_ping_again(client, receiver, shop):
+    merchant = MerchantAgent.objects.get(merchant_id="shop-1")
+    cache.add(f"merchant-probe-running:{merchant.pk}", 1)  # another caller's probe is running
+
+    response = client.get("/v1/merchant/shop-1/health")
+
+    assert response.status_code == 503
+    assert response.json()["message"] == (
+        "A probe of this merchant is under way; ask again shortly."
+    )
+    assert receiver.received == []
