@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from kombu.exceptions import OperationalError
 
 from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, pretty_json
-from merchants import delivery, tasks
+from merchants import delivery, services, tasks
 from merchants.endpoints import endpoint_problem
 from merchants.models import (
     MUTABLE_FIELDS,
@@ -106,7 +106,14 @@ class MerchantAgentAdmin(admin.ModelAdmin):
             ),
         )
 
-    @admin.action(description="Probe now (a signed ping, in the background)")
+    def save_model(self, request: HttpRequest, obj: MerchantAgent, form: Any, change: bool) -> None:
+        # Through the use case, as a PATCH would: a new endpoint re-enables deliveries.
+        changes = {name: form.cleaned_data[name] for name in form.changed_data}
+        services.merchant_update(merchant=obj, changes=changes)
+
+    @admin.action(
+        description="Probe now (a signed ping, in the background)", permissions=["change"]
+    )
     def probe_now(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:
         merchants = list(queryset.values_list("pk", flat=True))
         try:
@@ -175,7 +182,13 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
     def payload(self, delivery: WebhookDelivery) -> SafeString:
         return pretty_json(orjson.loads(delivery.body))
 
-    @admin.action(description="Retry now (one more attempt for failed deliveries)")
+    def has_retry_permission(self, request: HttpRequest) -> bool:
+        # The records are read-only; sending one again is a change to the merchant's feed.
+        return request.user.has_perm("merchants.change_webhookdelivery")
+
+    @admin.action(
+        description="Retry now (one more attempt for failed deliveries)", permissions=["retry"]
+    )
     def retry_now(self, request: HttpRequest, queryset: QuerySet[WebhookDelivery]) -> None:
         count = delivery.deliveries_retry(delivery_ids=queryset.values_list("pk", flat=True))
         self.message_user(request, f"{count} delivery(ies) due now.", messages.SUCCESS)

@@ -1,6 +1,9 @@
 """Staff's view of webhook deliveries, attempts and probes: read-only records, two actions."""
 
+import json
+
 import pytest
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from merchants.delivery import delivery_attempt
@@ -103,3 +106,40 @@ def test_probe_now_queues_a_probe_per_merchant(staff, failed_delivery, monkeypat
 
     assert response.status_code == 302
     assert queued == [(failed_delivery.merchant_id, "staff")]
+
+
+def test_staff_who_may_only_look_cannot_retry(failed_delivery, client, django_user_model):
+    viewer = django_user_model.objects.create_user("viewer", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_webhookdelivery"))
+    client.force_login(viewer)
+    changelist = reverse("admin:merchants_webhookdelivery_changelist")
+
+    page = client.get(changelist)
+    client.post(changelist, {"action": "retry_now", "_selected_action": [failed_delivery.pk]})
+
+    assert page.status_code == 200
+    assert b"retry_now" not in page.content
+    failed_delivery.refresh_from_db()
+    assert failed_delivery.status == DeliveryStatus.FAILED
+
+
+def test_a_new_endpoint_set_in_the_admin_re_enables_deliveries(staff, failed_delivery):
+    merchant = failed_delivery.merchant
+    merchant.refresh_from_db()
+    assert merchant.deliveries_disabled_at is not None
+    change = reverse("admin:merchants_merchantagent_change", args=[merchant.pk])
+    form = staff.get(change).context["adminform"].form
+    data = {name: form.initial.get(name) for name in form.fields}
+    data = {key: ("" if value is None else value) for key, value in data.items()}
+    for name in ("subscription_tags", "capabilities", "regions", "category_tags"):
+        data[name] = json.dumps(form.initial[name])
+    for name in ("inventory_scope", "a2a_capabilities", "metadata"):
+        data[name] = json.dumps(form.initial[name])
+    data["agent_endpoint"] = "http://127.0.0.1:9/new-hook"
+
+    response = staff.post(change, data)
+
+    assert response.status_code == 302, response.content
+    merchant.refresh_from_db()
+    assert merchant.agent_endpoint == "http://127.0.0.1:9/new-hook"
+    assert merchant.deliveries_disabled_at is None
