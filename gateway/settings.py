@@ -174,10 +174,13 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         data_folder_in=str(BROKER_DIR / "queue"),
         data_folder_out=str(BROKER_DIR / "queue"),
         processed_folder=str(BROKER_DIR / "processed"),
+        control_folder=str(BROKER_DIR / "control"),
         store_processed=False,
+        # Workers look for new messages ten times a second (the default is once a second).
+        polling_interval=0.1,
     )
     # The filesystem transport expects its folders to exist before the first message.
-    for folder in ("queue", "processed"):
+    for folder in ("queue", "processed", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

@@ -13,6 +13,7 @@ from standardwebhooks.webhooks import Webhook
 
 from gateway.celery import app
 from merchants.models import AttemptOutcome, DeliveryStatus, WebhookDelivery
+from merchants.tasks import deliver
 from tests.protocol import create_intent, post, register
 from tests.support.receiver import Receiver
 from tests.support.worker import Worker, purge, wait_until
@@ -57,6 +58,14 @@ def test_a_subscribed_merchant_receives_a_verifiable_surge_exactly_once(client, 
         assert others.received == []
     event = Webhook(shop.webhook_secret).verify(request.body, request.headers)
     assert event["data"]["intent"]["intent_id"] == intent["intent_id"]
+
+    # A duplicated task message (a broker redelivery, a sweeper re-send) sends nothing more.
+    delivery = WebhookDelivery.objects.get()
+    deliver.delay(delivery.pk)
+    wait_until(
+        lambda: worker.log().count("merchants.tasks.deliver[") >= 4,  # received + done, twice
+        what="the duplicate task to run",
+    )
     assert len(receiver.received) == 1
     assert WebhookDelivery.objects.get().attempt_count == 1
 
