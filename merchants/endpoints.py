@@ -15,7 +15,10 @@ def _public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+    # Python counts the deprecated IPv6 site-local block (fec0::/10) as global; networks that
+    # still route it are private ones.
+    site_local = isinstance(ip, ipaddress.IPv6Address) and ip.is_site_local
+    return ip.is_global and not ip.is_multicast and not site_local
 
 
 def endpoint_problem(url: str) -> str | None:

@@ -106,6 +106,8 @@ def test_malformed_merchant_id_is_refused(client, merchant_id):
         ("https://[::1]/agent", "must resolve only to public addresses"),
         ("https://[::ffff:127.0.0.1]/agent", "must resolve only to public addresses"),
         ("https://0.0.0.0/agent", "must resolve only to public addresses"),
+        ("https://[fec0::1]/agent", "must resolve only to public addresses"),  # site-local
+        ("https://100.64.0.1/agent", "must resolve only to public addresses"),  # carrier NAT
         ("https://merchant.invalid/agent", "does not resolve"),
         ("https:///agent", "must name a host"),
         ("https://93.184.216.34:99999/agent", "is not a valid URL"),
