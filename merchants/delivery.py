@@ -357,3 +357,20 @@ def deliveries_retry(*, delivery_ids: Iterable[int]) -> int:
         )
         transaction.on_commit(partial(deliveries_enqueue, ids))
     return count
+
+
+PRUNE_BATCH = 2000
+
+
+def deliveries_prune(*, finished_before: datetime) -> int:
+    """Delete deliveries (and their attempts) finished before the given time; never a pending
+    or sending one. In small batches, so no long lock is held. Returns how many went."""
+    finished = WebhookDelivery.objects.filter(
+        status__in=[DeliveryStatus.SUCCEEDED, DeliveryStatus.FAILED],
+        completed_at__lt=finished_before,
+    )
+    deleted = 0
+    while batch := list(finished.values_list("pk", flat=True)[:PRUNE_BATCH]):
+        WebhookDelivery.objects.filter(pk__in=batch).delete()
+        deleted += len(batch)
+    return deleted

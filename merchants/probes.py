@@ -9,7 +9,7 @@ the gateway's own account of the probe, never the merchant's body or headers. Th
 
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -125,3 +125,16 @@ def probes_due() -> list[int]:
         .order_by("id")
         .values_list("pk", flat=True)
     )
+
+
+PRUNE_BATCH = 2000
+
+
+def probes_prune(*, checked_before: datetime) -> int:
+    """Delete health probes made before the given time, in small batches; returns how many."""
+    old = HealthProbe.objects.filter(checked_at__lt=checked_before)
+    deleted = 0
+    while batch := list(old.values_list("pk", flat=True)[:PRUNE_BATCH]):
+        HealthProbe.objects.filter(pk__in=batch).delete()
+        deleted += len(batch)
+    return deleted

@@ -4,8 +4,11 @@ Tasks take ids and call the use cases in delivery.py and probes.py. `deliver` an
 the `webhooks` queue (settings.CELERY_TASK_ROUTES), away from the gateway's other work.
 """
 
+from datetime import timedelta
+
 from celery import shared_task
 from django.conf import settings
+from django.utils import timezone
 
 from merchants import delivery, probes
 from merchants.models import MerchantAgent, ProbeTrigger
@@ -39,3 +42,11 @@ def probe_merchants() -> None:
     # A probe still waiting when the next round is queued is dropped, so a backlog never grows.
     for pk in probes.probes_due():
         probe.apply_async((pk,), expires=settings.MERCHANT_PROBE_INTERVAL_S)
+
+
+@shared_task(acks_late=True, soft_time_limit=600, time_limit=660, ignore_result=True)
+def prune_records() -> None:
+    """Delete finished deliveries and probes past their retention. Idempotent: it only deletes."""
+    now = timezone.now()
+    delivery.deliveries_prune(finished_before=now - timedelta(days=settings.WEBHOOK_RETENTION_DAYS))
+    probes.probes_prune(checked_before=now - timedelta(days=settings.HEALTH_PROBE_RETENTION_DAYS))

@@ -64,6 +64,7 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
             {"DJANGO_SECRET_KEY": "k", "MERCHANT_PROBE_INTERVAL_S": "1"},
             "MERCHANT_PROBE_INTERVAL_S must be",
         ),
+        ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_RETENTION_DAYS": "1.5"}, "must be a whole number"),
     ],
 )
 def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
