@@ -21,7 +21,7 @@ import orjson
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -57,6 +57,7 @@ MAX_BODY_BYTES = 20 * 1024
 REQUEUE_AFTER = timedelta(minutes=5)
 SWEEP_BATCH = 500
 WORKER_STOPPED = "The worker stopped before the merchant answered."
+GONE = "Not sent: the endpoint answered 410 Gone; deliveries to it are disabled."
 
 
 def attempt_time_limits() -> tuple[int, int]:
@@ -211,7 +212,7 @@ def _undeliverable(merchant: MerchantAgent) -> str:
     if merchant.is_deactivated:
         return "Not sent: the merchant agent is deactivated."
     if merchant.deliveries_disabled_at is not None:
-        return "Not sent: the endpoint answered 410 Gone; deliveries to it are disabled."
+        return GONE
     return ""
 
 
@@ -296,11 +297,7 @@ def _record(delivery: WebhookDelivery, attempt: DeliveryAttempt, answer: Answer)
             merchants.update(deliveries_disabled_at=now, updated_at=now)
             WebhookDelivery.objects.filter(
                 merchant_id=delivery.merchant_id, status=DeliveryStatus.PENDING
-            ).update(
-                status=DeliveryStatus.FAILED,
-                completed_at=now,
-                last_error="Not sent: the endpoint answered 410 Gone; deliveries are disabled.",
-            )
+            ).update(status=DeliveryStatus.FAILED, completed_at=now, last_error=GONE)
         elif changes["status"] == DeliveryStatus.FAILED:
             _merchant_failing(delivery.merchant_id, now)
 
@@ -362,15 +359,21 @@ def deliveries_retry(*, delivery_ids: Iterable[int]) -> int:
 PRUNE_BATCH = 2000
 
 
-def deliveries_prune(*, finished_before: datetime) -> int:
-    """Delete deliveries (and their attempts) finished before the given time; never a pending
-    or sending one. In small batches, so no long lock is held. Returns how many went."""
-    finished = WebhookDelivery.objects.filter(
-        status__in=[DeliveryStatus.SUCCEEDED, DeliveryStatus.FAILED],
-        completed_at__lt=finished_before,
-    )
+def delete_in_batches(rows: QuerySet[Any]) -> int:
+    """Delete `rows` PRUNE_BATCH at a time, so no long lock is held; returns how many went."""
     deleted = 0
-    while batch := list(finished.values_list("pk", flat=True)[:PRUNE_BATCH]):
-        WebhookDelivery.objects.filter(pk__in=batch).delete()
+    while batch := list(rows.values_list("pk", flat=True)[:PRUNE_BATCH]):
+        rows.model.objects.filter(pk__in=batch).delete()
         deleted += len(batch)
     return deleted
+
+
+def deliveries_prune(*, finished_before: datetime) -> int:
+    """Delete deliveries (and their attempts) finished before the given time; never a pending
+    or sending one. Returns how many went."""
+    return delete_in_batches(
+        WebhookDelivery.objects.filter(
+            status__in=[DeliveryStatus.SUCCEEDED, DeliveryStatus.FAILED],
+            completed_at__lt=finished_before,
+        )
+    )

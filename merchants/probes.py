@@ -20,7 +20,7 @@ from redis.exceptions import RedisError
 
 from gateway.api import EVENT, new_id
 from merchants.client import post_signed
-from merchants.delivery import event_body
+from merchants.delivery import delete_in_batches, event_body
 from merchants.models import HealthProbe, MerchantAgent, MerchantStatus, ProbeTrigger
 from merchants.services import merchant_get
 
@@ -36,7 +36,7 @@ def _unprobed(merchant: MerchantAgent, message: str) -> dict[str, Any]:
         "healthy": False,
         "status_code": None,
         "latency_ms": None,
-        "checked_at": timezone.now().isoformat().replace("+00:00", "Z"),
+        "checked_at": timezone.now(),
         "error": "merchant_unhealthy",
         "message": message,
     }
@@ -49,7 +49,7 @@ def health_body(merchant: MerchantAgent, probe: HealthProbe) -> dict[str, Any]:
         "healthy": probe.healthy,
         "status_code": probe.status_code,
         "latency_ms": probe.latency_ms,
-        "checked_at": probe.checked_at.isoformat().replace("+00:00", "Z"),
+        "checked_at": probe.checked_at,
         "error": None if probe.healthy else "merchant_unhealthy",
         "message": None if probe.healthy else probe.error,
     }
@@ -127,14 +127,6 @@ def probes_due() -> list[int]:
     )
 
 
-PRUNE_BATCH = 2000
-
-
 def probes_prune(*, checked_before: datetime) -> int:
-    """Delete health probes made before the given time, in small batches; returns how many."""
-    old = HealthProbe.objects.filter(checked_at__lt=checked_before)
-    deleted = 0
-    while batch := list(old.values_list("pk", flat=True)[:PRUNE_BATCH]):
-        HealthProbe.objects.filter(pk__in=batch).delete()
-        deleted += len(batch)
-    return deleted
+    """Delete health probes made before the given time; returns how many."""
+    return delete_in_batches(HealthProbe.objects.filter(checked_at__lt=checked_before))
