@@ -1,12 +1,15 @@
 """Catalog use cases: issue cards, read them back, and a creator's showcase."""
 
+import contextlib
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from catalog.cards import build_card
 from catalog.models import USERNAME, Creator, Product, Recommendation, Video
@@ -18,6 +21,31 @@ def products_with_videos() -> QuerySet[Product]:
     return Product.objects.prefetch_related(
         Prefetch("videos", queryset=Video.objects.select_related("creator"))
     )
+
+
+# Recommend reuses loaded products this long: catalog edits reach its cards within a minute.
+PRODUCT_CACHE_S = 60
+
+
+def products_for_cards(ids: Sequence[int]) -> dict[int, Product]:
+    """The products of `ids` that exist, with videos and creators loaded, by id; each is
+    reused from the cache for PRODUCT_CACHE_S (one cache read instead of two queries)."""
+    keys = {f"catalog:product:{pid}": pid for pid in ids}
+    try:
+        found = cache.get_many(list(keys))
+    except RedisError:
+        found = {}
+    loaded = {keys[key]: product for key, product in found.items()}
+    missing = [pid for pid in ids if pid not in loaded]
+    if missing:
+        fresh = {product.id: product for product in products_with_videos().filter(id__in=missing)}
+        with contextlib.suppress(RedisError):
+            cache.set_many(
+                {f"catalog:product:{pid}": product for pid, product in fresh.items()},
+                PRODUCT_CACHE_S,
+            )
+        loaded.update(fresh)
+    return loaded
 
 
 def cards_build(*, products: Sequence[Product], channel: str | None) -> list[dict[str, Any]]:

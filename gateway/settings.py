@@ -4,6 +4,7 @@ A `.env` file beside `manage.py` is read when present (`make run` and `make test
 a random secret key). Bad values raise `ImproperlyConfigured` at start, never at first use.
 """
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -318,7 +319,29 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
         "schedule": MERCHANT_PROBE_INTERVAL_S,
     },
     "prune-merchant-records": {"task": "merchants.tasks.prune_records", "schedule": 3600.0},
+    "resolve-intents": {"task": "matching.tasks.resolve_pending_intents", "schedule": 60.0},
 }
+
+# The intent engine (DESIGN.md section 6): a language model reached through litellm. Unset
+# INTENT_ENGINE_MODEL = not configured: recommend answers 503 and new intents wait, unresolved.
+INTENT_ENGINE_MODEL = env.str("INTENT_ENGINE_MODEL", default="").strip()
+INTENT_ENGINE_API_BASE = env.str("INTENT_ENGINE_API_BASE", default="").strip() or None
+INTENT_ENGINE_API_KEY = env.str("INTENT_ENGINE_API_KEY", default="").strip() or None
+# One resolution may take at most this long, retries included.
+INTENT_ENGINE_TIMEOUT_S = _bounded("INTENT_ENGINE_TIMEOUT_S", 8.0, 0.5, 120, " seconds")
+# Extra attempts after a provider error (never after a timeout: the time is spent).
+INTENT_ENGINE_RETRIES = _bounded_int("INTENT_ENGINE_RETRIES", 1, 0, 3)
+# After this many failures in a row the breaker opens: 503 at once, the engine left alone for
+# INTENT_ENGINE_BREAKER_COOLDOWN_S, then one trial call decides (half-open).
+INTENT_ENGINE_BREAKER_FAILURES = _bounded_int("INTENT_ENGINE_BREAKER_FAILURES", 5, 1, 100)
+INTENT_ENGINE_BREAKER_COOLDOWN_S = _bounded(
+    "INTENT_ENGINE_BREAKER_COOLDOWN_S", 30.0, 1, 3600, " seconds"
+)
+# Resolutions are reused this long for the same normalized text and region.
+INTENT_ENGINE_CACHE_S = _bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400, " seconds")
+# litellm would fetch its model price list from the network when imported; the copy it ships
+# with is enough (DESIGN.md section 3).
+os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 # How long a minted match token can be confirmed.
 MATCH_TOKEN_TTL_HOURS = _bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")
@@ -333,5 +356,6 @@ LOGGING: dict[str, Any] = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # litellm logs every call at INFO; the engine module logs what matters.
+    "loggers": {"django.request": {"level": "ERROR"}, "LiteLLM": {"level": "WARNING"}},
 }

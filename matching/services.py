@@ -2,9 +2,11 @@
 
 import base64
 import binascii
+import logging
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any, NamedTuple
 
 import orjson
@@ -21,8 +23,10 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from catalog.models import Product, Recommendation
+from catalog.search import catalog_categories
 from catalog.services import cards_build, cards_record, products_with_videos
 from gateway.api import (
     INTENT,
@@ -35,7 +39,7 @@ from gateway.api import (
     new_id,
 )
 from gateway.api import not_found as _not_found
-from matching import ranking
+from matching import engine, ranking
 from matching.models import (
     AcceptanceState,
     Intent,
@@ -53,7 +57,11 @@ from merchants.delivery import surge_publish
 from merchants.models import MerchantAgent, MerchantStatus
 from merchants.services import merchant_get
 
+logger = logging.getLogger(__name__)
+
 _PRODUCT_ID = re.compile(r"[0-9]{1,19}")
+# Unresolved intents older than this are left alone: the shopper has moved on.
+UNRESOLVED_HORIZON = timedelta(days=1)
 
 
 def intent_not_found() -> ApiError:
@@ -75,6 +83,45 @@ def merchant_deactivated() -> ApiError:
 # --- Intents -----------------------------------------------------------------------------------
 
 
+def resolved_fields(
+    resolution: engine.Resolution, cached: bool, *, kept: dict[str, Any]
+) -> dict[str, Any]:
+    """The intent's columns from an engine resolution; what the demand agent stated itself
+    (`kept`: region, target_audience, budget_range, constraints) wins over the engine."""
+    budget = asdict(resolution.budget)
+    return {
+        "normalized_query": resolution.normalized_query,
+        "intent_tags": resolution.intent_tags,
+        "region": kept.get("region") or resolution.region,
+        "target_audience": kept.get("target_audience") or resolution.target_audience,
+        "budget_range": kept.get("budget_range")
+        or (budget if any(value is not None for value in budget.values()) else None),
+        "constraints": kept.get("constraints") or resolution.constraints,
+        "resolution_source": ResolutionSource.ENGINE_CACHED if cached else ResolutionSource.ENGINE,
+        "resolution_summary": resolution.summary,
+    }
+
+
+def _resolve_quietly(text: str, region: str | None) -> tuple[engine.Resolution, bool] | None:
+    """The engine's resolution, or None when it is not configured or fails."""
+    if not engine.is_configured():
+        return None
+    try:
+        return engine.resolve(text=text, region=region, categories=catalog_categories())
+    except engine.EngineUnavailable as exc:
+        logger.info("intent left unresolved for now: %s", exc.message)
+        return None
+
+
+def _resolve_later(intent_id: str) -> None:
+    from matching.tasks import resolve_intent  # the tasks call this module's use cases
+
+    try:
+        resolve_intent.apply_async((intent_id,), retry=False)
+    except (OperationalError, OSError) as exc:
+        logger.warning("broker unavailable, the intent sweeper will resolve it: %s", exc)
+
+
 def intent_create(
     *,
     raw_query: str,
@@ -86,29 +133,88 @@ def intent_create(
     source_channel: str | None,
     metadata: dict[str, Any],
 ) -> Intent:
-    """Record a demand agent's intent. Tags given by the agent make it `client`-resolved and
-    announce it to the merchants they fit (Intent.Surge); without them it waits, `unresolved`,
-    for the intent engine."""
+    """Record a demand agent's intent and announce it to the merchants its tags fit
+    (Intent.Surge). Tags given by the agent make it `client`-resolved; otherwise the intent
+    engine resolves it within its timeout, and when it cannot (not configured, failing) the
+    intent is stored `unresolved` and resolved later by a task. Never fails for the engine."""
+    fields: dict[str, Any] = {
+        "region": region,
+        "target_audience": audience,
+        "budget_range": budget_range,
+        "constraints": constraints,
+        "intent_tags": intent_tags or [],
+        "resolution_source": ResolutionSource.CLIENT
+        if intent_tags
+        else ResolutionSource.UNRESOLVED,
+    }
+    resolved = None if intent_tags else _resolve_quietly(raw_query, region)
+    if resolved is not None:
+        fields.update(resolved_fields(*resolved, kept=fields))
     with transaction.atomic():
-        intent = Intent.objects.create(
+        intent = intent_insert(
             intent_id=new_id(INTENT),
             raw_query=raw_query,
-            region=region,
-            target_audience=audience,
-            budget_range=budget_range,
-            constraints=constraints,
-            intent_tags=intent_tags or [],
             source_channel=source_channel,
-            resolution_source=ResolutionSource.CLIENT
-            if intent_tags
-            else ResolutionSource.UNRESOLVED,
             metadata=metadata,
-        )
-        IntentTag.objects.bulk_create(
-            IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags
+            **fields,
         )
         surge_publish(intent=IntentSerializer(intent).data)
+        if intent.resolution_source == ResolutionSource.UNRESOLVED and engine.is_configured():
+            # Unconfigured, the beat sweep resolves it once an engine is configured.
+            transaction.on_commit(partial(_resolve_later, intent.intent_id))
     return intent
+
+
+def intent_insert(**fields: Any) -> Intent:
+    intent = Intent.objects.create(**fields)
+    IntentTag.objects.bulk_create(IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags)
+    return intent
+
+
+def intent_resolve(*, intent_id: str) -> bool:
+    """Resolve an `unresolved` intent through the engine and announce it; whether it did.
+
+    Raises EngineUnavailable when the engine fails (the caller retries later). Idempotent: the
+    intent is updated only while it is still unresolved.
+    """
+    intent = Intent.objects.filter(
+        intent_id=intent_id, resolution_source=ResolutionSource.UNRESOLVED
+    ).first()
+    if intent is None or not engine.is_configured():
+        return False
+    resolution, cached = engine.resolve(
+        text=intent.raw_query, region=intent.region, categories=catalog_categories()
+    )
+    kept = {
+        "region": intent.region,
+        "target_audience": intent.target_audience,
+        "budget_range": intent.budget_range,
+        "constraints": intent.constraints,
+    }
+    fields = resolved_fields(resolution, cached, kept=kept)
+    with transaction.atomic():
+        claimed = Intent.objects.filter(
+            intent_id=intent_id, resolution_source=ResolutionSource.UNRESOLVED
+        ).update(**fields, updated_at=timezone.now())
+        if not claimed:
+            return False
+        intent.refresh_from_db()
+        IntentTag.objects.bulk_create(
+            (IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags),
+            ignore_conflicts=True,
+        )
+        surge_publish(intent=IntentSerializer(intent).data)
+    return True
+
+
+def intents_unresolved(*, limit: int) -> list[str]:
+    """Ids of unresolved intents of the last day, oldest first: the resolver sweep's work."""
+    since = timezone.now() - UNRESOLVED_HORIZON
+    return list(
+        Intent.objects.filter(resolution_source=ResolutionSource.UNRESOLVED, created_at__gte=since)
+        .order_by("created_at")
+        .values_list("intent_id", flat=True)[:limit]
+    )
 
 
 def intent_get(*, intent_id: str) -> Intent:
@@ -330,22 +436,10 @@ def proposal_facts(candidate: Candidate, order: int) -> ranking.ProposalFacts:
     )
 
 
-def match_create(*, intent_id: str, proposal_ids: list[str] | None, limit: int) -> MatchSession:
-    """Rank the intent's live proposals (or the listed ones) and record the session."""
-    intent = intent_get(intent_id=intent_id)
-    now = timezone.now()
-    rows = candidates_of(intent, now)
-    if proposal_ids is not None:
-        wanted = list(dict.fromkeys(proposal_ids))
-        # In submission order, as the query returns them: the tie-break must not depend on
-        # the order in which the caller listed the ids.
-        found = {row[0]: Candidate(*row) for row in rows.filter(proposal_id__in=wanted)}
-        missing = [pid for pid in wanted if pid not in found]
-        if missing:
-            raise proposal_not_found(f"Not proposals of this intent: {', '.join(missing[:10])}.")
-        candidates = list(found.values())
-    else:
-        candidates = [Candidate(*row) for row in rows]
+def session_ranking(
+    intent: Intent, candidates: list[Candidate], limit: int
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Rank the live candidates: the ranked items (best first) and the session's summary."""
     live, excluded = [], []
     for candidate in candidates:
         if candidate.status == ProposalStatus.SUBMITTED and not candidate.expired:
@@ -371,6 +465,26 @@ def match_create(*, intent_id: str, proposal_ids: list[str] | None, limit: int) 
         "intent_tags": list(intent.intent_tags),
         "budget_range": intent.budget_range,
     }
+    return top, summary
+
+
+def match_create(*, intent_id: str, proposal_ids: list[str] | None, limit: int) -> MatchSession:
+    """Rank the intent's live proposals (or the listed ones) and record the session."""
+    intent = intent_get(intent_id=intent_id)
+    now = timezone.now()
+    rows = candidates_of(intent, now)
+    if proposal_ids is not None:
+        wanted = list(dict.fromkeys(proposal_ids))
+        # In submission order, as the query returns them: the tie-break must not depend on
+        # the order in which the caller listed the ids.
+        found = {row[0]: Candidate(*row) for row in rows.filter(proposal_id__in=wanted)}
+        missing = [pid for pid in wanted if pid not in found]
+        if missing:
+            raise proposal_not_found(f"Not proposals of this intent: {', '.join(missing[:10])}.")
+        candidates = list(found.values())
+    else:
+        candidates = [Candidate(*row) for row in rows]
+    top, summary = session_ranking(intent, candidates, limit)
     product_ids = list(dict.fromkeys(item["product_id"] for item in top))
     loaded = {p.id: p for p in products_with_videos().filter(id__in=product_ids)}
     products = [loaded[pid] for pid in product_ids if pid in loaded]
@@ -378,14 +492,21 @@ def match_create(*, intent_id: str, proposal_ids: list[str] | None, limit: int) 
     cards = cards_build(products=products, channel=None)
     with transaction.atomic():
         cards_record(products=products, cards=cards, intent_id=intent.intent_id)
-        return MatchSession.objects.create(
-            match_session_id=new_id(MATCH_SESSION),
-            intent=intent,
-            best_proposal_id=top[0]["proposal_id"] if top else None,
-            ranked_proposals=top,
-            summary=summary,
-            card_rec_ids=[card["rec_id"] for card in cards],
-        )
+        return session_record(intent, top, summary, cards)
+
+
+def session_record(
+    intent: Intent, top: list[dict[str, Any]], summary: dict[str, Any], cards: list[dict[str, Any]]
+) -> MatchSession:
+    """Record a ranking (session_ranking) with the cards issued for its products."""
+    return MatchSession.objects.create(
+        match_session_id=new_id(MATCH_SESSION),
+        intent=intent,
+        best_proposal_id=top[0]["proposal_id"] if top else None,
+        ranked_proposals=top,
+        summary=summary,
+        card_rec_ids=[card["rec_id"] for card in cards],
+    )
 
 
 def match_get(*, match_session_id: str) -> MatchSession:

@@ -6,9 +6,11 @@ from matching.views import (
     MatchViewSet,
     MerchantDeactivationViewSet,
     ProposalViewSet,
+    RecommendViewSet,
 )
 
 router = SimpleRouter(trailing_slash=False)
+router.register("recommend", RecommendViewSet, basename="recommend")
 router.register("intents", IntentViewSet, basename="intent")
 router.register("proposals", ProposalViewSet, basename="proposal")
 router.register("match", MatchViewSet, basename="match")

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from gateway.api import ErrorSerializer, validated
 from matching import services
+from matching.recommend import recommend
 from matching.serializers import (
     IncludeExpiredQuerySerializer,
     IntentCreateSerializer,
@@ -30,6 +31,8 @@ from matching.serializers import (
     ProposalCreateSerializer,
     ProposalEnvelopeSerializer,
     ProposalSerializer,
+    RecommendQuerySerializer,
+    RecommendSerializer,
 )
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
@@ -285,3 +288,36 @@ class MerchantDeactivationViewSet(MerchantTokenActions, viewsets.ViewSet):
         authenticated_as(request, merchantId)
         merchant = services.merchant_deactivate(merchant_id=merchantId)
         return Response(merchant_body(merchant))
+
+
+class RecommendViewSet(viewsets.ViewSet):
+    throttle_scope = "recommend"
+
+    @extend_schema(
+        operation_id="recommend",
+        summary="Product cards for a natural-language shopping intent",
+        description="The intent engine resolves the words; products are retrieved in tiers "
+        "(raw_substring, strict, narrow, fuzzy, broadened) within the region and budget, then "
+        "trending products fill the list. Each card's cta.primary.url carries its rec_id and "
+        "must be handed to the shopper verbatim. The Intent, one catalog Proposal per card and "
+        "a MatchSession are recorded. 503 `intent_engine_unavailable` when the engine is not "
+        "configured, times out, fails, or its circuit breaker is open.",
+        tags=["recommend"],
+        parameters=[RecommendQuerySerializer],
+        responses={
+            200: RecommendSerializer,
+            400: ErrorSerializer,
+            429: ErrorSerializer,
+            503: ErrorSerializer,
+        },
+    )
+    def list(self, request: Request) -> Response:
+        query = validated(RecommendQuerySerializer, request.query_params, source="query")
+        return Response(
+            recommend(
+                intent=query["intent"],
+                limit=query["limit"],
+                region=query["region"],
+                channel=query["channel"],
+            )
+        )

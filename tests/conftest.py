@@ -5,6 +5,7 @@ import pytest
 from django.core.cache import cache
 
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
+from tests.support.engine import ScriptedEngine
 
 
 @pytest.fixture(autouse=True)
@@ -59,3 +60,75 @@ def unthrottled(settings):
     """For tests that make more requests of a scope than its rate allows in a minute."""
     rates = dict.fromkeys(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
+@pytest.fixture
+def engine(settings) -> Iterator[ScriptedEngine]:
+    """The intent engine, configured and answered by a scripted server on loopback; litellm
+    reaches it over real HTTP. One attempt per call, a 2 s bound, a breaker after 3 failures."""
+    with ScriptedEngine() as scripted:
+        settings.INTENT_ENGINE_MODEL = "openai/scripted"
+        settings.INTENT_ENGINE_API_BASE = scripted.api_base
+        settings.INTENT_ENGINE_API_KEY = "sk-test-secret"
+        settings.INTENT_ENGINE_TIMEOUT_S = 2.0
+        settings.INTENT_ENGINE_RETRIES = 0
+        settings.INTENT_ENGINE_BREAKER_FAILURES = 3
+        yield scripted
+
+
+@pytest.fixture
+def shelf(db):
+    """A small catalog where every retrieval tier has something to find (ids 2001-2007).
+
+    Trending: the blender sold most in the last 30 days, the espresso machine most of all time.
+    """
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    def product(pid, title, category_l2, price, regions, tags, category_l1="Sports & Outdoors"):
+        return ProductFactory(
+            id=pid,
+            title=title,
+            brand=None,
+            category_l1=category_l1,
+            category_l2=category_l2,
+            price_usd=Decimal(price),
+            regions=regions,
+            tags=tags,
+        )
+
+    shoe = product(
+        2001,
+        "TrailFox GTX Trail Running Shoe",
+        "Running Shoes",
+        "89.99",
+        ["US", "GB"],
+        ["trail", "waterproof"],
+    )
+    product(2002, "Roadster Running Shoe", "Running Shoes", "150.00", [], ["road"])
+    product(2003, "Trail Running Vest", "Running Gear", "60.00", ["US"], ["hydration"])
+    product(2004, "Alpine Waterproof Hiking Boot", "Hiking Boots", "130.00", [], ["boots"])
+    product(2005, "Merino Hiking Socks", "Socks", "12.00", ["DE"], ["wool"])
+    blender = product(
+        2006,
+        "Vortex Countertop Blender",
+        "Kitchen Appliances",
+        "49.00",
+        [],
+        ["smoothie"],
+        category_l1="Home & Kitchen",
+    )
+    espresso = product(
+        2007,
+        "Barista Espresso Machine",
+        "Kitchen Appliances",
+        "350.00",
+        [],
+        ["coffee"],
+        category_l1="Home & Kitchen",
+    )
+    now = timezone.now()
+    VideoFactory(product=blender, gmv_usd=Decimal("9000"), published_at=now - timedelta(days=2))
+    VideoFactory(product=espresso, gmv_usd=Decimal("50000"), published_at=now - timedelta(days=200))
+    VideoFactory(product=shoe, gmv_usd=Decimal("500"), published_at=now - timedelta(days=90))

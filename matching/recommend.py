@@ -1,0 +1,318 @@
+"""GET /v1/recommend: a shopper's words in, product cards with attributed buy links out.
+
+The flow of DESIGN.md section 5: resolve the words through the intent engine (503 when it is not
+configured, before any cache is read), retrieve products tier by tier, build one card per
+product, then record everything the protocol endpoints serve afterwards: the Intent, one catalog
+Proposal per card, and a MatchSession ranking them. Intent.Surge is published with the intent
+(its deliveries are queued after commit). Slow work (the engine, composing cards) happens before
+the transaction opens.
+"""
+
+import contextlib
+import hashlib
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import orjson
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from redis.exceptions import RedisError
+
+from catalog import search
+from catalog.cards import iso, sales_stats
+from catalog.models import Product
+from catalog.services import cards_build, cards_record, products_for_cards
+from gateway.api import INTENT, PROPOSAL, new_id
+from matching import engine, ranking
+from matching.models import Proposal, ProposalStatus, Provenance
+from matching.serializers import IntentSerializer
+from matching.services import (
+    Candidate,
+    intent_insert,
+    resolved_fields,
+    session_ranking,
+    session_record,
+)
+from merchants.delivery import surge_publish
+
+RETRIEVAL_CACHE_S = 60
+
+TIER_WORDS = {
+    "raw_substring": "its title contains your exact words",
+    "strict": "it matches every keyword in the category you want",
+    "narrow": "it matches every keyword",
+    "fuzzy": "it is a close match for a keyword",
+    "broadened": "it is in the category you want",
+    search.TRENDING: "it is trending with creators",
+}
+
+
+@dataclass(frozen=True)
+class Pick:
+    product: Product
+    card: dict[str, Any]
+    tier: str
+
+
+def _money(value: float) -> str:
+    return f"${value:,.2f}"
+
+
+def _quoted(items: Sequence[str]) -> str:
+    quoted = [f"\u201c{item}\u201d" for item in items]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _budget_words(resolution: engine.Resolution) -> str:
+    budget = resolution.budget
+    if budget.min is not None and budget.max is not None:
+        return f"between {_money(budget.min)} and {_money(budget.max)}"
+    if budget.max is not None:
+        return f"up to {_money(budget.max)}"
+    if budget.min is not None:
+        return f"from {_money(budget.min)}"
+    return ""
+
+
+def _pick_line(number: int, pick: Pick, resolution: engine.Resolution) -> str:
+    product = pick.product
+    parts = [product.title, product.brand, product.category_l1, product.category_l2]
+    document = " ".join([part or "" for part in parts] + list(product.tags)).lower()
+    matched = [word for word in resolution.keywords if word in document]
+    reasons = [TIER_WORDS[pick.tier]]
+    if matched and pick.tier != search.TRENDING:
+        reasons.append(f"it mentions {_quoted(matched)}")
+    in_category = [name for name in resolution.categories if name in parts]
+    if in_category and pick.tier in ("fuzzy", "narrow", "raw_substring"):
+        reasons.append(f"it is in {in_category[0]}")
+    line = f"{number}. {product.title}: {'; '.join(reasons)}."
+    if product.price_usd is not None:
+        price = float(product.price_usd)
+        line += f" {_money(price)}"
+        if resolution.budget.max is not None:
+            spare = resolution.budget.max - price
+            line += (
+                f", {_money(spare)} under your budget" if spare > 0 else ", right at your budget"
+            )
+        line += "."
+    stats = sales_stats(list(product.videos.all()))
+    if stats.orders:
+        line += f" Creators sold {stats.orders:,} through their videos."
+    return line
+
+
+def shopper_guide(
+    text: str, resolution: engine.Resolution, region: str | None, picks: Sequence[Pick]
+) -> str:
+    """A few sentences for a person: what the gateway understood, and why each pick is here."""
+    understood = f"You asked for \u201c{resolution.normalized_query or text}\u201d"
+    details = []
+    if resolution.categories:
+        details.append(f"in {' or '.join(resolution.categories)}")
+    if budget := _budget_words(resolution):
+        details.append(budget)
+    if region:
+        details.append(f"sold in {region}")
+    if details:
+        understood += " (" + ", ".join(details) + ")"
+    understood += "."
+    if not picks:
+        return understood + " Nothing in the catalog fits that yet; try other words."
+    intent_picks = [pick for pick in picks if pick.tier != search.TRENDING]
+    if not intent_picks:
+        opener = " Nothing matched it directly, so these are the best sellers with creators"
+        opener += " that fit your budget:" if resolution.budget.max is not None else ":"
+    elif len(intent_picks) < len(picks):
+        opener = (
+            f" {len(intent_picks)} matched your request and "
+            f"{len(picks) - len(intent_picks)} more are trending picks:"
+        )
+    else:
+        opener = f" {len(picks)} {'pick matches' if len(picks) == 1 else 'picks match'}:"
+    lines = [_pick_line(number, pick, resolution) for number, pick in enumerate(picks, start=1)]
+    return understood + opener + "\n" + "\n".join(lines)
+
+
+def proposal_body(proposal: Proposal) -> dict[str, Any]:
+    """A new catalog proposal as ProposalSerializer renders it (a test holds them equal):
+    plain dicts on the hot path, DRF's per-field machinery costs milliseconds per list."""
+    return {
+        "proposal_id": proposal.proposal_id,
+        "merchant_agent_id": "catalog",
+        "intent_id": proposal.intent_id,
+        "product_id": proposal.product_id,
+        "offer_title": proposal.offer_title,
+        "price": float(proposal.price) if proposal.price is not None else None,
+        "inventory_status": proposal.inventory_status,
+        "shipping_commitment": proposal.shipping_commitment,
+        "commission_plan": proposal.commission_plan,
+        "service_terms": proposal.service_terms,
+        "evidence": proposal.evidence,
+        "valid_until": None,
+        "proposal_score_inputs": proposal.proposal_score_inputs,
+        "product_snapshot": proposal.product_snapshot,
+        "metadata": proposal.metadata,
+        "provenance": proposal.provenance,
+        "status": proposal.status,
+        "created_at": iso(proposal.created_at),
+        "updated_at": iso(proposal.updated_at),
+    }
+
+
+def _retrieve(query: search.SearchQuery, limit: int) -> list[search.Hit]:
+    """The tiers' hits, reused for RETRIEVAL_CACHE_S for the same query: a warm recommend
+    then costs no search at all."""
+    key = (
+        "recommend:retrieval:"
+        + hashlib.sha256(
+            orjson.dumps([asdict(query), limit], option=orjson.OPT_SORT_KEYS)
+        ).hexdigest()
+    )
+    try:
+        cached = cache.get(key)
+    except RedisError:
+        cached = None
+    if cached is not None:
+        return [search.Hit(product_id, tier) for product_id, tier in cached]
+    hits = search.retrieve(query, limit).hits
+    with contextlib.suppress(RedisError):
+        cache.set(key, [(hit.product_id, hit.tier) for hit in hits], RETRIEVAL_CACHE_S)
+    return hits
+
+
+def _catalog_proposal(intent_id: str, pick: Pick, now: Any) -> Proposal:
+    product, card = pick.product, pick.card
+    stats = sales_stats(list(product.videos.all()))
+    evidence = (
+        [
+            {
+                "type": "creator_sales",
+                "videos": stats.videos,
+                "orders": stats.orders,
+                "gmv_usd": round(stats.gmv_usd, 2),
+                "views": stats.views,
+            }
+        ]
+        if stats.videos
+        else []
+    )
+    price = float(product.price_usd) if product.price_usd is not None else None
+    return Proposal(
+        proposal_id=new_id(PROPOSAL),
+        merchant=None,
+        intent_id=intent_id,
+        product=product,
+        offer_title=product.title,
+        price=product.price_usd,
+        inventory_status="unknown",
+        evidence=evidence,
+        proposal_score_inputs=ranking.score_inputs(
+            price=price,
+            inventory_status="unknown",
+            shipping_commitment={},
+            commission_plan={},
+            evidence=evidence,
+            product_text=[
+                product.title,
+                product.category_l1 or "",
+                product.category_l2 or "",
+                *product.tags,
+            ],
+        ),
+        product_snapshot={**card["product"], "url": product.url},
+        metadata={"rec_id": card["rec_id"], "match_tier": pick.tier},
+        provenance=Provenance.CATALOG,
+        status=ProposalStatus.SUBMITTED,
+        created_at=now,
+        updated_at=now,
+    )
+
+
+def recommend(
+    *, intent: str, limit: int, region: str | None, channel: str | None
+) -> dict[str, Any]:
+    """Answer GET /v1/recommend with every field of the interface. Raises EngineUnavailable."""
+    engine.require_configured()
+    resolution, cached = engine.resolve(
+        text=intent, region=region, categories=search.catalog_categories()
+    )
+    region = region or resolution.region
+    query = search.SearchQuery(
+        text=engine.normalize(intent),
+        keywords=resolution.keywords,
+        categories=resolution.categories,
+        region=region,
+        budget_min=resolution.budget.min,
+        budget_max=resolution.budget.max,
+    )
+    hits = _retrieve(query, limit)
+    ids = [hit.product_id for hit in hits]
+    loaded = products_for_cards(ids)
+    # None deleted, moved out of the region or repriced over the budget since it was found
+    # (as far as the products' cache knows: catalog edits count within PRODUCT_CACHE_S).
+    kept = [hit for hit in hits if search.fits(query, loaded.get(hit.product_id))]
+    retrieval = search.Retrieval(kept)
+    products = [loaded[hit.product_id] for hit in kept]
+    cards = cards_build(products=products, channel=channel)
+    picks = [
+        Pick(product, card, hit.tier)
+        for product, card, hit in zip(products, cards, kept, strict=True)
+    ]
+    intent_id, now = new_id(INTENT), timezone.now()
+    proposals = [_catalog_proposal(intent_id, pick, now) for pick in picks]
+    retrieval_counts = {
+        "intent_hits": retrieval.intent_hits,
+        "trending_fill": retrieval.trending_fill,
+    }
+    candidates = [
+        Candidate(
+            proposal.proposal_id,
+            ProposalStatus.SUBMITTED,
+            False,
+            proposal.product_id,
+            orjson.dumps(proposal.proposal_score_inputs).decode(),
+            None,
+            None,
+            False,
+        )
+        for proposal in proposals
+    ]
+    fields = resolved_fields(resolution, cached, kept={"region": region})
+    with transaction.atomic():
+        intent_row = intent_insert(
+            intent_id=intent_id,
+            raw_query=intent,
+            source_channel=channel,
+            metadata={
+                "keywords": resolution.keywords,
+                "categories": resolution.categories,
+                "match_tier": retrieval.match_tier,
+                "retrieval": retrieval_counts,
+            },
+            **fields,
+        )
+        cards_record(products=products, cards=cards, region=region, intent_id=intent_id)
+        Proposal.objects.bulk_create(proposals)
+        top, summary = session_ranking(intent_row, candidates, max(limit, 1))
+        session = session_record(intent_row, top, summary, cards)
+        intent_data = IntentSerializer(intent_row).data
+        surge_publish(intent=intent_data)
+    return {
+        "intent": intent,
+        "intent_id": intent_id,
+        "count": len(cards),
+        "items": cards,
+        "proposals": [proposal_body(proposal) for proposal in proposals],
+        "proposal_count": len(proposals),
+        "match_session_id": session.match_session_id,
+        "shopper_guide": shopper_guide(intent, resolution, region, picks),
+        "note": retrieval.note,
+        "match_tier": retrieval.match_tier,
+        "intent_source": intent_row.resolution_source,
+        "resolved_keywords": resolution.keywords,
+        "resolved_categories": resolution.categories,
+        "retrieval": retrieval_counts,
+        "generated_at": iso(now),
+    }

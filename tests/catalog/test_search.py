@@ -1,0 +1,150 @@
+"""Tiered retrieval (catalog/search.py) on the database under test: SQLite FTS5 or PostgreSQL."""
+
+import pytest
+
+from catalog import search
+from catalog.models import Product
+from catalog.search import SearchQuery, retrieve, tier_ids
+
+pytestmark = pytest.mark.django_db
+
+
+def query(text="", keywords=(), categories=(), **filters):
+    return SearchQuery(text=text, keywords=list(keywords), categories=list(categories), **filters)
+
+
+def found(retrieval):
+    return [(hit.product_id, hit.tier) for hit in retrieval.hits]
+
+
+def test_raw_substring_finds_the_shoppers_own_words_in_a_title(shelf):
+    retrieval = retrieve(query("gtx trail running shoe", ["nothing-like-it"]), 1)
+
+    assert found(retrieval) == [(2001, "raw_substring")]
+    assert (retrieval.match_tier, retrieval.note) == ("raw_substring", None)
+
+
+def test_strict_keeps_every_keyword_inside_the_categories_and_narrow_drops_the_category(shelf):
+    plan = query("trail running gear", ["trail", "running"], ["Running Shoes"])
+
+    assert tier_ids("strict", plan, 10) == [2001]
+    assert sorted(tier_ids("narrow", plan, 10)) == [2001, 2003]
+    retrieval = retrieve(plan, 2)
+    assert found(retrieval) == [(2001, "strict"), (2003, "narrow")]
+    assert retrieval.match_tier == "narrow"
+
+
+def test_fuzzy_forgives_a_misspelt_word_that_no_exact_tier_matches(shelf):
+    plan = query("waterprooff kit", ["waterprooff"])
+
+    assert tier_ids("narrow", plan, 10) == []
+    assert sorted(tier_ids("fuzzy", plan, 10)) == [2001, 2004]
+    assert search.word_similarity("waterprooff", "Alpine Waterproof Boot") > 0.7
+    assert search.word_similarity("blah", "Vortex Black Blender") < search.FUZZY_SIMILARITY
+
+
+def test_broadened_returns_the_categories_when_no_keyword_matches(shelf):
+    retrieval = retrieve(query("something warm", ["zzzz"], ["Socks"]), 1)
+
+    assert found(retrieval) == [(2005, "broadened")]
+
+
+def test_trending_fills_by_creator_gmv_of_the_last_30_days_first(shelf):
+    retrieval = retrieve(query("qqqq", ["qqqq"]), 3)
+
+    # The blender sold $9k this month; the espresso machine $50k, but 200 days ago.
+    assert found(retrieval) == [(2006, "trending"), (2007, "trending"), (2001, "trending")]
+    assert (retrieval.match_tier, retrieval.note) == ("none", "trending_suggested")
+    assert (retrieval.intent_hits, retrieval.trending_fill) == (0, 3)
+
+
+def test_intent_hits_then_trending_says_intent_plus_trending(shelf):
+    retrieval = retrieve(query("something warm", ["zzzz"], ["Socks"]), 2)
+
+    assert found(retrieval) == [(2005, "broadened"), (2006, "trending")]
+    assert retrieval.note == "intent_plus_trending"
+
+
+# For each tier, a plan that finds products both inside and outside the filters.
+PLANS = {
+    "raw_substring": ("running shoe", [], []),
+    "strict": ("", ["running"], ["Running Shoes"]),
+    "narrow": ("", ["running"], []),
+    "fuzzy": ("", ["waterprooff"], []),
+    "broadened": ("", ["zzzz"], ["Running Shoes", "Kitchen Appliances", "Socks"]),
+    "trending": ("", [], []),
+}
+
+
+def ids_of(tier, plan):
+    if tier == "trending":
+        return search.trending_ids(plan, 10)
+    return tier_ids(tier, plan, 10)
+
+
+@pytest.mark.parametrize("tier", PLANS)
+def test_no_tier_returns_a_product_not_sold_in_the_region(shelf, tier):
+    text, keywords, categories = PLANS[tier]
+    regions = dict(Product.objects.values_list("id", "regions"))
+
+    ids = ids_of(tier, query(text, keywords, categories, region="DE"))
+    unfiltered = ids_of(tier, query(text, keywords, categories))
+
+    assert ids
+    assert all(not regions[pid] or "DE" in regions[pid] for pid in ids)
+    assert set(unfiltered) - set(ids), "the region must have excluded some"
+
+
+@pytest.mark.parametrize("tier", PLANS)
+def test_no_tier_exceeds_the_budget(shelf, tier):
+    text, keywords, categories = PLANS[tier]
+    prices = {
+        pid: float(price or 0) for pid, price in Product.objects.values_list("id", "price_usd")
+    }
+
+    ids = ids_of(tier, query(text, keywords, categories, budget_max=100.0))
+    unfiltered = ids_of(tier, query(text, keywords, categories))
+
+    assert ids
+    assert all(prices[pid] <= 100 for pid in ids)
+    assert any(prices[pid] > 100 for pid in unfiltered), "the budget must have excluded some"
+
+
+def test_a_budget_floor_is_kept_too(shelf):
+    plan = query("", ["running"], budget_min=100.0)
+
+    assert tier_ids("narrow", plan, 10) == [2002]
+
+
+def test_the_index_follows_a_renamed_and_a_deleted_product(shelf):
+    Product.objects.filter(id=2004).update(title="Alpine Summit Boot")
+
+    assert tier_ids("raw_substring", query("waterproof hiking"), 5) == []
+    assert tier_ids("raw_substring", query("summit boot"), 5) == [2004]
+    Product.objects.filter(id=2004).delete()
+    assert tier_ids("raw_substring", query("summit boot"), 5) == []
+
+
+def test_like_wildcards_in_the_shoppers_words_match_nothing_extra(shelf):
+    assert tier_ids("raw_substring", query("%"), 5) == []
+    assert tier_ids("raw_substring", query("tr_il"), 5) == []
+    assert tier_ids("narrow", query("", ["%", "_"]), 5) == []
+
+
+def test_quotes_and_operators_in_keywords_are_searched_as_text(shelf):
+    plan = query("", ['trail" OR "blender', "NEAR(", "running AND"])
+
+    for tier in search.TIERS:
+        assert tier_ids(tier, plan, 5) == [] or tier in ("fuzzy",)
+
+
+def test_catalog_categories_lists_both_levels(shelf):
+    assert search.catalog_categories() == [
+        "Hiking Boots",
+        "Home & Kitchen",
+        "Kitchen Appliances",
+        "Running Gear",
+        "Running Shoes",
+        "Socks",
+        "Sports & Outdoors",
+    ]

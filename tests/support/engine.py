@@ -1,0 +1,278 @@
+"""An intent engine on loopback: a scripted OpenAI-compatible chat-completions server that tests
+reach through litellm's real HTTP path (model "openai/scripted", api_base=engine.api_base,
+api_key "sk-test"). It records every completion request and answers from a script ("ok",
+"fenced", "garbage", "wrong-schema", "raw:<text>", "500", "503", "429", "hang[:<seconds>]").
+
+    with ScriptedEngine() as engine:
+        engine.answer("trail shoes", normalized_query="trail running shoes", keywords=["trail"])
+        engine.script("503", "ok")
+        ...
+        assert engine.intent_texts == ["trail shoes", "trail shoes"]
+"""
+
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+import orjson
+
+COMPLETION_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
+DEFAULT_HANG_SECONDS = 30.0
+GARBAGE_CONTENT = "Sure! Here are some great shoes for you."
+WRONG_SCHEMA_CONTENT = '{"answer": "shoes"}'
+ERROR_STATUSES = frozenset({"500", "503", "429"})
+
+_INTENT_RE = re.compile(r"<intent>(.*)</intent>", re.DOTALL)
+_WORD_RE = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class Call:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+    @property
+    def intent_text(self) -> str:
+        return intent_text(self.body)
+
+
+def _content_text(content: Any) -> str:
+    """A message's content as text: a string as is, a list of parts as their joined texts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def intent_text(body: dict[str, Any]) -> str:
+    """The text between the first <intent> and the last </intent> of the last user message,
+    stripped; the whole (stripped) content when the delimiters are missing."""
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return ""
+    users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+    if not users:
+        return ""
+    content = _content_text(users[-1].get("content"))
+    match = _INTENT_RE.search(content)
+    return (match.group(1) if match else content).strip()
+
+
+def fallback_resolution(text: str) -> dict[str, Any]:
+    """The resolution answered for an intent text that has no scripted answer."""
+    words: list[str] = []
+    for word in _WORD_RE.findall(text.lower()):
+        if len(word) >= 3 and word not in words:
+            words.append(word)
+    words = words[:5]
+    return {
+        "normalized_query": " ".join(text.lower().split()),
+        "keywords": list(words),
+        "categories": [],
+        "intent_tags": list(words),
+        "target_audience": None,
+        "budget": {"min": None, "max": None, "currency": None},
+        "region": None,
+        "constraints": [],
+        "summary": text[:100],
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "_Server"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        self._drain()
+        self._send_json(404, _error_body("not found", "invalid_request_error"))
+
+    def do_POST(self) -> None:
+        raw = self._drain()
+        if self.path.split("?", 1)[0] not in COMPLETION_PATHS:
+            self._send_json(404, _error_body("not found", "invalid_request_error"))
+            return
+        engine = self.server.engine
+        try:
+            parsed = orjson.loads(raw) if raw else {}
+        except orjson.JSONDecodeError:
+            parsed = None
+        body: dict[str, Any] = parsed if isinstance(parsed, dict) else {}
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        mode, number = engine.record(Call(self.path, headers, body))
+        if parsed is None:
+            self._send_json(400, _error_body("body is not JSON", "invalid_request_error"))
+            return
+        kind, _, arg = mode.partition(":")
+        if kind == "hang":  # accept, then answer nothing until closed or `arg` seconds pass
+            if engine.closed.wait(float(arg or DEFAULT_HANG_SECONDS)):
+                self.close_connection = True
+                return
+            kind = "ok"
+        if kind in ERROR_STATUSES:
+            self._send_json(int(kind), _error_body("scripted failure", "server_error"))
+            return
+        resolution_json = orjson.dumps(engine.resolution_for(intent_text(body))).decode()
+        if kind == "ok":
+            content = resolution_json
+        elif kind == "fenced":
+            content = f"```json\n{resolution_json}\n```"
+        elif kind == "garbage":
+            content = GARBAGE_CONTENT
+        elif kind == "wrong-schema":
+            content = WRONG_SCHEMA_CONTENT
+        elif kind == "raw":
+            content = arg
+        else:
+            self._send_json(500, _error_body(f"unknown scripted mode {mode!r}", "server_error"))
+            return
+        self._send_json(200, _completion(number, str(body.get("model", "scripted")), content))
+
+    def _drain(self) -> bytes:
+        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+    def _send_json(self, status: int, payload: dict[str, Any]) -> None:
+        data = orjson.dumps(payload)
+        self.close_connection = True
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up (e.g. a timeout)
+            pass
+
+
+def _error_body(message: str, error_type: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": error_type, "code": None}}
+
+
+def _completion(number: int, model: str, content: str) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30},
+    }
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    engine: "ScriptedEngine"
+
+
+class ScriptedEngine:
+    """A scripted chat-completions endpoint at `api_base` (http://127.0.0.1:<port>/v1)."""
+
+    def __init__(self) -> None:
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.engine = self
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._lock = threading.Lock()
+        self._modes: deque[str] = deque()
+        self._calls: list[Call] = []
+        self._count = 0
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.closed = threading.Event()
+        self.port: int = self._server.server_address[1]
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def __enter__(self) -> "ScriptedEngine":
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stops serving and releases any hanging request at once (it answers nothing)."""
+        if self.closed.is_set():
+            return
+        self.closed.set()
+        if self._thread.is_alive():
+            self._server.shutdown()
+        self._server.server_close()
+
+    def script(self, *modes: str) -> None:
+        """One-shot modes for the next requests, in order: "ok", "fenced" (the JSON in a
+        ```json fence), "garbage" (prose), "wrong-schema" ({"answer": "shoes"}), "raw:<text>",
+        "500", "503", "429", "hang" or "hang:<seconds>" (then ok). After the script: "ok"."""
+        with self._lock:
+            self._modes.extend(modes)
+
+    def answer(self, text: str, **resolution: Any) -> None:
+        """The resolution object to answer for the intent `text`."""
+        with self._lock:
+            self.answers[text.strip()] = dict(resolution)
+
+    def resolution_for(self, text: str) -> dict[str, Any]:
+        """The answer for `text` (exact match after strip, then case-insensitive), else the
+        fallback derived from the text."""
+        key = text.strip()
+        with self._lock:
+            if key in self.answers:
+                return self.answers[key]
+            folded = key.casefold()
+            for known, resolution in self.answers.items():
+                if known.strip().casefold() == folded:
+                    return resolution
+        return fallback_resolution(key)
+
+    def record(self, call: Call) -> tuple[str, int]:
+        """Records `call`; its mode (popped from the script) and its number (from 1)."""
+        with self._lock:
+            self._calls.append(call)
+            self._count += 1
+            return (self._modes.popleft() if self._modes else "ok"), self._count
+
+    @property
+    def calls(self) -> list[Call]:
+        with self._lock:
+            return list(self._calls)
+
+    @property
+    def calls_count(self) -> int:
+        with self._lock:
+            return len(self._calls)
+
+    @property
+    def intent_texts(self) -> list[str]:
+        return [call.intent_text for call in self.calls]
+
+    def reset(self) -> None:
+        """Forgets the calls, the script and the answers."""
+        with self._lock:
+            self._calls.clear()
+            self._modes.clear()
+            self.answers.clear()
