@@ -42,6 +42,7 @@ demo: migrate ## load the demo catalog once (skipped when products exist)
 
 bench: install ## measure against DESIGN.md section 11 (scratch database under var/)
 	$(BIN)/python bench/match.py
+	$(BIN)/python bench/recommend.py
 
 clean:
 	rm -rf $(VENV) var .env
