@@ -18,6 +18,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from catalog.models import REGION, USERNAME, Creator, Product, RiskLevel, Video
+from catalog.search import search_indexes_refresh
 from gateway.api import dumps
 
 BATCH_SIZE = 500
@@ -432,4 +433,6 @@ def catalog_import(
         if strict and summary.rejected:
             transaction.set_rollback(True)
             summary.created = summary.updated = summary.videos = summary.creators = 0
+    if summary.created or summary.updated:
+        search_indexes_refresh()
     return summary

@@ -1,6 +1,7 @@
 """Tiered retrieval (catalog/search.py) on the database under test: SQLite FTS5 or PostgreSQL."""
 
 import pytest
+from django.core.cache import cache
 
 from catalog import search
 from catalog.models import Product
@@ -39,8 +40,29 @@ def test_fuzzy_forgives_a_misspelt_word_that_no_exact_tier_matches(shelf):
 
     assert tier_ids("narrow", plan, 10) == []
     assert sorted(tier_ids("fuzzy", plan, 10)) == [2001, 2004]
-    assert search.word_similarity("waterprooff", "Alpine Waterproof Boot") > 0.7
-    assert search.word_similarity("blah", "Vortex Black Blender") < search.FUZZY_SIMILARITY
+
+
+def test_fuzzy_corrects_to_the_catalogs_own_words_only(shelf):
+    vocabulary = search.vocabulary()
+
+    assert vocabulary.similar("waterprooff") == ["waterproof"]
+    assert vocabulary.similar("blendr") == ["blender"]
+    # "blah" shares a trigram with "black"-like words but is not like any of them.
+    assert vocabulary.similar("blah") == []
+    assert tier_ids("fuzzy", query("", ["qwertyuiop"]), 10) == []
+
+
+def test_fuzzy_words_under_four_letters_are_not_corrected(shelf):
+    assert tier_ids("fuzzy", query("", ["vst"]), 10) == []
+
+
+def test_the_vocabulary_follows_the_catalog_once_its_version_is_read_again(shelf):
+    assert tier_ids("fuzzy", query("", ["kayakk"]), 10) == []
+    Product.objects.filter(id=2005).update(title="Merino Kayak Socks")
+    Product.objects.get(id=2005).save()  # a saved product changes the catalog version
+
+    cache.delete(search.VOCABULARY_KEY)  # the check interval passed
+    assert tier_ids("fuzzy", query("", ["kayakk"]), 10) == [2005]
 
 
 def test_broadened_returns_the_categories_when_no_keyword_matches(shelf):
