@@ -8,6 +8,8 @@ from django.core.validators import RegexValidator, URLValidator
 from django.db import models
 from django.db.models import Q
 
+from gateway.fields import JSONField
+
 # Creator usernames: what the import accepts and what lookups check before they query.
 USERNAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
 REGION = re.compile(r"[A-Z]{2}")
@@ -46,15 +48,15 @@ class Product(models.Model):
     price_usd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     original_price_usd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     main_image = models.URLField(max_length=1000, null=True, blank=True, validators=[http_url])
-    gallery = models.JSONField(default=list, blank=True, validators=[validate_urls])
+    gallery = JSONField(default=list, blank=True, validators=[validate_urls])
     category_l1 = models.CharField(max_length=120, null=True, blank=True)
     category_l2 = models.CharField(max_length=120, null=True, blank=True)
     url = models.URLField(
         max_length=1000, validators=[http_url], help_text="The shop page the buy link leads to."
     )
     description = models.TextField(blank=True, default="")
-    tags = models.JSONField(default=list, blank=True, validators=[validate_strings])
-    regions = models.JSONField(
+    tags = JSONField(default=list, blank=True, validators=[validate_strings])
+    regions = JSONField(
         default=list,
         blank=True,
         validators=[validate_regions],
@@ -142,7 +144,7 @@ class Recommendation(models.Model):
 
     rec_id = models.CharField(max_length=40, primary_key=True)
     product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="recommendations")
-    card = models.JSONField(help_text="The card (PCD) exactly as it was served.")
+    card = JSONField(help_text="The card (PCD) exactly as it was served.")
     channel = models.CharField(max_length=64, null=True, blank=True)
     region = models.CharField(max_length=8, null=True, blank=True)
     intent_id = models.CharField(

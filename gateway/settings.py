@@ -139,7 +139,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "gateway.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "gw",
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},

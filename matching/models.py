@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from catalog.models import Product
+from gateway.fields import JSONField
 from merchants.models import MerchantAgent
 
 
@@ -22,17 +23,17 @@ class Intent(models.Model):
     intent_id = models.CharField(max_length=40, primary_key=True)
     raw_query = models.TextField()
     normalized_query = models.CharField(max_length=500, null=True, blank=True)
-    intent_tags = models.JSONField(default=list, blank=True)
+    intent_tags = JSONField(default=list, blank=True)
     target_audience = models.CharField(max_length=200, null=True, blank=True)
-    budget_range = models.JSONField(null=True, blank=True)
+    budget_range = JSONField(null=True, blank=True)
     region = models.CharField(max_length=2, null=True, blank=True)
-    constraints = models.JSONField(default=list, blank=True)
+    constraints = JSONField(default=list, blank=True)
     source_channel = models.CharField(max_length=64, null=True, blank=True)
     resolution_source = models.CharField(
         max_length=16, choices=ResolutionSource.choices, default=ResolutionSource.UNRESOLVED
     )
     resolution_summary = models.CharField(max_length=500, null=True, blank=True)
-    metadata = models.JSONField(default=dict, blank=True)
+    metadata = JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -92,14 +93,14 @@ class Proposal(models.Model):
     offer_title = models.CharField(max_length=300)
     price = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     inventory_status = models.CharField(max_length=16, default="unknown")
-    shipping_commitment = models.JSONField(default=dict, blank=True)
-    commission_plan = models.JSONField(default=dict, blank=True)
-    service_terms = models.JSONField(default=dict, blank=True)
-    evidence = models.JSONField(default=list, blank=True)
+    shipping_commitment = JSONField(default=dict, blank=True)
+    commission_plan = JSONField(default=dict, blank=True)
+    service_terms = JSONField(default=dict, blank=True)
+    evidence = JSONField(default=list, blank=True)
     valid_until = models.DateTimeField(null=True, blank=True)
-    proposal_score_inputs = models.JSONField(default=dict, blank=True)
-    product_snapshot = models.JSONField(null=True, blank=True)
-    metadata = models.JSONField(default=dict, blank=True)
+    proposal_score_inputs = JSONField(default=dict, blank=True)
+    product_snapshot = JSONField(null=True, blank=True)
+    metadata = JSONField(default=dict, blank=True)
     provenance = models.CharField(
         max_length=16, choices=Provenance.choices, default=Provenance.MERCHANT
     )
@@ -162,10 +163,10 @@ class MatchSession(models.Model):
     best_proposal = models.ForeignKey(
         Proposal, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    ranked_proposals = models.JSONField(default=list)
-    summary = models.JSONField(default=dict)
+    ranked_proposals = JSONField(default=list)
+    summary = JSONField(default=dict)
     # The cards of the ranked products, issued once with the session and served on every read.
-    card_rec_ids = models.JSONField(default=list, blank=True)
+    card_rec_ids = JSONField(default=list, blank=True)
     status = models.CharField(max_length=16, choices=MatchStatus.choices, default=MatchStatus.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -199,10 +200,10 @@ class MatchToken(models.Model):
     acceptance_state = models.CharField(
         max_length=16, choices=AcceptanceState.choices, default=AcceptanceState.ISSUED
     )
-    intent_snapshot = models.JSONField()
-    proposal_snapshot = models.JSONField()
-    ranking_snapshot = models.JSONField()
-    trace_ids = models.JSONField()
+    intent_snapshot = JSONField()
+    proposal_snapshot = JSONField()
+    ranking_snapshot = JSONField()
+    trace_ids = JSONField()
     issued_at = models.DateTimeField()
     expires_at = models.DateTimeField()
     accepted_at = models.DateTimeField(null=True, blank=True)

@@ -6,6 +6,8 @@ import re
 from django.db import models
 from django.db.models import Q
 
+from gateway.fields import JSONField
+
 MERCHANT_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 # Ids a merchant may not take: route names under /v1/merchant/, and the label ranked items give
 # the gateway's own catalog proposals.
@@ -35,14 +37,14 @@ class MerchantAgent(models.Model):
 
     merchant_id = models.CharField(max_length=64, unique=True)
     agent_endpoint = models.URLField(max_length=2000)
-    subscription_tags = models.JSONField(default=list, blank=True)
-    capabilities = models.JSONField(default=list, blank=True)
-    regions = models.JSONField(default=list, blank=True)
-    category_tags = models.JSONField(default=list, blank=True)
-    inventory_scope = models.JSONField(default=list, blank=True)
+    subscription_tags = JSONField(default=list, blank=True)
+    capabilities = JSONField(default=list, blank=True)
+    regions = JSONField(default=list, blank=True)
+    category_tags = JSONField(default=list, blank=True)
+    inventory_scope = JSONField(default=list, blank=True)
     protocol_version = models.CharField(max_length=16, null=True, blank=True, default="0.2")
-    a2a_capabilities = models.JSONField(default=dict, blank=True)
-    metadata = models.JSONField(default=dict, blank=True)
+    a2a_capabilities = JSONField(default=dict, blank=True)
+    metadata = JSONField(default=dict, blank=True)
     status = models.CharField(
         max_length=16, choices=MerchantStatus.choices, default=MerchantStatus.ACTIVE
     )

@@ -1,0 +1,31 @@
+"""Storage details the hot paths rely on: the shared Redis client, and JSON bound row by row."""
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from catalog.models import Recommendation
+from matching.models import Proposal
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="the Redis cache is configured by REDIS_URL")
+def test_the_redis_cache_builds_one_client_and_reuses_it():
+    cache.set("storage-test", 1, 5)
+    backend = cache._cache  # type: ignore[attr-defined]
+
+    assert backend.get_client("a") is backend.get_client("b", write=True)
+    assert cache.get("storage-test") == 1
+
+
+def test_recommend_writes_its_json_rows_without_unnest(client, shelf, engine):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/v1/recommend", {"intent": "running", "limit": "3"})
+
+    assert response.status_code == 200
+    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
+    assert any("catalog_recommendation" in sql for sql in inserts)
+    assert not [sql for sql in inserts if "UNNEST" in sql.upper()]
+    assert Recommendation.objects.count() == 3
+    assert Proposal.objects.count() == 3
