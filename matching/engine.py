@@ -20,7 +20,7 @@ import re
 import threading
 import time
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass, field
@@ -361,12 +361,13 @@ def cache_key(text: str, region: str | None) -> str:
 
 
 def resolve(
-    *, text: str, region: str | None, categories: Collection[str]
+    *, text: str, region: str | None, categories: Callable[[], Collection[str]]
 ) -> tuple[Resolution, bool]:
     """Resolve the shopper's text; returns the resolution and whether it came from the cache.
 
-    Raises EngineUnavailable. The cache is read only once the engine is known to be
-    configured: an unconfigured gateway never answers from an old resolution.
+    `categories` lists the catalog's categories; it is called only when the engine is. Raises
+    EngineUnavailable. The cache is read only once the engine is known to be configured: an
+    unconfigured gateway never answers from an old resolution.
     """
     require_configured()
     key = cache_key(text, region)
@@ -383,9 +384,10 @@ def resolve(
             f"try again in {math.ceil(wait)} s.",
             retry_after=math.ceil(wait),
         )
+    known = categories()
     try:
-        content = _call(messages_for(text, categories))
-        resolution = parse(content, text=text, categories=categories)
+        content = _call(messages_for(text, known))
+        resolution = parse(content, text=text, categories=known)
     except Unreadable as exc:
         _breaker_failure()
         logger.warning("intent engine answer refused: %s", exc)

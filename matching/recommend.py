@@ -26,8 +26,7 @@ from catalog.models import Product
 from catalog.services import cards_build, cards_record, products_for_cards
 from gateway.api import INTENT, PROPOSAL, new_id
 from matching import engine, ranking
-from matching.models import Proposal, ProposalStatus, Provenance
-from matching.serializers import IntentSerializer
+from matching.models import Intent, Proposal, ProposalStatus, Provenance
 from matching.services import (
     Candidate,
     intent_insert,
@@ -161,6 +160,26 @@ def proposal_body(proposal: Proposal) -> dict[str, Any]:
     }
 
 
+def intent_body(intent: Intent) -> dict[str, Any]:
+    """A new intent as IntentSerializer renders it (a test holds them equal), for the surge."""
+    return {
+        "intent_id": intent.intent_id,
+        "raw_query": intent.raw_query,
+        "normalized_query": intent.normalized_query,
+        "intent_tags": intent.intent_tags,
+        "target_audience": intent.target_audience,
+        "budget_range": intent.budget_range,
+        "region": intent.region,
+        "constraints": intent.constraints,
+        "source_channel": intent.source_channel,
+        "resolution_source": intent.resolution_source,
+        "resolution_summary": intent.resolution_summary,
+        "metadata": intent.metadata,
+        "created_at": iso(intent.created_at),
+        "updated_at": iso(intent.updated_at),
+    }
+
+
 def _retrieve(query: search.SearchQuery, limit: int) -> list[search.Hit]:
     """The tiers' hits, reused for RETRIEVAL_CACHE_S for the same query: a warm recommend
     then costs no search at all."""
@@ -236,7 +255,7 @@ def recommend(
     """Answer GET /v1/recommend with every field of the interface. Raises EngineUnavailable."""
     engine.require_configured()
     resolution, cached = engine.resolve(
-        text=intent, region=region, categories=search.catalog_categories()
+        text=intent, region=region, categories=search.catalog_categories
     )
     region = region or resolution.region
     query = search.SearchQuery(
@@ -297,8 +316,7 @@ def recommend(
         Proposal.objects.bulk_create(proposals)
         top, summary = session_ranking(intent_row, candidates, max(limit, 1))
         session = session_record(intent_row, top, summary, cards)
-        intent_data = IntentSerializer(intent_row).data
-        surge_publish(intent=intent_data)
+        surge_publish(intent=intent_body(intent_row))
     return {
         "intent": intent,
         "intent_id": intent_id,

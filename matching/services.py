@@ -107,7 +107,7 @@ def _resolve_quietly(text: str, region: str | None) -> tuple[engine.Resolution, 
     if not engine.is_configured():
         return None
     try:
-        return engine.resolve(text=text, region=region, categories=catalog_categories())
+        return engine.resolve(text=text, region=region, categories=catalog_categories)
     except engine.EngineUnavailable as exc:
         logger.info("intent left unresolved for now: %s", exc.message)
         return None
@@ -183,7 +183,7 @@ def intent_resolve(*, intent_id: str) -> bool:
     if intent is None or not engine.is_configured():
         return False
     resolution, cached = engine.resolve(
-        text=intent.raw_query, region=intent.region, categories=catalog_categories()
+        text=intent.raw_query, region=intent.region, categories=catalog_categories
     )
     kept = {
         "region": intent.region,

@@ -3,6 +3,7 @@ tiered retrieval on the database under test, cards, and the records it leaves be
 
 from urllib.parse import parse_qs, urlsplit
 
+import orjson
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -268,6 +269,9 @@ def test_recommend_announces_the_intent_to_merchants_it_fits(client, shelf, engi
 
     delivery = WebhookDelivery.objects.get()
     assert (delivery.merchant_id, delivery.intent_id) == (fits.pk, body["intent_id"])
+    # The surge carries the intent exactly as the protocol serves it.
+    served = client.get(f"/v1/intents/{body['intent_id']}").json()["intent"]
+    assert orjson.loads(delivery.body)["data"]["intent"] == served
 
 
 def test_catalog_proposals_are_scored_and_ranked(client, shelf, engine):
