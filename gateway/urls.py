@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
+from gateway.documents import ProtocolDocumentView
 from gateway.health import LivenessView, ReadinessView
 
 urlpatterns = [
@@ -12,6 +13,11 @@ urlpatterns = [
     path("v1/", include("matching.urls")),
     path("", include("reporting.urls")),
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
+    path(
+        "docs/INTENT_MATCHING_PROTOCOL.md",
+        ProtocolDocumentView.as_view(),
+        name="protocol-document",
+    ),
     path("docs/", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
     path("healthz", LivenessView.as_view(), name="healthz"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
