@@ -57,7 +57,7 @@ if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", PUBLIC_BASE_URL):
     )
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "gateway.admin_site.GatewayAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

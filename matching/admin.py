@@ -1,10 +1,15 @@
+from typing import Any
+
 from django.contrib import admin, messages
+from django.contrib.admin.utils import quote
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.safestring import SafeString
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, pretty_json
-from matching import services
+from matching import ranking, services
 from matching.models import Intent, MatchSession, MatchStatus, MatchToken, Proposal
 from merchants.admin import MerchantAgentAdmin
 from merchants.models import MerchantAgent
@@ -17,6 +22,13 @@ class ProposalInline(ReadOnlyInline):
     show_change_link = True
 
 
+class MatchSessionInline(ReadOnlyInline):
+    model = MatchSession
+    fields = ("match_session_id", "best_proposal", "status", "created_at")
+    readonly_fields = fields
+    show_change_link = True
+
+
 @admin.register(Intent)
 class IntentAdmin(admin.ModelAdmin):
     list_display = ("intent_id", "raw_query", "region", "resolution_source", "created_at")
@@ -24,7 +36,7 @@ class IntentAdmin(admin.ModelAdmin):
     search_fields = ("=intent_id", "raw_query")
     date_hierarchy = "created_at"
     readonly_fields = ("intent_id", "created_at", "updated_at")
-    inlines = [ProposalInline]
+    inlines = [ProposalInline, MatchSessionInline]
 
 
 @admin.register(Proposal)
@@ -35,7 +47,79 @@ class ProposalAdmin(admin.ModelAdmin):
     search_fields = ("=proposal_id", "=intent__intent_id", "merchant__merchant_id", "offer_title")
     date_hierarchy = "created_at"
     raw_id_fields = ("merchant", "intent", "product")
-    readonly_fields = ("proposal_id", "proposal_score_inputs", "created_at", "updated_at")
+    readonly_fields = (
+        "proposal_id",
+        "proposal_score_inputs",
+        "ranked_in",
+        "created_at",
+        "updated_at",
+    )
+
+    @admin.display(description="ranked in")
+    def ranked_in(self, proposal: Proposal) -> SafeString:
+        """The intent's match sessions, and where this proposal placed in each."""
+        places = []
+        for session in MatchSession.objects.filter(intent_id=proposal.intent_id):
+            found = [
+                item for item in session.ranked_proposals if item["proposal_id"] == proposal.pk
+            ]
+            place = (
+                f"rank {found[0]['rank']} of {len(session.ranked_proposals)}, "
+                f"score {found[0]['score']:.3f}"
+                if found
+                else "not among the returned"
+            )
+            link = _link("matching_matchsession", session.pk, session.pk)
+            places.append(format_html("{}: {}", link, place))
+        if not places:
+            return format_html("-")
+        return format_html_join(mark_safe("<br>"), "{}", ((place,) for place in places))
+
+
+def _link(model: str, pk: Any, text: Any) -> SafeString:
+    return format_html(
+        '<a href="{}">{}</a>', reverse(f"admin:{model}_change", args=[quote(pk)]), text
+    )
+
+
+def ranking_table(session: MatchSession) -> SafeString:
+    """The session's ranking as staff read it: each proposal with its merchant, product, score,
+    the weighted components that made the score, and the reasons, best first."""
+    names = list(ranking.WEIGHTS)
+    merchants = dict(
+        MerchantAgent.objects.filter(
+            merchant_id__in={item.get("merchant_agent_id") for item in session.ranked_proposals}
+        ).values_list("merchant_id", "pk")
+    )
+    head = format_html_join(
+        "", "<th>{} <small>(&times;{})</small></th>", ((n, ranking.WEIGHTS[n]) for n in names)
+    )
+    rows = []
+    for item in session.ranked_proposals:
+        merchant = item.get("merchant_agent_id") or "catalog"
+        components = item.get("components") or {}
+        rows.append(
+            format_html(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><b>{}</b></td>{}<td>{}</td></tr>",
+                item.get("rank"),
+                _link("matching_proposal", item["proposal_id"], item["proposal_id"]),
+                _link("merchants_merchantagent", merchants[merchant], merchant)
+                if merchant in merchants
+                else merchant,
+                _link("catalog_product", item.get("product_id"), item.get("product_id"))
+                if item.get("product_id") is not None
+                else "-",
+                f"{item.get('score', 0):.3f}",
+                format_html_join("", "<td>{}</td>", ((components.get(n, "-"),) for n in names)),
+                "; ".join(item.get("reasons") or []),
+            )
+        )
+    return format_html(
+        '<table class="ranking"><thead><tr><th>rank</th><th>proposal</th><th>merchant</th>'
+        "<th>product</th><th>score</th>{}<th>reasons</th></tr></thead><tbody>{}</tbody></table>",
+        head,
+        format_html_join("", "{}", ((row,) for row in rows)),
+    )
 
 
 class MatchTokenInline(ReadOnlyInline):
@@ -70,9 +154,9 @@ class MatchSessionAdmin(admin.ModelAdmin):
     inlines = [MatchTokenInline]
     actions = ["expire"]
 
-    @admin.display(description="ranked proposals")
+    @admin.display(description="ranked proposals: why each one placed where it did")
     def ranking(self, session: MatchSession) -> SafeString:
-        return pretty_json(session.ranked_proposals)
+        return ranking_table(session)
 
     @admin.display(description="summary")
     def summary_json(self, session: MatchSession) -> SafeString:
