@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from gateway.health import LivenessView, ReadinessView
+from gateway.wellknown import JwksView
 
 urlpatterns = [
     path("v1/", include("catalog.urls")),
@@ -13,6 +14,7 @@ urlpatterns = [
     path("", include("reporting.urls")),
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
+    path(".well-known/jwks.json", JwksView.as_view(), name="jwks"),
     path("healthz", LivenessView.as_view(), name="healthz"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
     path("admin/", admin.site.urls),
