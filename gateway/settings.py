@@ -251,6 +251,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": PUBLIC_BASE_URL}],
+    "ENUM_NAME_OVERRIDES": {"MandateVerificationReasonEnum": "matching.mandates.Reason"},
 }
 
 # Bodies above 256 KB are refused with 413 before they are parsed.

@@ -1,3 +1,5 @@
+import json
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -5,7 +7,14 @@ from django.utils.safestring import SafeString
 
 from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, pretty_json
 from matching import services
-from matching.models import Intent, MatchSession, MatchStatus, MatchToken, Proposal
+from matching.models import (
+    Intent,
+    IntentMandate,
+    MatchSession,
+    MatchStatus,
+    MatchToken,
+    Proposal,
+)
 from merchants.admin import MerchantAgentAdmin
 from merchants.models import MerchantAgent
 
@@ -120,6 +129,40 @@ class MatchTokenAdmin(ReadOnlyAdmin):
                 "intent_snapshot": token.intent_snapshot,
             }
         )
+
+
+@admin.register(IntentMandate)
+class IntentMandateAdmin(ReadOnlyAdmin):
+    list_display = (
+        "mandate_id",
+        "product",
+        "amount_limit",
+        "currency",
+        "key_id",
+        "issued_at",
+        "expires_at",
+    )
+    list_select_related = ("product",)
+    list_filter = ("currency", "key_id")
+    search_fields = ("=mandate_id", "=product__id", "product__title", "=key_id")
+    date_hierarchy = "issued_at"
+    fields = (
+        "mandate_id",
+        "product",
+        "amount_limit",
+        "currency",
+        "key_id",
+        "issued_at",
+        "expires_at",
+        "created_at",
+        "payload",
+        "signature",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="signed mandate (canonical payload)")
+    def payload(self, mandate: IntentMandate) -> SafeString:
+        return pretty_json(json.loads(mandate.canonical_payload))
 
 
 # Deactivation withdraws proposals, which the merchants app may not touch: the merchant admin
