@@ -4,10 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
+# The intent mandate signing key `make run` uses when none is configured.
+DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
-.PHONY: run test install lint typecheck pytest migrate demo bench clean
+.PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench clean
 
-run: install migrate demo ## set up and start web, worker and beat on the embedded default
+run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
 	@echo "Gateway on http://127.0.0.1:$(PORT)  (admin: /admin/, contract: /openapi.json, docs: /docs/)"
 	PATH="$(CURDIR)/$(BIN):$$PATH" PORT=$(PORT) $(BIN)/honcho start
 
@@ -24,6 +26,25 @@ $(INSTALLED): pyproject.toml
 .env:
 	sed "s|^DJANGO_SECRET_KEY=.*|DJANGO_SECRET_KEY=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')|" .env.example > $@
 
+# Intent mandates: with no signing key in the environment or .env, `make run` names the
+# development key in .env (once, as it writes the secret key there); whenever .env names that key
+# and it is missing (a fresh clone, `rm -rf var`), it is generated before anything loads settings,
+# which would refuse a named file that does not exist. keygen itself runs with signing unset.
+signing-key: install ## sign intent mandates with a development key unless one is configured
+	@if [ -z "$$MANDATE_SIGNING_KEY_FILE$$MANDATE_SIGNING_KEY" ] \
+		&& ! grep -qsE '^MANDATE_SIGNING_KEY(_FILE)?=.' .env; then \
+		[ -z "$$(tail -c1 .env)" ] || echo >> .env; \
+		echo "MANDATE_SIGNING_KEY_FILE=$(DEV_SIGNING_KEY)" >> .env; \
+		echo "Intent mandates are signed with the development key $(DEV_SIGNING_KEY) (see .env)"; \
+	fi
+
+dev-signing-key: install
+	@if [ -z "$$MANDATE_SIGNING_KEY_FILE$$MANDATE_SIGNING_KEY" ] && [ ! -f $(DEV_SIGNING_KEY) ] \
+		&& grep -qsx 'MANDATE_SIGNING_KEY_FILE=$(DEV_SIGNING_KEY)' .env; then \
+		MANDATE_SIGNING_KEY_FILE= MANDATE_SIGNING_KEY= $(BIN)/python manage.py mandate_keygen \
+			--output $(DEV_SIGNING_KEY); \
+	fi
+
 lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
@@ -31,10 +52,10 @@ lint: install
 typecheck: install
 	$(BIN)/mypy .
 
-pytest: install
+pytest: install dev-signing-key
 	$(BIN)/pytest
 
-migrate: install
+migrate: install dev-signing-key
 	$(BIN)/python manage.py migrate --noinput
 
 demo: migrate ## load the demo catalog once (skipped when products exist)

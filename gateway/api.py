@@ -132,11 +132,15 @@ def _has_code(detail: Any, code: str) -> bool:
     return getattr(detail, "code", None) == code
 
 
-def validation_error(exc: serializers.ValidationError, *, source: str) -> ApiError:
+def validation_error(
+    exc: serializers.ValidationError, *, source: str, missing_fields: bool = True
+) -> ApiError:
     """Turn a serializer's errors into the envelope.
 
     `source` is "query" for query parameters (400 `invalid_parameter`) or "body" for a request
-    body (400 `missing_fields` when a required field is absent, else `invalid_body`).
+    body (400 `missing_fields` when a required field is absent, else `invalid_body`). Where the
+    interface names `invalid_body` for every bad body (mandate signing), pass
+    `missing_fields=False`.
     """
     fields = _field_errors(exc.detail)
     names = ", ".join(sorted(fields))
@@ -144,7 +148,7 @@ def validation_error(exc: serializers.ValidationError, *, source: str) -> ApiErr
         return ApiError(
             400, "invalid_parameter", f"Invalid query parameter: {names}.", fields=fields
         )
-    if _has_code(exc.detail, "required"):
+    if missing_fields and _has_code(exc.detail, "required"):
         missing = (
             sorted(name for name, messages in exc.detail.items() if _has_code(messages, "required"))
             if isinstance(exc.detail, Mapping)
@@ -162,7 +166,9 @@ def validation_error(exc: serializers.ValidationError, *, source: str) -> ApiErr
 S = TypeVar("S", bound=serializers.Serializer)
 
 
-def validated(serializer_class: type[S], data: Any, *, source: str) -> dict[str, Any]:
+def validated(
+    serializer_class: type[S], data: Any, *, source: str, missing_fields: bool = True
+) -> dict[str, Any]:
     """Validate `data` with a serializer and return its validated data, or raise the envelope."""
     if source == "body" and not isinstance(data, Mapping):
         raise ApiError(400, "invalid_body", "The request body must be a JSON object.")
@@ -180,7 +186,7 @@ def validated(serializer_class: type[S], data: Any, *, source: str) -> dict[str,
     try:
         serializer.is_valid(raise_exception=True)
     except serializers.ValidationError as exc:
-        raise validation_error(exc, source=source) from None
+        raise validation_error(exc, source=source, missing_fields=missing_fields) from None
     return dict(serializer.validated_data)
 
 

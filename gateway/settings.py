@@ -12,6 +12,8 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from gateway.signing import load_signing_keys
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -249,6 +251,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": PUBLIC_BASE_URL}],
+    "ENUM_NAME_OVERRIDES": {"MandateVerificationReasonEnum": "matching.mandates.Reason"},
 }
 
 # Bodies above 256 KB are refused with 413 before they are parsed.
@@ -345,6 +348,19 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 # How long a minted match token can be confirmed.
 MATCH_TOKEN_TTL_HOURS = _bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")
+
+# Signed intent mandates (DESIGN.md section 5). The RSA private key(s): MANDATE_SIGNING_KEY_FILE
+# lists PEM files (comma-separated, relative to the project), MANDATE_SIGNING_KEY holds PEM text
+# (`\n` escapes allowed); either may carry several keys: the first signs, all are published.
+# Neither set = signing not configured (503). Checked now, so a bad key stops the start.
+MANDATE_SIGNING_KEY = env.str("MANDATE_SIGNING_KEY", default="")
+MANDATE_SIGNING_KEY_FILE = env.str("MANDATE_SIGNING_KEY_FILE", default="")
+load_signing_keys(
+    key_text=MANDATE_SIGNING_KEY, key_files=MANDATE_SIGNING_KEY_FILE, base_dir=BASE_DIR
+)
+# How long a signed mandate stays valid, and the largest amount_limit one may carry.
+MANDATE_LIFETIME_S = _bounded_int("MANDATE_LIFETIME_S", 900, 10, 86_400, " seconds")
+MANDATE_MAX_AMOUNT = _bounded("MANDATE_MAX_AMOUNT", 100_000.0, 1, 1_000_000_000)
 
 # Cards show at most this many creator videos, best first.
 CARD_MAX_VIDEOS = _bounded_int("CARD_MAX_VIDEOS", 3, 1, 10)

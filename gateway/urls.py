@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from gateway.documents import ProtocolDocumentView
 from gateway.health import LivenessView, ReadinessView
+from gateway.wellknown import JwksView
 
 urlpatterns = [
     path("v1/", include("catalog.urls")),
@@ -19,6 +20,7 @@ urlpatterns = [
         name="protocol-document",
     ),
     path("docs/", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
+    path(".well-known/jwks.json", JwksView.as_view(), name="jwks"),
     path("healthz", LivenessView.as_view(), name="healthz"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
     path("admin/", admin.site.urls),

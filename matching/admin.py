@@ -1,3 +1,4 @@
+import json
 from typing import Any
 
 from django.contrib import admin, messages
@@ -10,7 +11,14 @@ from django.utils.safestring import SafeString, mark_safe
 
 from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, pretty_json
 from matching import ranking, services
-from matching.models import Intent, MatchSession, MatchStatus, MatchToken, Proposal
+from matching.models import (
+    Intent,
+    IntentMandate,
+    MatchSession,
+    MatchStatus,
+    MatchToken,
+    Proposal,
+)
 from merchants.admin import MerchantAgentAdmin
 from merchants.models import MerchantAgent
 
@@ -204,6 +212,40 @@ class MatchTokenAdmin(ReadOnlyAdmin):
                 "intent_snapshot": token.intent_snapshot,
             }
         )
+
+
+@admin.register(IntentMandate)
+class IntentMandateAdmin(ReadOnlyAdmin):
+    list_display = (
+        "mandate_id",
+        "product",
+        "amount_limit",
+        "currency",
+        "key_id",
+        "issued_at",
+        "expires_at",
+    )
+    list_select_related = ("product",)
+    list_filter = ("currency", "key_id")
+    search_fields = ("=mandate_id", "=product__id", "product__title", "=key_id")
+    date_hierarchy = "issued_at"
+    fields = (
+        "mandate_id",
+        "product",
+        "amount_limit",
+        "currency",
+        "key_id",
+        "issued_at",
+        "expires_at",
+        "created_at",
+        "payload",
+        "signature",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="signed mandate (canonical payload)")
+    def payload(self, mandate: IntentMandate) -> SafeString:
+        return pretty_json(json.loads(mandate.canonical_payload))
 
 
 # Deactivation withdraws proposals, which the merchants app may not touch: the merchant admin

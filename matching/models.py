@@ -230,3 +230,37 @@ class MatchToken(models.Model):
         if self.acceptance_state == AcceptanceState.ISSUED and self.expires_at <= now:
             return AcceptanceState.EXPIRED
         return self.acceptance_state
+
+
+class IntentMandate(models.Model):
+    """A signed intent mandate as issued: the exact bytes signed and their signature, for audit.
+
+    The mandate itself is stateless (anyone verifies it with the published key); this row records
+    what the gateway signed, with which key, for whom."""
+
+    mandate_id = models.CharField(max_length=40, primary_key=True)
+    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="intent_mandates")
+    amount_limit = models.DecimalField(max_digits=16, decimal_places=4)
+    currency = models.CharField(max_length=3)
+    key_id = models.CharField(
+        max_length=64, help_text="The kid (RFC 7638 thumbprint) it was signed with."
+    )
+    canonical_payload = models.TextField(help_text="The RFC 8785 canonical JSON that was signed.")
+    signature = models.TextField(help_text="RS256 over canonical_payload, base64url.")
+    issued_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-issued_at", "-mandate_id"]
+        indexes = [models.Index(fields=["issued_at"], name="mandate_issued_at")]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_limit__gt=0), name="mandate_amount_gt_0"),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=models.F("issued_at")),
+                name="mandate_expires_after_issue",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.mandate_id

@@ -1,7 +1,10 @@
 """Requests of the intent-matching endpoints (validation) and the protocol's representations."""
 
+from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
+from django.core.validators import RegexValidator
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -9,6 +12,7 @@ from rest_framework import serializers
 from catalog.serializers import CardSerializer
 from gateway.api import JsonNumberField, JsonStringField, channel_field, limit_field
 from matching.engine import MAX_INTENT_CHARS
+from matching.mandates import Reason
 from matching.models import Intent, MatchSession, MatchToken, Proposal
 from matching.ranking import INVENTORY_STATUSES
 
@@ -383,3 +387,104 @@ class RecommendSerializer(serializers.Serializer):
     resolved_categories = serializers.ListField(child=serializers.CharField())
     retrieval = RetrievalSerializer()
     generated_at = serializers.DateTimeField()
+
+
+# --- Intent mandates ---------------------------------------------------------------------------
+
+MAX_PRODUCT_ID = 2**63 - 1
+# The finest minor unit of any ISO 4217 currency: the signed number and the stored decimal agree.
+MAX_AMOUNT_DECIMALS = 4
+
+
+class IntentMandateSignSerializer(serializers.Serializer):
+    product_id = JsonStringField(
+        max_length=19,
+        validators=[RegexValidator(r"^[0-9]+$", "Give the catalog product id as digits.")],
+        help_text='The catalog product id, as a string of digits ("1001").',
+    )
+    amount_limit = JsonNumberField(
+        help_text="The most the mandate allows to spend: above 0, at most MANDATE_MAX_AMOUNT "
+        "(100000 by default), at most 4 decimal places."
+    )
+    currency = JsonStringField(
+        default="USD",
+        validators=[RegexValidator(r"^[A-Za-z]{3}$", "Give a 3-letter ISO 4217 code.")],
+        help_text="ISO 4217 code, default USD.",
+    )
+
+    def validate_product_id(self, value: str) -> int:
+        if int(value) > MAX_PRODUCT_ID:
+            raise serializers.ValidationError("No product has that product_id.")
+        return int(value)
+
+    def validate_amount_limit(self, value: float) -> Decimal:
+        maximum = settings.MANDATE_MAX_AMOUNT
+        if value <= 0:
+            raise serializers.ValidationError("Must be greater than 0.")
+        if value > maximum:
+            raise serializers.ValidationError(f"Must be at most {maximum:.10g}.")
+        amount = Decimal(repr(value))
+        exponent = amount.as_tuple().exponent
+        if isinstance(exponent, int) and exponent < -MAX_AMOUNT_DECIMALS:
+            raise serializers.ValidationError(f"Give at most {MAX_AMOUNT_DECIMALS} decimal places.")
+        return amount
+
+    def validate_currency(self, value: str) -> str:
+        return value.upper()
+
+
+class IntentMandateSerializer(serializers.Serializer):
+    """The signed object: RS256 covers its RFC 8785 canonical JSON, every field."""
+
+    mandate_id = serializers.CharField(help_text="mdt_ followed by 24 hex characters.")
+    type = serializers.CharField(help_text="Always intent_mandate.")
+    issuer = serializers.CharField(help_text="The gateway's base URL.")
+    product_id = serializers.CharField()
+    amount_limit = serializers.FloatField()
+    currency = serializers.CharField(help_text="ISO 4217 code.")
+    issued_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(help_text="Not valid from this moment on.")
+    nonce = serializers.CharField(help_text="Random; makes every mandate unique.")
+
+
+class SignedIntentMandateSerializer(serializers.Serializer):
+    mandate = IntentMandateSerializer()
+    canonical_payload = serializers.CharField(
+        help_text="The RFC 8785 canonical JSON of mandate: the exact bytes (UTF-8) signed."
+    )
+    signature = serializers.CharField(
+        help_text="RSASSA-PKCS1-v1_5 with SHA-256 over canonical_payload, base64url without "
+        "padding."
+    )
+    algorithm = serializers.CharField(help_text="Always RS256.")
+    key_id = serializers.CharField(
+        help_text="kid of the signing key in jwks_url (its RFC 7638 thumbprint)."
+    )
+    jwks_url = serializers.CharField(help_text="The JWK Set that publishes the public keys.")
+
+
+class IntentMandateVerifySerializer(serializers.Serializer):
+    mandate = serializers.DictField(help_text="The mandate object as it was signed.")
+    signature = JsonStringField(max_length=4096, trim_whitespace=False, help_text="base64url.")
+    key_id = JsonStringField(
+        max_length=128,
+        required=False,
+        trim_whitespace=False,
+        help_text="kid of the key it claims; every published key is tried when absent.",
+    )
+    algorithm = JsonStringField(
+        max_length=32,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Only RS256 is accepted; anything else is unsupported_algorithm.",
+    )
+
+
+class IntentMandateVerificationSerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    reason = serializers.ChoiceField(
+        choices=Reason.choices,
+        allow_null=True,
+        help_text="Why the mandate is not valid; null when it is.",
+    )

@@ -1,6 +1,7 @@
 from rest_framework.routers import SimpleRouter
 
 from matching.views import (
+    IntentMandateViewSet,
     IntentViewSet,
     MatchTokenViewSet,
     MatchViewSet,
@@ -15,6 +16,7 @@ router.register("intents", IntentViewSet, basename="intent")
 router.register("proposals", ProposalViewSet, basename="proposal")
 router.register("match", MatchViewSet, basename="match")
 router.register("match-tokens", MatchTokenViewSet, basename="match-token")
+router.register("intent-mandates", IntentMandateViewSet, basename="intent-mandate")
 router.register("merchant", MerchantDeactivationViewSet, basename="merchant-deactivation")
 
 urlpatterns = router.urls

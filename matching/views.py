@@ -1,4 +1,5 @@
-"""Intent-matching endpoints: intents, the merchants' intent feed, proposals, matches, tokens."""
+"""Intent-matching endpoints: intents, the merchants' intent feed, proposals, matches, tokens,
+signed intent mandates."""
 
 from typing import Any
 
@@ -10,7 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from gateway.api import ErrorSerializer, validated
-from matching import services
+from gateway.signing import ALGORITHM
+from matching import mandates, services
 from matching.recommend import recommend
 from matching.serializers import (
     IncludeExpiredQuerySerializer,
@@ -18,6 +20,9 @@ from matching.serializers import (
     IntentEnvelopeSerializer,
     IntentFeedQuerySerializer,
     IntentFeedSerializer,
+    IntentMandateSignSerializer,
+    IntentMandateVerificationSerializer,
+    IntentMandateVerifySerializer,
     IntentProposalsSerializer,
     IntentSerializer,
     MatchAcceptSerializer,
@@ -33,6 +38,7 @@ from matching.serializers import (
     ProposalSerializer,
     RecommendQuerySerializer,
     RecommendSerializer,
+    SignedIntentMandateSerializer,
 )
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
@@ -321,3 +327,72 @@ class RecommendViewSet(viewsets.ViewSet):
                 channel=query["channel"],
             )
         )
+
+
+class IntentMandateViewSet(viewsets.ViewSet):
+    def get_throttles(self) -> list[Any]:
+        self.throttle_scope = "mandates" if self.action == "sign" else ""
+        return super().get_throttles()
+
+    @extend_schema(
+        operation_id="signIntentMandate",
+        summary="Sign an intent mandate: one product, up to an amount, for a short time",
+        description="The mandate is signed with RSASSA-PKCS1-v1_5 and SHA-256 (RS256) over the "
+        "RFC 8785 canonical JSON of `mandate`, returned as canonical_payload. The public keys "
+        "are published at jwks_url under their kid (RFC 7638 thumbprint). 400 `invalid_body` "
+        "for an unknown product or an amount that is not a number above 0 within the maximum; "
+        "503 `signing_key_unavailable` when no signing key is configured.",
+        tags=["mandates"],
+        request=IntentMandateSignSerializer,
+        responses={
+            201: SignedIntentMandateSerializer,
+            400: ErrorSerializer,
+            429: ErrorSerializer,
+            503: ErrorSerializer,
+        },
+    )
+    @action(detail=False, methods=["post"])
+    def sign(self, request: Request) -> Response:
+        body = validated(
+            IntentMandateSignSerializer, request.data, source="body", missing_fields=False
+        )
+        signed = mandates.mandate_sign(
+            product_id=body["product_id"],
+            amount_limit=body["amount_limit"],
+            currency=body["currency"],
+        )
+        return Response(
+            {
+                "mandate": signed.mandate,
+                "canonical_payload": signed.canonical_payload,
+                "signature": signed.signature,
+                "algorithm": ALGORITHM,
+                "key_id": signed.key_id,
+                "jwks_url": mandates.jwks_url(),
+            },
+            status=201,
+        )
+
+    @extend_schema(
+        operation_id="verifyIntentMandate",
+        summary="Verify an intent mandate against the published keys",
+        description="The canonical bytes are recomputed from `mandate`, so any changed field "
+        "fails. reason: `malformed`, `unsupported_algorithm` (an algorithm other than RS256), "
+        "`unknown_key` (key_id names no published key), `bad_signature`, `wrong_issuer`, "
+        "`expired`; null when valid.",
+        tags=["mandates"],
+        request=IntentMandateVerifySerializer,
+        responses={200: IntentMandateVerificationSerializer, 400: ErrorSerializer},
+    )
+    @action(detail=False, methods=["post"])
+    def verify(self, request: Request) -> Response:
+        body = validated(
+            IntentMandateVerifySerializer, request.data, source="body", missing_fields=False
+        )
+        reason = mandates.mandate_verify(
+            mandate=body["mandate"],
+            signature=body["signature"],
+            key_id=body.get("key_id"),
+            algorithm=body.get("algorithm"),
+        )
+        return Response({"valid": reason is None, "reason": reason})

@@ -2,6 +2,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from django.core.cache import cache
 
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
@@ -53,6 +55,35 @@ def trail_shoe(db):
         duration_s=31,
     )
     return product
+
+
+@pytest.fixture(scope="session")
+def rsa_pems() -> list[str]:
+    """Three 2048-bit RSA private keys (PEM, PKCS#8), generated once per test session."""
+    keys = [rsa.generate_private_key(public_exponent=65537, key_size=2048) for _ in range(3)]
+    return [
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        ).decode()
+        for key in keys
+    ]
+
+
+@pytest.fixture
+def signing_key(settings, rsa_pems) -> str:
+    """Mandate signing configured with one key, given as PEM text; returns the PEM."""
+    settings.MANDATE_SIGNING_KEY = rsa_pems[0]
+    settings.MANDATE_SIGNING_KEY_FILE = ""
+    return rsa_pems[0]
+
+
+@pytest.fixture
+def no_signing_key(settings) -> None:
+    """Mandate signing not configured, whatever the environment or .env say."""
+    settings.MANDATE_SIGNING_KEY = ""
+    settings.MANDATE_SIGNING_KEY_FILE = ""
 
 
 @pytest.fixture

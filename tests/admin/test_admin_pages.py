@@ -6,7 +6,7 @@ from django.contrib.admin.utils import quote
 from django.urls import reverse
 
 from catalog.models import Recommendation
-from matching.models import MatchSession, Proposal
+from matching.models import IntentMandate, MatchSession, Proposal
 from merchants.models import MerchantAgent
 from reporting.models import Click
 from tests.protocol import create_intent, post, propose, register
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff_client(client, django_user_model, trail_shoe):
+def staff_client(client, django_user_model, trail_shoe, signing_key):
     user = django_user_model.objects.create_superuser("staff", "staff@gateway.test", "pw-not-used")
     client.force_login(user)
     rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
@@ -26,6 +26,7 @@ def staff_client(client, django_user_model, trail_shoe):
     proposal_id = propose(client, shop, intent_id, 1001).json()["proposal"]["proposal_id"]
     session = post(client, "/v1/match", {"intent_id": intent_id}).json()["match_session"]
     post(client, f"/v1/match/{session['match_session_id']}/accept", {"proposal_id": proposal_id})
+    post(client, "/v1/intent-mandates/sign", {"product_id": "1001", "amount_limit": 120})
     client.secret_token = shop.token
     return client
 
@@ -63,6 +64,24 @@ def test_immutable_records_cannot_be_added_or_deleted(staff_client, model_name):
         staff_client.post(reverse(f"admin:{app}_{model_name}_delete", args=[quote(pk)])).status_code
         == 403
     )
+
+
+def test_intent_mandates_are_read_only_with_the_signed_payload_shown_pretty(staff_client):
+    mandate = IntentMandate.objects.get()
+    change = reverse("admin:matching_intentmandate_change", args=[quote(mandate.pk)])
+
+    page = staff_client.get(change)
+    added = staff_client.get(reverse("admin:matching_intentmandate_add"))
+    deleted = staff_client.post(
+        reverse("admin:matching_intentmandate_delete", args=[quote(mandate.pk)])
+    )
+
+    assert page.status_code == 200
+    assert b"&quot;mandate_id&quot;: &quot;" + mandate.pk.encode() in page.content
+    assert b'name="amount_limit"' not in page.content
+    assert added.status_code == 403
+    assert deleted.status_code == 403
+    assert IntentMandate.objects.filter(pk=mandate.pk).exists()
 
 
 def test_merchant_page_never_shows_its_secrets(staff_client):

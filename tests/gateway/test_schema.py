@@ -24,6 +24,9 @@ EXPECTED_PATHS = {
     "/v1/match/{matchSessionId}",
     "/v1/match/{matchSessionId}/accept",
     "/v1/match-tokens/{matchTokenId}",
+    "/v1/intent-mandates/sign",
+    "/v1/intent-mandates/verify",
+    "/.well-known/jwks.json",
 }
 
 TOKEN_OPERATIONS = [
@@ -105,3 +108,23 @@ def test_registration_declares_the_token_as_optional(client):
     operation = client.get("/openapi.json").json()["paths"]["/v1/merchant/register"]["post"]
 
     assert operation["security"] == [{"MerchantToken": []}, {}]
+
+
+def test_mandate_signing_declares_its_errors_and_the_signed_body(client):
+    schema = client.get("/openapi.json").json()
+
+    sign = schema["paths"]["/v1/intent-mandates/sign"]["post"]
+    assert set(sign["responses"]) == {"201", "400", "429", "503"}
+    signed = schema["components"]["schemas"]["SignedIntentMandate"]
+    assert set(signed["required"]) == {
+        "mandate",
+        "canonical_payload",
+        "signature",
+        "algorithm",
+        "key_id",
+        "jwks_url",
+    }
+    request = schema["components"]["schemas"]["IntentMandateSignRequest"]
+    assert set(request["required"]) == {"product_id", "amount_limit"}
+    verify = schema["paths"]["/v1/intent-mandates/verify"]["post"]
+    assert set(verify["responses"]) == {"200", "400"}

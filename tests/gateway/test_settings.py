@@ -65,6 +65,20 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
             "MERCHANT_PROBE_INTERVAL_S must be",
         ),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_RETENTION_DAYS": "1.5"}, "must be a whole number"),
+        (
+            {"DJANGO_SECRET_KEY": "k", "MANDATE_SIGNING_KEY": "x", "MANDATE_SIGNING_KEY_FILE": ""},
+            "MANDATE_SIGNING_KEY holds no PEM block",
+        ),
+        (
+            {
+                "DJANGO_SECRET_KEY": "k",
+                "MANDATE_SIGNING_KEY_FILE": "var/absent.pem",
+                "MANDATE_SIGNING_KEY": "",
+            },
+            "MANDATE_SIGNING_KEY_FILE: cannot read",
+        ),
+        ({"DJANGO_SECRET_KEY": "k", "MANDATE_LIFETIME_S": "0"}, "MANDATE_LIFETIME_S must be"),
+        ({"DJANGO_SECRET_KEY": "k", "MANDATE_MAX_AMOUNT": "inf"}, "MANDATE_MAX_AMOUNT must be"),
     ],
 )
 def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
@@ -72,3 +86,20 @@ def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
 
     assert result.returncode != 0
     assert message in result.stderr
+
+
+def test_a_signing_key_file_relative_to_the_project_starts(tmp_path, rsa_pems):
+    key_file = ROOT / "var" / f"test-signing-key-{tmp_path.name}.pem"
+    key_file.parent.mkdir(exist_ok=True)
+    key_file.write_text(rsa_pems[0])
+    try:
+        result = _import_settings(
+            tmp_path,
+            DJANGO_SECRET_KEY="k",
+            MANDATE_SIGNING_KEY="",
+            MANDATE_SIGNING_KEY_FILE=f"var/{key_file.name}",
+        )
+    finally:
+        key_file.unlink()
+
+    assert result.returncode == 0, result.stderr

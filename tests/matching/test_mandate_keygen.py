@@ -1,0 +1,76 @@
+"""`manage.py mandate_keygen`: a new private key, readable by its owner only, never overwritten
+by accident."""
+
+import stat
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from gateway.signing import load_signing_keys
+
+
+def keygen(*args: str) -> str:
+    out = StringIO()
+    call_command("mandate_keygen", "--bits", "2048", *args, stdout=out)
+    return out.getvalue()
+
+
+def kid_of(path) -> str:
+    (key,) = load_signing_keys(key_text=path.read_text(), key_files="", base_dir=path.parent)
+    return key.kid
+
+
+def test_writes_a_key_only_its_owner_can_read_and_prints_its_kid(tmp_path):
+    path = tmp_path / "keys" / "signing.pem"
+
+    output = keygen("--output", str(path))
+
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text().startswith("-----BEGIN PRIVATE KEY-----\n")
+    kid = kid_of(path)
+    assert f"kid: {kid}\n" in output
+    assert f"MANDATE_SIGNING_KEY_FILE={path} " in output
+    assert "Wrote a 2048-bit RSA signing key" in output
+
+
+def test_by_default_it_writes_under_var_and_names_the_path_relative_to_the_project(
+    tmp_path, settings
+):
+    settings.BASE_DIR, settings.VAR_DIR = tmp_path, tmp_path / "var"
+
+    output = keygen()
+
+    assert (tmp_path / "var" / "mandate-signing-key.pem").is_file()
+    assert "MANDATE_SIGNING_KEY_FILE=var/mandate-signing-key.pem " in output
+
+
+def test_refuses_to_overwrite_without_force(tmp_path):
+    path = tmp_path / "signing.pem"
+    keygen("--output", str(path))
+    before = path.read_text()
+
+    with pytest.raises(CommandError, match="exists; pass --force to replace it"):
+        keygen("--output", str(path))
+
+    assert path.read_text() == before
+
+
+def test_force_replaces_the_key_atomically_and_keeps_it_private(tmp_path):
+    path = tmp_path / "signing.pem"
+    keygen("--output", str(path))
+    path.chmod(0o644)
+    old_kid = kid_of(path)
+
+    keygen("--output", str(path), "--force")
+
+    assert kid_of(path) != old_kid
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["signing.pem"]
+
+
+def test_only_strong_key_sizes_are_offered(tmp_path):
+    with pytest.raises(CommandError, match="invalid choice: 1024"):
+        call_command("mandate_keygen", "--bits", "1024", "--output", str(tmp_path / "k.pem"))
+
+    assert not (tmp_path / "k.pem").exists()
