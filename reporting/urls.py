@@ -1,8 +1,10 @@
 from rest_framework.routers import SimpleRouter
 
-from reporting.views import BuyLinkViewSet
+from reporting.views import AttributionReportViewSet, BuyLinkViewSet, ConversionViewSet
 
 router = SimpleRouter(trailing_slash=False)
 router.register("r", BuyLinkViewSet, basename="buy-link")
+router.register("v1/attribution/conversions", ConversionViewSet, basename="conversion")
+router.register("v1/report/attribution", AttributionReportViewSet, basename="attribution-report")
 
 urlpatterns = router.urls

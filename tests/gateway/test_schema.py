@@ -24,6 +24,8 @@ EXPECTED_PATHS = {
     "/v1/match/{matchSessionId}",
     "/v1/match/{matchSessionId}/accept",
     "/v1/match-tokens/{matchTokenId}",
+    "/v1/attribution/conversions",
+    "/v1/report/attribution",
 }
 
 TOKEN_OPERATIONS = [
@@ -33,6 +35,7 @@ TOKEN_OPERATIONS = [
     ("/v1/merchant/{merchantId}/rotate-token", "post"),
     ("/v1/proposals", "post"),
     ("/v1/intents", "get"),
+    ("/v1/attribution/conversions", "post"),
 ]
 
 
@@ -105,3 +108,22 @@ def test_registration_declares_the_token_as_optional(client):
     operation = client.get("/openapi.json").json()["paths"]["/v1/merchant/register"]["post"]
 
     assert operation["security"] == [{"MerchantToken": []}, {}]
+
+
+def test_the_report_declares_the_supply_key_scheme(client):
+    schema = client.get("/openapi.json").json()
+
+    assert schema["components"]["securitySchemes"]["SupplyKey"] == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Supply-Key",
+        "description": "One of the keys configured in SUPPLY_API_KEYS.",
+    }
+    operation = schema["paths"]["/v1/report/attribution"]["get"]
+    assert operation["security"] == [{"SupplyKey": []}]
+    assert {"200", "400", "401", "429"} <= set(operation["responses"])
+    assert {parameter["name"] for parameter in operation["parameters"]} == {
+        "days",
+        "channel",
+        "product_id",
+    }
