@@ -35,7 +35,7 @@ logger = logging.getLogger(__name__)
 # --- Identifiers -------------------------------------------------------------------------------
 
 # Typed prefixes of the ids the gateway mints (DESIGN.md section 4).
-REC, INTENT, PROPOSAL, MATCH_SESSION, MATCH_TOKEN, MANDATE, EVENT, REQUEST = (
+REC, INTENT, PROPOSAL, MATCH_SESSION, MATCH_TOKEN, MANDATE, EVENT, REQUEST, CONVERSION = (
     "rec",
     "int",
     "prp",
@@ -44,6 +44,7 @@ REC, INTENT, PROPOSAL, MATCH_SESSION, MATCH_TOKEN, MANDATE, EVENT, REQUEST = (
     "mdt",
     "evt",
     "req",
+    "cnv",
 )
 
 

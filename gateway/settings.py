@@ -203,6 +203,8 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "mandates": "30/min",
     "match": "120/min",
     "cards": "600/min",
+    "conversions": "600/min",
+    "report": "60/min",
 }
 
 
@@ -345,6 +347,22 @@ INTENT_ENGINE_CACHE_S = _bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_40
 # litellm would fetch its model price list from the network when imported; the copy it ships
 # with is enough (DESIGN.md section 3).
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+
+# Keys accepted in X-Supply-Key by GET /v1/report/attribution, comma-separated: two while one
+# replaces the other. None configured = the report answers 401 to everyone.
+SUPPLY_API_KEY_MIN_LENGTH = 16
+
+
+def _supply_keys(raw: str) -> list[str]:
+    keys = [key.strip() for key in raw.split(",") if key.strip()]
+    if any(len(key) < SUPPLY_API_KEY_MIN_LENGTH for key in keys):
+        raise ImproperlyConfigured(
+            f"SUPPLY_API_KEYS entries must be at least {SUPPLY_API_KEY_MIN_LENGTH} characters"
+        )
+    return keys
+
+
+SUPPLY_API_KEYS = _supply_keys(env.str("SUPPLY_API_KEYS", default=""))
 
 # How long a minted match token can be confirmed.
 MATCH_TOKEN_TTL_HOURS = _bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")

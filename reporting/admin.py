@@ -1,7 +1,11 @@
 from django.contrib import admin
+from django.contrib.admin.utils import quote
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from gateway.admin_display import ReadOnlyAdmin
-from reporting.models import Click
+from reporting.models import Click, Conversion
 
 
 @admin.register(Click)
@@ -19,3 +23,58 @@ class ClickAdmin(ReadOnlyAdmin):
     @admin.display(description="channel")
     def channel(self, click: Click) -> str:
         return click.recommendation.channel or "-"
+
+
+def _change_link(viewname: str, pk: str | None) -> SafeString | str:
+    if pk is None:
+        return "-"
+    return format_html('<a href="{}">{}</a>', reverse(viewname, args=[quote(pk)]), pk)
+
+
+@admin.register(Conversion)
+class ConversionAdmin(ReadOnlyAdmin):
+    list_display = (
+        "conversion_id",
+        "merchant",
+        "order_id",
+        "product",
+        "channel",
+        "amount",
+        "currency",
+        "occurred_at",
+        "recommendation_link",
+        "match_token_link",
+    )
+    list_select_related = ("merchant", "product")
+    list_filter = ("currency", "channel", "occurred_at")
+    search_fields = (
+        "=conversion_id",
+        "=order_id",
+        "merchant__merchant_id",
+        "=recommendation__rec_id",
+        "=match_token__match_token_id",
+        "product__title",
+    )
+    date_hierarchy = "occurred_at"
+    fields = (
+        "conversion_id",
+        "merchant",
+        "order_id",
+        "recommendation_link",
+        "match_token_link",
+        "product",
+        "channel",
+        "amount",
+        "currency",
+        "occurred_at",
+        "created_at",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="card (rec_id)", ordering="recommendation")
+    def recommendation_link(self, conversion: Conversion) -> SafeString | str:
+        return _change_link("admin:catalog_recommendation_change", conversion.recommendation_id)
+
+    @admin.display(description="match token", ordering="match_token")
+    def match_token_link(self, conversion: Conversion) -> SafeString | str:
+        return _change_link("admin:matching_matchtoken_change", conversion.match_token_id)

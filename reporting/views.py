@@ -1,13 +1,30 @@
-"""The buy link of every card: `/r/{recId}` records the click and redirects to the shop."""
+"""Attribution endpoints: the buy link, merchants' conversions, and the supply report API."""
+
+from typing import Any
 
 from django.http import HttpResponseRedirect
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.request import Request
+from rest_framework.response import Response
 
-from gateway.api import AnyAccept, ErrorSerializer
+from gateway.api import AnyAccept, ErrorSerializer, ScopeThrottle, validated
+from merchants.auth import MerchantTokenActions
+from merchants.auth import require_merchant as authenticated_as
+from merchants.services import merchant_get
 from reporting import services
+from reporting.auth import SupplyKeyAuthentication, SupplyKeyRequired
+from reporting.serializers import (
+    AttributionReportSerializer,
+    ConversionCreateSerializer,
+    ConversionEnvelopeSerializer,
+    ConversionSerializer,
+    ReportQuerySerializer,
+)
+
+# The API lists this many channels, products and creators, best first.
+REPORT_TOP = 20
 
 
 class BuyLinkViewSet(viewsets.ViewSet):
@@ -38,3 +55,99 @@ class BuyLinkViewSet(viewsets.ViewSet):
             count_click=request.method == "GET",
         )
         return HttpResponseRedirect(target)
+
+
+class ConversionViewSet(MerchantTokenActions, viewsets.ViewSet):
+    token_actions = ("create",)
+    throttle_scope = "conversions"
+
+    @extend_schema(
+        operation_id="recordConversion",
+        summary="Record an order as the outcome of a card (rec_id) or a match token",
+        description="Idempotent on the merchant's order_id: the same order with the same facts "
+        "answers 200 with the recorded conversion; with different facts 409 "
+        "`conversion_conflict`. rec_id and match_token_id, when both given, must name the same "
+        "product. A match token counts for the merchant's own proposal or a catalog proposal "
+        "(403 `match_token_not_yours` otherwise). occurred_at may not be in the future beyond "
+        "five minutes of clock skew.",
+        tags=["attribution"],
+        request=ConversionCreateSerializer,
+        responses={
+            201: ConversionEnvelopeSerializer,
+            200: ConversionEnvelopeSerializer,
+            400: ErrorSerializer,
+            401: ErrorSerializer,
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            429: ErrorSerializer,
+        },
+    )
+    def create(self, request: Request) -> Response:
+        body = validated(ConversionCreateSerializer, request.data, source="body")
+        merchant_get(merchant_id=body["merchant_agent_id"])  # 404 merchant_not_found before 403
+        merchant = authenticated_as(request, body["merchant_agent_id"])
+        result = services.conversion_record(
+            merchant=merchant,
+            order_id=body["order_id"],
+            rec_id=body.get("rec_id"),
+            match_token_id=body.get("match_token_id"),
+            amount=body["amount"],
+            currency=body["currency"],
+            occurred_at=body["occurred_at"],
+        )
+        return Response(
+            {"conversion": ConversionSerializer(result.conversion).data},
+            status=201 if result.created else 200,
+        )
+
+
+class AddressThrottle(ScopeThrottle):
+    """Counts requests by client address alone, so it can run before any credential is judged."""
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class AttributionReportViewSet(viewsets.ViewSet):
+    authentication_classes = [SupplyKeyAuthentication]
+    permission_classes = [SupplyKeyRequired]
+    throttle_classes = [AddressThrottle]
+    throttle_scope = "report"
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # DRF throttles after authentication, which would leave guesses at the key uncounted.
+        super().check_throttles(request)
+        super().initial(request, *args, **kwargs)
+
+    def check_throttles(self, request: Request) -> None:
+        """Already done, first thing, in initial()."""
+
+    @extend_schema(
+        operation_id="getAttributionReport",
+        summary="Attribution figures: totals, rates, and breakdowns by day, channel, product "
+        "and creator",
+        description="Facts of the last `days` days, today included (UTC): cards issued, buy-link "
+        "clicks, match sessions, accepted match tokens and conversions. click_through_rate is "
+        "clicks / recommendations, conversion_rate conversions / clicks (null when the divisor "
+        "is 0). gmv_usd sums USD conversions; gmv_by_currency shows every currency unconverted. "
+        "A product's figures are credited to the creator of its best-selling video. Channels, "
+        "products and creators: the best 20 by GMV, conversions, clicks, then cards.",
+        tags=["report"],
+        parameters=[ReportQuerySerializer],
+        responses={
+            200: AttributionReportSerializer,
+            400: ErrorSerializer,
+            401: ErrorSerializer,
+            429: ErrorSerializer,
+        },
+    )
+    def list(self, request: Request) -> Response:
+        query = validated(ReportQuerySerializer, request.query_params, source="query")
+        report = services.attribution_report(
+            days=query["days"],
+            channel=query["channel"],
+            product_id=query["product_id"],
+            top=REPORT_TOP,
+        )
+        return Response(report.as_dict())

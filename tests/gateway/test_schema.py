@@ -27,6 +27,8 @@ EXPECTED_PATHS = {
     "/v1/intent-mandates/sign",
     "/v1/intent-mandates/verify",
     "/.well-known/jwks.json",
+    "/v1/attribution/conversions",
+    "/v1/report/attribution",
 }
 
 TOKEN_OPERATIONS = [
@@ -36,6 +38,7 @@ TOKEN_OPERATIONS = [
     ("/v1/merchant/{merchantId}/rotate-token", "post"),
     ("/v1/proposals", "post"),
     ("/v1/intents", "get"),
+    ("/v1/attribution/conversions", "post"),
 ]
 
 
@@ -128,3 +131,22 @@ def test_mandate_signing_declares_its_errors_and_the_signed_body(client):
     assert set(request["required"]) == {"product_id", "amount_limit"}
     verify = schema["paths"]["/v1/intent-mandates/verify"]["post"]
     assert set(verify["responses"]) == {"200", "400"}
+
+
+def test_the_report_declares_the_supply_key_scheme(client):
+    schema = client.get("/openapi.json").json()
+
+    assert schema["components"]["securitySchemes"]["SupplyKey"] == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Supply-Key",
+        "description": "One of the keys configured in SUPPLY_API_KEYS.",
+    }
+    operation = schema["paths"]["/v1/report/attribution"]["get"]
+    assert operation["security"] == [{"SupplyKey": []}]
+    assert {"200", "400", "401", "429"} <= set(operation["responses"])
+    assert {parameter["name"] for parameter in operation["parameters"]} == {
+        "days",
+        "channel",
+        "product_id",
+    }

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from gateway.settings import _throttle_rates
+from gateway.settings import _supply_keys, _throttle_rates
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,6 +19,14 @@ def test_throttle_rates_override_named_scopes():
     assert rates["recommend"] == "5/min"
     assert rates["cards"] == "1/s"
     assert rates["register"] == "30/min"
+
+
+def test_supply_keys_are_a_comma_separated_list_without_blanks():
+    assert _supply_keys("") == []
+    assert _supply_keys(" key-one-0123456789 , ,key-two-0123456789,") == [
+        "key-one-0123456789",
+        "key-two-0123456789",
+    ]
 
 
 def test_throttle_rates_off_disables_every_scope():
@@ -79,6 +87,10 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
         ),
         ({"DJANGO_SECRET_KEY": "k", "MANDATE_LIFETIME_S": "0"}, "MANDATE_LIFETIME_S must be"),
         ({"DJANGO_SECRET_KEY": "k", "MANDATE_MAX_AMOUNT": "inf"}, "MANDATE_MAX_AMOUNT must be"),
+        (
+            {"DJANGO_SECRET_KEY": "k", "SUPPLY_API_KEYS": "long-enough-key-0001,short"},
+            "SUPPLY_API_KEYS entries must be at least 16 characters",
+        ),
     ],
 )
 def test_bad_configuration_stops_the_start(tmp_path, overrides, message):

@@ -1,0 +1,80 @@
+"""X-Supply-Key: the key supply teams' tools present to read the attribution report.
+
+Keys come from SUPPLY_API_KEYS (two at a time while one replaces the other). A missing key, a
+wrong key, and any key while none is configured are all 401 `unauthorized`. Keys are compared in
+constant time and never logged.
+"""
+
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+from gateway.api import ApiError
+
+HEADER = "X-Supply-Key"
+
+
+@dataclass(frozen=True)
+class SupplyClient:
+    """The caller of a report, known only by which configured key it presented."""
+
+    key_number: int  # 1-based position in SUPPLY_API_KEYS, safe to log
+
+
+def unauthorized() -> ApiError:
+    return ApiError(
+        401,
+        "unauthorized",
+        f"Send a valid supply key in the {HEADER} header.",
+        headers={"WWW-Authenticate": HEADER},
+    )
+
+
+def supply_key_match(presented: str) -> int | None:
+    """The 1-based number of the configured key equal to `presented`, or None.
+
+    Every configured key is compared, whatever the outcome, so timing says nothing about which.
+    """
+    found = None
+    for number, key in enumerate(settings.SUPPLY_API_KEYS, start=1):
+        if hmac.compare_digest(presented.encode(), key.encode()):
+            found = number
+    return found
+
+
+class SupplyKeyAuthentication(BaseAuthentication):
+    def authenticate(self, request: Request) -> tuple[SupplyClient, None]:
+        presented = request.headers.get(HEADER, "")
+        number = supply_key_match(presented) if presented else None
+        if number is None:
+            raise unauthorized()
+        return SupplyClient(key_number=number), None
+
+    def authenticate_header(self, request: Request) -> str:
+        return HEADER
+
+
+class SupplyKeyRequired(BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not isinstance(request.user, SupplyClient):
+            raise unauthorized()
+        return True
+
+
+class SupplyKeyScheme(OpenApiAuthenticationExtension):
+    target_class = "reporting.auth.SupplyKeyAuthentication"
+    name = "SupplyKey"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": HEADER,
+            "description": "One of the keys configured in SUPPLY_API_KEYS.",
+        }

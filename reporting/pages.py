@@ -1,0 +1,152 @@
+"""Supply-team pages: the attribution report as HTML with charts, and as CSV.
+
+Staff only (anonymous visitors go to the admin login), and only with the permission
+`reporting.view_attribution_report` (superusers have every permission). The figures come from
+the same use case as GET /v1/report/attribution.
+"""
+
+import csv
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from reporting import charts, services
+from reporting.serializers import CsvQuerySerializer, ReportQuerySerializer
+
+PERMISSION = "reporting.view_attribution_report"
+PAGE_TOP = 10
+WINDOW_CHOICES = (7, 30, 90, 365)
+FIGURE_COLUMNS = (
+    "recommendations",
+    "clicks",
+    "click_through_rate",
+    "match_sessions",
+    "accepted_matches",
+    "conversions",
+    "gmv_usd",
+    "conversion_rate",
+)
+
+
+def _forbidden(request: HttpRequest) -> HttpResponse:
+    return render(request, "reporting/forbidden.html", {"permission": PERMISSION}, status=403)
+
+
+def _query(
+    serializer_class: type[ReportQuerySerializer], request: HttpRequest
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The page's filters, or the defaults and the errors to show beside the form."""
+    serializer = serializer_class(data=request.GET)
+    if serializer.is_valid():
+        return dict(serializer.validated_data), {}
+    errors = {
+        name: [str(message) for message in messages] for name, messages in serializer.errors.items()
+    }
+    defaults = serializer_class(data={})
+    defaults.is_valid(raise_exception=True)
+    return dict(defaults.validated_data), errors
+
+
+@require_GET
+@staff_member_required
+def attribution_page(request: HttpRequest) -> HttpResponse:
+    if not request.user.has_perm(PERMISSION):
+        return _forbidden(request)
+    query, errors = _query(ReportQuerySerializer, request)
+    report = services.attribution_report(
+        days=query["days"], channel=query["channel"], product_id=query["product_id"], top=PAGE_TOP
+    )
+    days = [day for day, _ in report.by_day]
+    daily = [figures for _, figures in report.by_day]
+    activity = charts.line_chart(
+        days,
+        [
+            ("Cards", "cards", [figures.recommendations for figures in daily]),
+            ("Clicks", "clicks", [figures.clicks for figures in daily]),
+            ("Conversions", "conversions", [figures.conversions for figures in daily]),
+        ],
+    )
+    gmv = charts.bar_chart(days, [figures.gmv_usd for figures in daily], unit="$")
+    export = request.GET.copy()
+    export.pop("breakdown", None)
+    return render(
+        request,
+        "reporting/attribution.html",
+        {
+            "report": report,
+            "query": query,
+            "errors": errors,
+            "window_choices": sorted({*WINDOW_CHOICES, query["days"]}),
+            "activity": activity,
+            "gmv": gmv,
+            "export_query": export.urlencode(),
+        },
+        status=400 if errors else 200,
+    )
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet will not run as a formula (titles are merchant data)."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _rows(report: services.AttributionReport, breakdown: str) -> Iterable[list[Any]]:
+    head: tuple[str, ...]
+    if breakdown == "day":
+        head = ("date",)
+        keyed: Iterable[tuple[tuple[Any, ...], services.Figures]] = (
+            ((day.isoformat(),), figures) for day, figures in report.by_day
+        )
+    elif breakdown == "channel":
+        head = ("channel",)
+        keyed = (((channel,), figures) for channel, figures in report.by_channel)
+    elif breakdown == "product":
+        head = ("product_id", "title", "creator")
+        keyed = (
+            ((row.product_id, row.title, row.creator), row.figures) for row in report.by_product
+        )
+    else:
+        head = ("username", "display_name", "products")
+        keyed = (
+            ((row.username, row.display_name, row.products), row.figures)
+            for row in report.by_creator
+        )
+    yield [*head, *FIGURE_COLUMNS]
+    for key, figures in keyed:
+        values = figures.as_dict()
+        yield [_cell(value) for value in (*key, *(values[name] for name in FIGURE_COLUMNS))]
+
+
+@require_GET
+@staff_member_required
+def attribution_csv(request: HttpRequest) -> HttpResponse:
+    if not request.user.has_perm(PERMISSION):
+        return _forbidden(request)
+    query, errors = _query(CsvQuerySerializer, request)
+    if errors:
+        lines = "".join(f"{name}: {' '.join(messages)}\n" for name, messages in errors.items())
+        return HttpResponse(
+            "Invalid filters.\n" + lines, status=400, content_type="text/plain; charset=utf-8"
+        )
+    report = services.attribution_report(
+        days=query["days"], channel=query["channel"], product_id=query["product_id"], top=None
+    )
+    filename = f"attribution-{query['breakdown']}-{query['days']}d-{_today():%Y%m%d}.csv"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    csv.writer(response).writerows(_rows(report, query["breakdown"]))
+    return response
+
+
+def _today() -> date:
+    return timezone.now().date()

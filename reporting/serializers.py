@@ -1,0 +1,180 @@
+"""Requests of the attribution endpoints (validation) and their representations."""
+
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.utils import timezone
+from rest_framework import serializers
+
+from gateway.api import CHANNEL_PATTERN, JsonStringField, QueryIntegerField
+from reporting.models import Conversion
+
+MAX_AMOUNT = Decimal("100000000")  # 1e8 in any currency: beyond that, a unit mix-up
+# Clocks of merchants' systems drift; an order may be stamped this far in the gateway's future.
+CLOCK_SKEW = timedelta(minutes=5)
+
+
+class JsonDecimalField(serializers.DecimalField):
+    """A money amount in a JSON body: a JSON number, never a string or a boolean."""
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class ConversionCreateSerializer(serializers.Serializer):
+    merchant_agent_id = JsonStringField(max_length=64)
+    rec_id = JsonStringField(
+        max_length=64, required=False, help_text="The card's attribution id (from its buy link)."
+    )
+    match_token_id = JsonStringField(max_length=64, required=False)
+    order_id = JsonStringField(max_length=128, help_text="The merchant's own order id.")
+    amount = JsonDecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=Decimal(0),
+        max_value=MAX_AMOUNT,
+        help_text="The order's value, 0 to 100,000,000, at most two decimals.",
+    )
+    currency = serializers.RegexField(r"^[A-Za-z]{3}\Z", help_text="ISO 4217 code, e.g. USD.")
+    occurred_at = serializers.DateTimeField(help_text="When the order was placed; not later.")
+
+    def validate_currency(self, value: str) -> str:
+        return value.upper()
+
+    def validate_occurred_at(self, value: Any) -> Any:
+        if value > timezone.now() + CLOCK_SKEW:
+            raise serializers.ValidationError("occurred_at must not be in the future.")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("rec_id") and not attrs.get("match_token_id"):
+            message = ["Give rec_id, match_token_id, or both."]
+            raise serializers.ValidationError({"rec_id": message, "match_token_id": message})
+        return attrs
+
+
+class ConversionSerializer(serializers.ModelSerializer):
+    merchant_agent_id = JsonStringField(source="merchant.merchant_id")
+    rec_id = JsonStringField(source="recommendation_id", allow_null=True)
+    match_token_id = JsonStringField(allow_null=True)
+    product_id = serializers.IntegerField()
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, coerce_to_string=False)
+
+    class Meta:
+        model = Conversion
+        fields = [
+            "conversion_id",
+            "merchant_agent_id",
+            "order_id",
+            "rec_id",
+            "match_token_id",
+            "product_id",
+            "channel",
+            "amount",
+            "currency",
+            "occurred_at",
+            "created_at",
+        ]
+
+
+class ConversionEnvelopeSerializer(serializers.Serializer):
+    conversion = ConversionSerializer()
+
+
+# --- The report ----------------------------------------------------------------------------------
+
+
+class ReportQuerySerializer(serializers.Serializer):
+    days = QueryIntegerField(
+        min_value=1, max_value=365, default=30, help_text="1 to 365, default 30."
+    )
+    channel = serializers.RegexField(
+        CHANNEL_PATTERN,
+        required=False,
+        default=None,
+        help_text="Only facts of this channel.",
+        error_messages={"invalid": "Use 1-64 characters of A-Z a-z 0-9 . _ : -"},
+    )
+    product_id = serializers.RegexField(
+        r"^[0-9]{1,18}\Z",
+        required=False,
+        default=None,
+        help_text="Only facts of this product (its catalog id).",
+        error_messages={"invalid": "Give the product's id in digits."},
+    )
+
+    def validate_product_id(self, value: str | None) -> int | None:
+        return int(value) if value else None
+
+
+class CsvQuerySerializer(ReportQuerySerializer):
+    breakdown = serializers.ChoiceField(
+        choices=["day", "channel", "product", "creator"], default="day"
+    )
+
+
+class WindowSerializer(serializers.Serializer):
+    days = serializers.IntegerField()
+    since = serializers.DateTimeField(help_text="Midnight UTC of the window's first day.")
+    until = serializers.DateTimeField(help_text="When the report was made.")
+
+
+class FiltersSerializer(serializers.Serializer):
+    channel = serializers.CharField(allow_null=True)
+    product_id = serializers.IntegerField(allow_null=True)
+
+
+def _rate(help_text: str) -> serializers.FloatField:
+    return serializers.FloatField(allow_null=True, help_text=help_text)
+
+
+class FiguresSerializer(serializers.Serializer):
+    recommendations = serializers.IntegerField(help_text="Cards issued.")
+    clicks = serializers.IntegerField(help_text="Buy-link follows.")
+    click_through_rate = _rate("clicks / recommendations; null without recommendations.")
+    match_sessions = serializers.IntegerField()
+    accepted_matches = serializers.IntegerField(help_text="Match tokens accepted.")
+    conversions = serializers.IntegerField(help_text="Orders reported, in any currency.")
+    gmv_usd = serializers.FloatField(help_text="Sum of the amounts of USD conversions.")
+    conversion_rate = _rate("conversions / clicks; null without clicks.")
+
+
+class TotalsSerializer(FiguresSerializer):
+    gmv_by_currency = serializers.DictField(
+        child=serializers.FloatField(), help_text="Sum of amounts per currency, unconverted."
+    )
+
+
+class DayFiguresSerializer(FiguresSerializer):
+    date = serializers.DateField()
+
+
+class ChannelFiguresSerializer(FiguresSerializer):
+    channel = serializers.CharField(allow_null=True, help_text="null: no channel hint.")
+
+
+class ProductFiguresSerializer(FiguresSerializer):
+    product_id = serializers.IntegerField()
+    title = serializers.CharField()
+    creator = serializers.CharField(
+        allow_null=True, help_text="Username of the creator its figures are attributed to."
+    )
+
+
+class CreatorFiguresSerializer(FiguresSerializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    products = serializers.IntegerField(help_text="Products attributed to the creator.")
+
+
+class AttributionReportSerializer(serializers.Serializer):
+    window = WindowSerializer()
+    filters = FiltersSerializer()
+    totals = TotalsSerializer()
+    by_day = DayFiguresSerializer(many=True)
+    by_channel = ChannelFiguresSerializer(many=True)
+    by_product = ProductFiguresSerializer(many=True)
+    by_creator = CreatorFiguresSerializer(many=True)

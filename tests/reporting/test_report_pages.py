@@ -1,0 +1,194 @@
+"""The supply pages at /reports/: staff with the permission read the report, as HTML or CSV."""
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from tests.reporting.conftest import issue_card
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def reader(client, django_user_model):
+    """A staff member allowed to read the reports, and no more."""
+    user = django_user_model.objects.create_user("supply", "supply@gateway.test", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_attribution_report"))
+    client.force_login(user)
+    return client
+
+
+def rows_of(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(response.content.decode())))
+
+
+def test_the_page_shows_headline_figures_a_chart_and_the_top_tables(reader, market):
+    response = reader.get("/reports/")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    html = response.content.decode()
+    assert html.count("<svg") == 2
+    assert html.count('<polyline class="') == 3  # cards, clicks, conversions
+    assert html.count('<rect class="bar"') == 30  # one GMV bar a day
+    assert 'Cards issued</div><div class="value">7</div>' in html
+    assert 'Clicks</div><div class="value">5</div><div class="sub">71.4% click-through' in html
+    assert 'Conversions</div><div class="value">4</div><div class="sub">80.0% of clicks' in html
+    assert "$212.99" in html
+    assert "EUR 50.00" in html
+    assert "TrailFox GTX Trail Running Shoe" in html
+    assert "@milesrun" in html
+    assert "Summit Steel Bottle" in html
+    assert "agent.a" in html
+    assert "<script" not in html
+    assert "cdn" not in html.lower()
+
+
+def test_the_page_follows_its_filters(reader, market):
+    html = reader.get("/reports/", {"days": "7", "channel": "agent.b", "product_id": "2002"})
+
+    page = html.content.decode()
+    assert html.status_code == 200
+    assert '<option value="7" selected>' in page
+    assert 'name="channel" value="agent.b"' in page
+    assert 'Cards issued</div><div class="value">2</div>' in page
+    assert "TrailFox" not in page
+    assert html.content.decode().count('<rect class="bar"') == 7
+
+
+def test_bad_filters_are_named_and_the_default_window_shown(reader, market):
+    response = reader.get("/reports/", {"days": "0"})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "The filters were not understood" in page
+    assert "<strong>days</strong>" in page
+    assert 'Cards issued</div><div class="value">7</div>' in page
+
+
+def test_merchant_data_is_escaped_everywhere(reader, supply_keys, trail_shoe, client):
+    trail_shoe.title = '<script>alert("x")</script> Shoe'
+    trail_shoe.save()
+    issue_card(client, 1001, "agent.a")
+
+    html = reader.get("/reports/").content.decode()
+    exported = reader.get("/reports/attribution.csv", {"breakdown": "product"})
+
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Shoe" in html
+    assert rows_of(exported)[1][1] == '<script>alert("x")</script> Shoe'  # CSV is not HTML
+
+
+def test_a_title_that_looks_like_a_formula_is_defused_in_csv(
+    reader, supply_keys, trail_shoe, client
+):
+    trail_shoe.title = '=HYPERLINK("https://evil.test")'
+    trail_shoe.save()
+    issue_card(client, 1001, None)
+
+    rows = rows_of(reader.get("/reports/attribution.csv", {"breakdown": "product"}))
+
+    assert rows[1][1] == '\'=HYPERLINK("https://evil.test")'
+
+
+def test_csv_by_day_has_a_header_and_one_row_a_day(reader, market):
+    response = reader.get("/reports/attribution.csv", {"days": "7"})
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    disposition = response["Content-Disposition"]
+    assert disposition.startswith('attachment; filename="attribution-day-7d-')
+    rows = rows_of(response)
+    assert rows[0] == [
+        "date",
+        "recommendations",
+        "clicks",
+        "click_through_rate",
+        "match_sessions",
+        "accepted_matches",
+        "conversions",
+        "gmv_usd",
+        "conversion_rate",
+    ]
+    assert len(rows) == 8
+    assert rows[1][1:] == ["0", "0", "", "0", "0", "0", "0.00", ""]
+    assert rows[-1][1:] == ["7", "5", "0.7143", "1", "1", "4", "212.99", "0.8"]
+
+
+def test_csv_by_product_channel_and_creator(reader, market):
+    def csv_of(breakdown, **query):
+        return rows_of(reader.get("/reports/attribution.csv", {"breakdown": breakdown, **query}))
+
+    products = csv_of("product")
+    channels = csv_of("channel", channel="agent.a")
+    creators = csv_of("creator")
+
+    assert products[0][:3] == ["product_id", "title", "creator"]
+    assert [row[:4] for row in products[1:]] == [
+        ["1001", "TrailFox GTX Trail Running Shoe", "milesrun", "5"],
+        ["2002", "Summit Steel Bottle", "ana.runs", "2"],
+    ]
+    assert channels[1:] == [["agent.a", "3", "3", "1.0", "1", "1", "2", "188.99", "0.6667"]]
+    assert [row[:4] for row in creators[1:]] == [
+        ["milesrun", "Miles", "1", "5"],
+        ["ana.runs", "Ana", "1", "2"],
+    ]
+
+
+def test_csv_refuses_bad_filters(reader, supply_keys):
+    response = reader.get("/reports/attribution.csv", {"days": "366", "breakdown": "week"})
+
+    assert response.status_code == 400
+    assert response.content.decode().splitlines()[0] == "Invalid filters."
+    assert sorted(line.split(":")[0] for line in response.content.decode().splitlines()[1:]) == [
+        "breakdown",
+        "days",
+    ]
+
+
+@pytest.mark.parametrize("path", ["/reports/", "/reports/attribution.csv?days=7"])
+def test_anonymous_visitors_are_sent_to_the_login(client, path):
+    response = client.get(path)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/admin/login/?next=/reports/")
+
+
+def test_a_user_who_is_not_staff_is_sent_to_the_login(client, django_user_model):
+    user = django_user_model.objects.create_user("shopper", is_staff=False)
+    user.user_permissions.add(Permission.objects.get(codename="view_attribution_report"))
+    client.force_login(user)
+
+    assert client.get("/reports/").status_code == 302
+
+
+@pytest.mark.parametrize("path", ["/reports/", "/reports/attribution.csv"])
+def test_staff_without_the_permission_are_refused(client, django_user_model, path):
+    client.force_login(django_user_model.objects.create_user("clerk", is_staff=True))
+
+    response = client.get(path)
+
+    assert response.status_code == 403
+    assert b"reporting.view_attribution_report" in response.content
+    assert b"Cards issued" not in response.content
+
+
+def test_superusers_read_the_reports(client, django_user_model, supply_keys):
+    client.force_login(django_user_model.objects.create_superuser("root", "root@gateway.test"))
+
+    assert client.get("/reports/").status_code == 200
+    assert client.get("/reports/attribution.csv").status_code == 200
+
+
+def test_the_pages_only_answer_get(reader):
+    assert reader.post("/reports/").status_code == 405
+
+
+def test_the_page_reads_the_database_a_bounded_number_of_times(
+    reader, market, django_assert_max_num_queries
+):
+    # The report's 11, plus the session and the user with their permissions.
+    with django_assert_max_num_queries(16):
+        assert reader.get("/reports/").status_code == 200
