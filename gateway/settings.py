@@ -57,6 +57,8 @@ if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", PUBLIC_BASE_URL):
     raise ImproperlyConfigured(
         f"PUBLIC_BASE_URL must be an absolute http(s) URL: {PUBLIC_BASE_URL}"
     )
+# Who runs this gateway, as the A2A agent card names its provider.
+AGENT_CARD_ORGANIZATION = env.str("AGENT_CARD_ORGANIZATION", default="Gateway operator")
 
 INSTALLED_APPS = [
     "gateway.admin_site.GatewayAdminConfig",

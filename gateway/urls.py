@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from gateway.documents import ProtocolDocumentView
 from gateway.health import LivenessView, ReadinessView
-from gateway.wellknown import JwksView
+from gateway.wellknown import AgentCardView, JwksView, LegacyAgentCardView
 
 urlpatterns = [
     path("v1/", include("catalog.urls")),
@@ -21,6 +21,8 @@ urlpatterns = [
     ),
     path("docs/", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
     path(".well-known/jwks.json", JwksView.as_view(), name="jwks"),
+    path(".well-known/agent-card.json", AgentCardView.as_view(), name="agent-card"),
+    path(".well-known/agent.json", LegacyAgentCardView.as_view(), name="agent-card-legacy"),
     path("healthz", LivenessView.as_view(), name="healthz"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
     path("admin/", admin.site.urls),
