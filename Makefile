@@ -7,7 +7,7 @@ PORT ?= 8000
 # The intent mandate signing key `make run` uses when none is configured.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
-.PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench clean
+.PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench load clean
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
 	@echo "Gateway on http://127.0.0.1:$(PORT)  (admin: /admin/, contract: /openapi.json, docs: /docs/)"
@@ -64,6 +64,9 @@ demo: migrate ## load the demo catalog once (skipped when products exist)
 bench: install ## measure against DESIGN.md section 11 (scratch database under var/)
 	$(BIN)/python bench/match.py
 	$(BIN)/python bench/recommend.py
+
+load: install ## gunicorn on loopback under a bounded mixed workload (scratch database under var/)
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) var .env
