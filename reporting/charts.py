@@ -39,6 +39,7 @@ class Bar:
 class AxisLabel:
     x: float
     text: str
+    anchor: str = "middle"  # SVG text-anchor: the first and last labels of a line stay inside
 
 
 @dataclass(frozen=True)
@@ -82,8 +83,16 @@ def _x_labels(days: list[date], slot: float, centre: bool) -> list[AxisLabel]:
         return []
     picks = sorted({0, len(days) // 2, len(days) - 1})
     offset = slot / 2 if centre else 0
+    last = len(days) - 1
+
+    def anchor(index: int) -> str:
+        if centre or 0 < index < last or last == 0:
+            return "middle"
+        return "start" if index == 0 else "end"
+
     return [
-        AxisLabel(round(LEFT + index * slot + offset, 1), f"{days[index]:%b %d}") for index in picks
+        AxisLabel(round(LEFT + index * slot + offset, 1), f"{days[index]:%b %d}", anchor(index))
+        for index in picks
     ]
 
 

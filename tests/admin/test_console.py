@@ -76,6 +76,7 @@ def test_each_figure_links_to_the_records_it_counts(staff, contest):
     links = re.findall(r'<a class="tile" href="([^"]+)"', page.content.decode())
 
     assert len(links) == 7
+    assert b'href="/reports/"' in page.content
     for link in links:
         listed = staff.get(link.replace("&amp;", "&"))
         assert listed.status_code == 200, link  # an invalid filter redirects to ?e=1
