@@ -242,16 +242,16 @@ OPEN_UNTIL_KEY = "engine:breaker:open-until"
 TRIAL_KEY = "engine:breaker:trial"
 
 
-def breaker_admits() -> tuple[bool, float]:
-    """Whether a call may go to the engine now; if not, the seconds until it may."""
+def breaker_admits(open_until: float | None) -> tuple[bool, float]:
+    """Whether a call may go to the engine now, given the breaker's stored reopening moment
+    (None: closed); if not, the seconds until it may."""
+    if open_until is None:
+        return True, 0
+    wait = open_until - time.time()
+    if wait > 0:
+        return False, wait
+    trial_s = math.ceil(settings.INTENT_ENGINE_TIMEOUT_S) + 5
     try:
-        open_until = cache.get(OPEN_UNTIL_KEY)
-        if open_until is None:
-            return True, 0
-        wait = open_until - time.time()
-        if wait > 0:
-            return False, wait
-        trial_s = math.ceil(settings.INTENT_ENGINE_TIMEOUT_S) + 5
         return bool(cache.add(TRIAL_KEY, 1, timeout=trial_s)), trial_s
     except RedisError:
         return True, 0
@@ -371,13 +371,14 @@ def resolve(
     """
     require_configured()
     key = cache_key(text, region)
+    # One cache round trip: the resolution and the breaker's state together.
     try:
-        cached = cache.get(key)
+        found = cache.get_many([key, OPEN_UNTIL_KEY, FAILURES_KEY])
     except RedisError:
-        cached = None
-    if cached is not None:
-        return Resolution.from_dict(cached), True
-    admitted, wait = breaker_admits()
+        found = {}
+    if key in found:
+        return Resolution.from_dict(found[key]), True
+    admitted, wait = breaker_admits(found.get(OPEN_UNTIL_KEY))
     if not admitted:
         raise EngineUnavailable(
             "The intent engine is failing, so the gateway stopped calling it for a while; "
@@ -397,7 +398,8 @@ def resolve(
     except EngineUnavailable:
         _breaker_failure()
         raise
-    _breaker_success()
+    if found.get(FAILURES_KEY) or OPEN_UNTIL_KEY in found:
+        _breaker_success()
     if settings.INTENT_ENGINE_CACHE_S:
         with contextlib.suppress(RedisError):
             cache.set(key, asdict(resolution), timeout=settings.INTENT_ENGINE_CACHE_S)

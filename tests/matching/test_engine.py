@@ -72,6 +72,21 @@ def test_a_string_of_failures_opens_the_breaker_and_the_engine_is_left_alone(cli
     assert engine.calls_count == 3  # the fourth request never reached it
 
 
+def test_a_success_resets_the_count_of_failures_in_a_row(client, shelf, engine):
+    engine.script("500", "500")
+    for _ in range(2):
+        assert recommend(client).status_code == 503
+    assert recommend(client).status_code == 200  # resets the count
+    engine.script("500", "500")
+    for _ in range(2):
+        assert recommend(client, "another intent").status_code == 503
+
+    response = recommend(client, "another intent")
+
+    assert response.status_code == 200  # two in a row: the breaker stays closed
+    assert engine.calls_count == 6
+
+
 def test_after_the_cooldown_one_trial_call_closes_the_breaker(client, shelf, engine):
     engine.script("500", "500", "500")
     for _ in range(3):
