@@ -13,6 +13,18 @@ from gateway.fields import JSONField
 # Creator usernames: what the import accepts and what lookups check before they query.
 USERNAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
 REGION = re.compile(r"[A-Z]{2}")
+# Product ids are positive integers that fit a signed 64-bit column.
+MAX_PRODUCT_ID = 2**63 - 1
+_PRODUCT_ID = re.compile(r"[0-9]{1,19}")
+
+
+def product_id_from(text: str) -> int | None:
+    """The product id a string of ASCII digits names, or None when no product can have it."""
+    if not _PRODUCT_ID.fullmatch(text) or int(text) > MAX_PRODUCT_ID:
+        return None
+    return int(text)
+
+
 http_url = URLValidator(schemes=["http", "https"])
 
 

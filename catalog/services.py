@@ -1,7 +1,6 @@
 """Catalog use cases: issue cards, read them back, and a creator's showcase."""
 
 import contextlib
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +11,7 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from catalog.cards import build_card
-from catalog.models import USERNAME, Creator, Product, Recommendation, Video
+from catalog.models import USERNAME, Creator, Product, Recommendation, Video, product_id_from
 from gateway.api import REC, find_minted, new_id, not_found
 
 
@@ -110,15 +109,10 @@ def card_get(*, rec_id: str) -> dict[str, Any]:
     )
 
 
-# Product ids are positive integers that fit a signed 64-bit column.
-_MAX_PRODUCT_ID = 2**63 - 1
-_PRODUCT_ID = re.compile(r"[0-9]{1,19}")
-
-
 def product_card_issue(*, product_id: str, channel: str | None) -> dict[str, Any]:
     """A fresh card, with a new rec_id, for one known product (`product_id` as in the path)."""
-    known = _PRODUCT_ID.fullmatch(product_id) and int(product_id) <= _MAX_PRODUCT_ID
-    product = products_with_videos().filter(id=int(product_id)).first() if known else None
+    known = product_id_from(product_id)
+    product = products_with_videos().filter(id=known).first() if known is not None else None
     if product is None:
         raise not_found("product_not_found", "No product has that id.")
     return cards_issue(products=[product], channel=channel)[0]

@@ -438,6 +438,16 @@ class JsonNumberField(serializers.FloatField):
         return float(super().to_internal_value(data))
 
 
+class JsonDecimalField(serializers.DecimalField):
+    """A money amount in a JSON body: a JSON number, never a string or a boolean; -0 reads as 0."""
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        value: Decimal = super().to_internal_value(data)
+        return value + 0  # a negative zero becomes a plain zero
+
+
 class QueryIntegerField(serializers.IntegerField):
     """An integer query value in ASCII digits only: "2.0" and full-width or Arabic-Indic digits
     are refused, where DRF's own IntegerField would read them as numbers."""

@@ -203,6 +203,7 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "register": "30/min",
     "health": "30/min",
     "mandates": "30/min",
+    "mandate_verify": "600/min",
     "match": "120/min",
     "cards": "600/min",
     "conversions": "600/min",

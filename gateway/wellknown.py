@@ -16,8 +16,9 @@ from rest_framework.views import APIView
 from gateway.api import dumps
 from gateway.signing import signing_keys
 
-# Verifiers may keep the key set this long; a new key is published a while before it signs
-# (README, key rotation), so no verifier ever meets a kid it cannot find.
+# Verifiers may keep the key set this long; a new key is listed (published) for longer than
+# this before it is moved first to sign (README, key rotation), so no verifier meets a kid it
+# cannot find.
 JWKS_MAX_AGE_S = 300
 
 

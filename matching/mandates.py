@@ -81,9 +81,7 @@ def signing_key_unavailable() -> ApiError:
 def mandate_sign(*, product_id: int, amount_limit: Decimal, currency: str) -> SignedMandate:
     """Sign a mandate for one catalog product up to `amount_limit`, with the first key, and
     record it. 503 when no key is configured; 400 `invalid_body` for an unknown product."""
-    keys = signing_keys()
-    if not keys:
-        raise signing_key_unavailable()
+    # The body is judged first: the same bad request is a 400 with or without a key.
     product = Product.objects.filter(id=product_id).first()
     if product is None:
         raise ApiError(
@@ -92,6 +90,9 @@ def mandate_sign(*, product_id: int, amount_limit: Decimal, currency: str) -> Si
             "Invalid request body: product_id.",
             fields={"product_id": ["No product has that product_id."]},
         )
+    keys = signing_keys()
+    if not keys:
+        raise signing_key_unavailable()
     key = keys[0]
     issued_at = timezone.now().replace(microsecond=0)
     expires_at = issued_at + timedelta(seconds=settings.MANDATE_LIFETIME_S)

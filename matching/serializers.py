@@ -9,6 +9,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from catalog.models import MAX_PRODUCT_ID
 from catalog.serializers import CardSerializer
 from gateway.api import JsonNumberField, JsonStringField, channel_field, limit_field
 from matching.engine import MAX_INTENT_CHARS
@@ -391,7 +392,6 @@ class RecommendSerializer(serializers.Serializer):
 
 # --- Intent mandates ---------------------------------------------------------------------------
 
-MAX_PRODUCT_ID = 2**63 - 1
 # The finest minor unit of any ISO 4217 currency: the signed number and the stored decimal agree.
 MAX_AMOUNT_DECIMALS = 4
 

@@ -3,7 +3,6 @@
 import base64
 import binascii
 import logging
-import re
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -25,7 +24,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from catalog.models import Product, Recommendation
+from catalog.models import Product, Recommendation, product_id_from
 from catalog.search import catalog_categories
 from catalog.services import cards_build, cards_record, products_with_videos
 from gateway.api import (
@@ -59,7 +58,6 @@ from merchants.services import merchant_get
 
 logger = logging.getLogger(__name__)
 
-_PRODUCT_ID = re.compile(r"[0-9]{1,19}")
 # Unresolved intents older than this are left alone: the shopper has moved on.
 UNRESOLVED_HORIZON = timedelta(days=1)
 
@@ -296,11 +294,8 @@ def proposal_submit(
     if merchant.is_deactivated:
         raise merchant_deactivated()
     intent = intent_get(intent_id=intent_id)
-    product = (
-        Product.objects.filter(id=int(product_id)).first()
-        if _PRODUCT_ID.fullmatch(product_id)
-        else None
-    )
+    known = product_id_from(product_id)
+    product = Product.objects.filter(id=known).first() if known is not None else None
     if product is None:
         raise _not_found("product_not_found", "No product has that product_id.")
     offer_title = fields.get("offer_title") or product.title

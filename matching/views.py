@@ -331,7 +331,7 @@ class RecommendViewSet(viewsets.ViewSet):
 
 class IntentMandateViewSet(viewsets.ViewSet):
     def get_throttles(self) -> list[Any]:
-        self.throttle_scope = "mandates" if self.action == "sign" else ""
+        self.throttle_scope = "mandates" if self.action == "sign" else "mandate_verify"
         return super().get_throttles()
 
     @extend_schema(

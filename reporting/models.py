@@ -4,6 +4,8 @@ The other facts the report reads live where they happen: issued cards (catalog.R
 match sessions and accepted match tokens (matching).
 """
 
+from datetime import timedelta
+
 from django.core.validators import MinLengthValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -11,6 +13,9 @@ from django.db.models import Q
 from catalog.models import Product, Recommendation
 from matching.models import MatchToken
 from merchants.models import MerchantAgent
+
+# Clocks of merchants' systems drift: an order may be stamped this far off the gateway's clock.
+CLOCK_SKEW = timedelta(minutes=5)
 
 
 class Click(models.Model):

@@ -9,6 +9,7 @@ import csv
 from collections.abc import Iterable
 from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
@@ -73,8 +74,8 @@ def attribution_page(request: HttpRequest) -> HttpResponse:
         ],
     )
     gmv = charts.bar_chart(days, [figures.gmv_usd for figures in daily], unit="$")
-    export = request.GET.copy()
-    export.pop("breakdown", None)
+    # The filters in effect (the defaults where the page refused one), never the refused ones.
+    export = {name: query[name] for name in ("days", "channel", "product_id") if query[name]}
     return render(
         request,
         "reporting/attribution.html",
@@ -85,7 +86,7 @@ def attribution_page(request: HttpRequest) -> HttpResponse:
             "window_choices": sorted({*WINDOW_CHOICES, query["days"]}),
             "activity": activity,
             "gmv": gmv,
-            "export_query": export.urlencode(),
+            "export_query": urlencode(export),
         },
         status=400 if errors else 200,
     )

@@ -1,35 +1,32 @@
 """Requests of the attribution endpoints (validation) and their representations."""
 
-from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
 from rest_framework import serializers
 
-from gateway.api import CHANNEL_PATTERN, JsonStringField, QueryIntegerField
-from reporting.models import Conversion
+from catalog.models import MAX_PRODUCT_ID
+from gateway.api import CHANNEL_PATTERN, JsonDecimalField, JsonStringField, QueryIntegerField
+from reporting.models import CLOCK_SKEW, Conversion
 
 MAX_AMOUNT = Decimal("100000000")  # 1e8 in any currency: beyond that, a unit mix-up
-# Clocks of merchants' systems drift; an order may be stamped this far in the gateway's future.
-CLOCK_SKEW = timedelta(minutes=5)
-
-
-class JsonDecimalField(serializers.DecimalField):
-    """A money amount in a JSON body: a JSON number, never a string or a boolean."""
-
-    def to_internal_value(self, data: Any) -> Decimal:
-        if isinstance(data, bool) or not isinstance(data, int | float):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class ConversionCreateSerializer(serializers.Serializer):
     merchant_agent_id = JsonStringField(max_length=64)
     rec_id = JsonStringField(
-        max_length=64, required=False, help_text="The card's attribution id (from its buy link)."
+        max_length=64,
+        required=False,
+        allow_null=True,
+        help_text="The card's attribution id (from its buy link).",
     )
-    match_token_id = JsonStringField(max_length=64, required=False)
+    match_token_id = JsonStringField(
+        max_length=64,
+        required=False,
+        allow_null=True,
+        help_text="An accepted match token whose proposal this order fulfils.",
+    )
     order_id = JsonStringField(max_length=128, help_text="The merchant's own order id.")
     amount = JsonDecimalField(
         max_digits=12,
@@ -99,7 +96,7 @@ class ReportQuerySerializer(serializers.Serializer):
         error_messages={"invalid": "Use 1-64 characters of A-Z a-z 0-9 . _ : -"},
     )
     product_id = serializers.RegexField(
-        r"^[0-9]{1,18}\Z",
+        r"^[0-9]{1,19}\Z",
         required=False,
         default=None,
         help_text="Only facts of this product (its catalog id).",
@@ -107,6 +104,8 @@ class ReportQuerySerializer(serializers.Serializer):
     )
 
     def validate_product_id(self, value: str | None) -> int | None:
+        if value and int(value) > MAX_PRODUCT_ID:
+            raise serializers.ValidationError("No product has that id.")
         return int(value) if value else None
 
 

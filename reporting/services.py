@@ -1,13 +1,14 @@
 """Attribution use cases: follow a card's buy link, record a conversion, report the figures."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
@@ -16,7 +17,7 @@ from catalog.models import Product, Recommendation, Video
 from gateway.api import CONVERSION, MATCH_TOKEN, REC, ApiError, find_minted, new_id, not_found
 from matching.models import AcceptanceState, MatchSession, MatchToken, Provenance
 from merchants.models import MerchantAgent
-from reporting.models import Click, Conversion
+from reporting.models import CLOCK_SKEW, Click, Conversion
 
 # --- Buy links ---------------------------------------------------------------------------------
 
@@ -42,8 +43,11 @@ def buy_link_follow(*, rec_id: str, user_agent: str, referrer: str, count_click:
     missing = not_found("not found", "No card was issued under that rec_id.")
     shop_url = find_minted(shop_urls, REC, rec_id, missing)
     if count_click:
+        # Headers are the visitor's bytes: PostgreSQL text holds no NUL.
         Click.objects.create(
-            recommendation_id=rec_id, user_agent=user_agent[:300], referrer=referrer[:500]
+            recommendation_id=rec_id,
+            user_agent=user_agent.replace("\x00", "\ufffd")[:300],
+            referrer=referrer.replace("\x00", "\ufffd")[:500],
         )
     return with_rec_id(shop_url, rec_id)
 
@@ -102,12 +106,32 @@ def conversion_record(
                 "match_token_not_yours",
                 "That match token is for another merchant's proposal.",
             )
+        if token.acceptance_state != AcceptanceState.ACCEPTED:
+            # An issued token is an offer the demand side has not taken (yet); a superseded one
+            # lost. Only an accepted match is a fact a sale can be credited to.
+            raise ApiError(
+                409,
+                "match_token_not_accepted",
+                "That match token was not accepted, so no sale can be credited to it.",
+            )
     if recommendation and token and recommendation.product_id != token.proposal.product_id:
         raise ApiError(
             400,
             "invalid_body",
             "rec_id and match_token_id name different products.",
             fields={"match_token_id": ["Its proposal is not for the card's product."]},
+        )
+    # An order placed before its card or match existed cannot be their outcome (clocks may
+    # drift by CLOCK_SKEW).
+    references = [recommendation.created_at if recommendation else None]
+    references.append(token.issued_at if token else None)
+    earliest = max((moment for moment in references if moment is not None), default=None)
+    if earliest is not None and occurred_at < earliest - CLOCK_SKEW:
+        raise ApiError(
+            400,
+            "invalid_body",
+            "occurred_at is before the card or match token it credits was issued.",
+            fields={"occurred_at": ["The order cannot be older than what it credits."]},
         )
     facts: dict[str, Any] = {
         "recommendation_id": rec_id,
@@ -342,7 +366,29 @@ def _ranked(rows: Iterable[Any], key: Any, top: int | None) -> list[Any]:
     return ordered if top is None else ordered[:top]
 
 
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """One view of the facts for all the report's queries, so its sections agree: on PostgreSQL
+    a read-only REPEATABLE READ transaction. (SQLite's read transactions would hold its single
+    writer's lock here; its report may differ by the facts written while it runs.)"""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
 def attribution_report(
+    *, days: int, channel: str | None, product_id: int | None, top: int | None
+) -> AttributionReport:
+    """The attribution report (see _report), read from one snapshot of the facts."""
+    with _snapshot():
+        return _report(days=days, channel=channel, product_id=product_id, top=top)
+
+
+def _report(
     *, days: int, channel: str | None, product_id: int | None, top: int | None
 ) -> AttributionReport:
     """The attribution figures of the last `days` days (today included, UTC), optionally of

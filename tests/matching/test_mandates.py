@@ -170,6 +170,14 @@ def test_without_a_key_signing_answers_503_and_records_nothing(client, no_signin
     assert not IntentMandate.objects.exists()
 
 
+def test_without_a_key_a_bad_body_is_still_a_400(client, no_signing_key, product):
+    unknown = sign(client, product_id="999999")
+    no_amount = post(client, SIGN, {"product_id": "1001"})
+
+    assert (unknown.status_code, unknown.json()["error"]) == (400, "invalid_body")
+    assert (no_amount.status_code, no_amount.json()["error"]) == (400, "invalid_body")
+
+
 def test_a_key_file_that_is_configured_signs(client, settings, tmp_path, rsa_pems, product):
     (tmp_path / "key.pem").write_text(rsa_pems[1])
     settings.MANDATE_SIGNING_KEY, settings.MANDATE_SIGNING_KEY_FILE = "", str(tmp_path / "key.pem")

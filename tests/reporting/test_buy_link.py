@@ -55,6 +55,16 @@ def test_oversized_headers_are_truncated_not_refused(client, trail_shoe):
     assert len(Click.objects.get().user_agent) == 300
 
 
+def test_a_nul_in_the_headers_is_recorded_replaced(client, trail_shoe):
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+
+    response = client.get(f"/r/{rec_id}", HTTP_USER_AGENT="bot\x00x", HTTP_REFERER="a\x00b")
+
+    assert response.status_code == 302
+    click = Click.objects.get()
+    assert (click.user_agent, click.referrer) == ("bot\ufffdx", "a\ufffdb")
+
+
 def test_unknown_rec_id_is_404_and_records_nothing(client):
     response = client.get("/r/rec_000000000000000000000000")
 

@@ -1,19 +1,22 @@
 """POST /v1/attribution/conversions: orders recorded once per merchant order id."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
+from catalog.models import Recommendation
+from matching.models import MatchToken
 from merchants.models import MerchantAgent
 from reporting.models import Conversion
-from tests.protocol import post, register
+from tests.protocol import create_intent, post, propose, register
 from tests.reporting.conftest import accepted_token, convert, issue_card
 
 pytestmark = pytest.mark.django_db
 
 OCCURRED = "2026-11-01T09:30:00Z"
+ISSUED = datetime(2026, 10, 1, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -23,7 +26,10 @@ def shop(client, trail_shoe):
 
 @pytest.fixture
 def rec_id(client, trail_shoe):
-    return issue_card(client, 1001, "agent.a")
+    rec_id = issue_card(client, 1001, "agent.a")
+    # Issued before the orders these tests report (2026-11-01).
+    Recommendation.objects.filter(rec_id=rec_id).update(created_at=ISSUED)
+    return rec_id
 
 
 def test_a_conversion_on_a_card_is_recorded_with_its_product_and_channel(client, shop, rec_id):
@@ -72,6 +78,7 @@ def test_the_same_order_with_other_facts_is_a_conflict(client, shop, rec_id, cha
     convert(client, shop, "ORD-1", rec_id=rec_id, amount=89.99, occurred_at=OCCURRED)
     if "rec_id" in change:
         change = {"rec_id": issue_card(client, 1001, "agent.a")}
+        Recommendation.objects.filter(rec_id=change["rec_id"]).update(created_at=ISSUED)
 
     response = convert(
         client,
@@ -276,3 +283,71 @@ def test_a_deactivated_merchant_may_still_report_its_orders(client, shop, rec_id
     response = convert(client, shop, "ORD-1", rec_id=rec_id)
 
     assert response.status_code == 201
+
+
+def issued_token(client, merchant, product_id: int) -> str:
+    """The id of a token minted but not confirmed."""
+    intent_id = create_intent(client, intent_tags=["trail"])["intent_id"]
+    proposal = propose(client, merchant, intent_id, product_id, price=99)
+    proposal_id = proposal.json()["proposal"]["proposal_id"]
+    session = post(client, "/v1/match", {"intent_id": intent_id}).json()["match_session"]
+    accept = f"/v1/match/{session['match_session_id']}/accept"
+    token = post(client, accept, {"proposal_id": proposal_id}).json()["match_token"]
+    assert token["acceptance_state"] == "issued"
+    return token["match_token_id"]
+
+
+def test_a_token_that_was_only_issued_earns_no_sale(client, shop):
+    token_id = issued_token(client, shop, 1001)
+
+    response = convert(client, shop, "ORD-9", match_token_id=token_id)
+
+    assert response.status_code == 409
+    assert response.json()["error"] == "match_token_not_accepted"
+    assert Conversion.objects.count() == 0
+
+
+def test_a_superseded_token_earns_no_sale(client, shop):
+    rival = register(client, "shop-b")
+    intent_id = create_intent(client, intent_tags=["trail"])["intent_id"]
+    mine = propose(client, shop, intent_id, 1001, price=99).json()["proposal"]["proposal_id"]
+    theirs = propose(client, rival, intent_id, 1001, price=95).json()["proposal"]["proposal_id"]
+    session = post(client, "/v1/match", {"intent_id": intent_id}).json()["match_session"]
+    accept = f"/v1/match/{session['match_session_id']}/accept"
+    my_token = post(client, accept, {"proposal_id": mine}).json()["match_token"]
+    their_token = post(client, accept, {"proposal_id": theirs}).json()["match_token"]
+    post(client, accept, {"match_token_id": their_token["match_token_id"]})
+    assert MatchToken.objects.get(pk=my_token["match_token_id"]).acceptance_state == "superseded"
+
+    response = convert(client, shop, "ORD-9", match_token_id=my_token["match_token_id"])
+
+    assert response.status_code == 409
+    assert response.json()["error"] == "match_token_not_accepted"
+
+
+def test_an_order_older_than_its_card_is_refused(client, shop, trail_shoe):
+    fresh = issue_card(client, 1001, "agent.a")  # issued now
+
+    response = convert(client, shop, "ORD-9", rec_id=fresh, occurred_at="2026-01-01T00:00:00Z")
+
+    assert response.status_code == 400
+    assert set(response.json()["fields"]) == {"occurred_at"}
+    assert Conversion.objects.count() == 0
+
+
+def test_a_null_reference_counts_as_absent(client, shop, rec_id):
+    response = convert(
+        client, shop, "ORD-9", rec_id=rec_id, match_token_id=None, occurred_at=OCCURRED
+    )
+
+    assert response.status_code == 201
+    assert response.json()["conversion"]["match_token_id"] is None
+
+
+def test_a_negative_zero_amount_is_recorded_as_zero(client, shop, rec_id):
+    response = convert(client, shop, "ORD-9", rec_id=rec_id, amount=-0.0, occurred_at=OCCURRED)
+
+    assert response.status_code == 201
+    assert b'"amount":0.0,' in response.content
+    assert b'"amount":-0' not in response.content
+    assert str(Conversion.objects.get().amount) == "0.00"

@@ -279,3 +279,17 @@ def test_an_empty_report_takes_fewer_queries(client, supply_keys, django_assert_
 
     assert body["totals"] == {**ZERO, "gmv_by_currency": {}}
     assert len(body["by_day"]) == 30
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_report_reads_one_snapshot_on_postgresql(client, supply_keys):
+    with CaptureQueriesContext(connection) as queries:
+        response = report(client)
+
+    assert response.status_code == 200
+    statements = [q["sql"] for q in queries.captured_queries if q["sql"] != "BEGIN"]
+    snapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+    if connection.vendor == "postgresql":
+        assert statements[0] == snapshot
+    else:  # SQLite: a read transaction would hold the writer's lock
+        assert snapshot not in statements

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -66,6 +67,13 @@ def test_bad_filters_are_named_and_the_default_window_shown(reader, market):
     assert "The filters were not understood" in page
     assert "<strong>days</strong>" in page
     assert 'Cards issued</div><div class="value">7</div>' in page
+    # The export links carry the window in effect, not the refused one.
+    links = re.findall(r'href="attribution.csv\?([^"]+)"', page)
+    assert len(links) == 4
+    assert all("days=30" in link and "days=0" not in link for link in links)
+    for link in links:
+        exported = reader.get("/reports/attribution.csv?" + link.replace("&amp;", "&"))
+        assert exported.status_code == 200
 
 
 def test_merchant_data_is_escaped_everywhere(reader, supply_keys, trail_shoe, client):
@@ -81,16 +89,17 @@ def test_merchant_data_is_escaped_everywhere(reader, supply_keys, trail_shoe, cl
     assert rows_of(exported)[1][1] == '<script>alert("x")</script> Shoe'  # CSV is not HTML
 
 
+@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
 def test_a_title_that_looks_like_a_formula_is_defused_in_csv(
-    reader, supply_keys, trail_shoe, client
+    reader, supply_keys, trail_shoe, client, lead
 ):
-    trail_shoe.title = '=HYPERLINK("https://evil.test")'
+    trail_shoe.title = lead + 'HYPERLINK("https://evil.test")'
     trail_shoe.save()
     issue_card(client, 1001, None)
 
     rows = rows_of(reader.get("/reports/attribution.csv", {"breakdown": "product"}))
 
-    assert rows[1][1] == '\'=HYPERLINK("https://evil.test")'
+    assert rows[1][1] == "'" + lead + 'HYPERLINK("https://evil.test")'
 
 
 def test_csv_by_day_has_a_header_and_one_row_a_day(reader, market):
