@@ -46,7 +46,12 @@ class ConversionAdmin(ReadOnlyAdmin):
         "match_token_link",
     )
     list_select_related = ("merchant", "product")
-    list_filter = ("currency", "channel", "occurred_at")
+    list_filter = (
+        "currency",
+        "channel",
+        ("merchant", admin.RelatedOnlyFieldListFilter),
+        "occurred_at",
+    )
     search_fields = (
         "=conversion_id",
         "=order_id",
