@@ -4,12 +4,14 @@ import pytest
 from django.contrib import admin
 from django.contrib.admin.utils import quote
 from django.urls import reverse
+from django.utils import timezone
 
 from catalog.models import Recommendation
 from matching.models import IntentMandate, MatchSession, Proposal
 from merchants.models import MerchantAgent
 from reporting.models import Click, Conversion
-from tests.protocol import create_intent, post, propose, register
+from tests.protocol import Merchant, create_intent, post, propose, register
+from tests.reporting.conftest import accepted_token
 
 pytestmark = pytest.mark.django_db
 
@@ -27,18 +29,13 @@ def staff_client(client, django_user_model, trail_shoe, signing_key):
     session = post(client, "/v1/match", {"intent_id": intent_id}).json()["match_session"]
     post(client, f"/v1/match/{session['match_session_id']}/accept", {"proposal_id": proposal_id})
     post(client, "/v1/intent-mandates/sign", {"product_id": "1001", "amount_limit": 120})
-    accept = f"/v1/match/{session['match_session_id']}/accept"
-    token_id = post(client, accept, {"proposal_id": proposal_id}).json()["match_token"][
-        "match_token_id"
-    ]
     conversion = {
         "merchant_agent_id": "shop-1",
         "rec_id": rec_id,
-        "match_token_id": token_id,
         "order_id": "ORD-1",
         "amount": 89.99,
         "currency": "USD",
-        "occurred_at": "2026-11-01T09:30:00Z",
+        "occurred_at": timezone.now().isoformat(),
     }
     assert post(client, "/v1/attribution/conversions", conversion, shop.token).status_code == 201
     client.secret_token = shop.token
@@ -159,11 +156,23 @@ def test_staff_cannot_add_a_merchant_or_give_it_a_private_endpoint(staff_client)
 
 
 def test_conversions_are_read_only_and_link_to_their_card_and_token(staff_client):
-    conversion = Conversion.objects.get()
+    shop = Merchant("shop-1", staff_client.secret_token, "")
+    token_id = accepted_token(staff_client, shop, 1001, "agent.a")
+    body = {
+        "merchant_agent_id": "shop-1",
+        "rec_id": Conversion.objects.get().recommendation_id,
+        "match_token_id": token_id,
+        "order_id": "ORD-2",
+        "amount": 10,
+        "currency": "USD",
+        "occurred_at": timezone.now().isoformat(),
+    }
+    assert post(staff_client, "/v1/attribution/conversions", body, shop.token).status_code == 201
+    conversion = Conversion.objects.get(order_id="ORD-2")
     change = reverse("admin:reporting_conversion_change", args=[quote(conversion.pk)])
 
     page = staff_client.get(change)
-    listed = staff_client.get(reverse("admin:reporting_conversion_changelist"), {"q": "ORD-1"})
+    listed = staff_client.get(reverse("admin:reporting_conversion_changelist"), {"q": "ORD-2"})
 
     assert page.status_code == 200
     rec_id, token_id = conversion.recommendation_id, conversion.match_token_id
@@ -173,8 +182,8 @@ def test_conversions_are_read_only_and_link_to_their_card_and_token(staff_client
     token_url = reverse("admin:matching_matchtoken_change", args=[quote(token_id)])
     assert f'href="{rec_url}"'.encode() in page.content
     assert f'href="{token_url}"'.encode() in page.content
-    assert b"ORD-1" in listed.content
+    assert b"ORD-2" in listed.content
     assert staff_client.get(reverse("admin:reporting_conversion_add")).status_code == 403
     delete = reverse("admin:reporting_conversion_delete", args=[quote(conversion.pk)])
     assert staff_client.post(delete).status_code == 403
-    assert Conversion.objects.count() == 1
+    assert Conversion.objects.count() == 2
