@@ -256,6 +256,58 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": PUBLIC_BASE_URL}],
     "ENUM_NAME_OVERRIDES": {"MandateVerificationReasonEnum": "matching.mandates.Reason"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "gateway.schema.retry_after_header",
+    ],
+    "TAGS": [
+        {
+            "name": "recommend",
+            "description": "Product cards for a natural-language shopping intent, resolved by "
+            "the intent engine.",
+        },
+        {
+            "name": "cards",
+            "description": "Product cards (PCD): lookups by rec_id, fresh cards for a product, "
+            "creator showcases and the attributed buy link.",
+        },
+        {
+            "name": "merchants",
+            "description": "The merchant agent registry: registration, lookup, heartbeat, "
+            "updates, token rotation, deactivation and health probes.",
+        },
+        {
+            "name": "intents",
+            "description": "Shopping intents of demand agents, the merchants' intent feed and "
+            "the proposals submitted against an intent.",
+        },
+        {"name": "proposals", "description": "Merchant offers submitted against an intent."},
+        {
+            "name": "match",
+            "description": "Match sessions that rank an intent's proposals, and the match tokens "
+            "minted and confirmed by accepting one.",
+        },
+        {
+            "name": "mandates",
+            "description": "Signed intent mandates for checkout flows (RS256 over RFC 8785 "
+            "canonical JSON) and their verification.",
+        },
+        {
+            "name": "attribution",
+            "description": "Orders reported by merchants as the outcome of a card or a match "
+            "token.",
+        },
+        {
+            "name": "report",
+            "description": "Attribution figures for supply teams, behind `X-Supply-Key`.",
+        },
+        {
+            "name": "discovery",
+            "description": "Documents that describe the gateway: the contract, the agent card, "
+            "the protocol and the mandate keys.",
+        },
+        {"name": "operations", "description": "Liveness and readiness probes."},
+    ],
 }
 
 # Bodies above 256 KB are refused with 413 before they are parsed.
