@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "gateway",
     "catalog",
     "merchants",
     "matching",
@@ -323,6 +324,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The API speaks English; /openapi.json?locale=zh is also served in Simplified Chinese, from the
+# gettext catalog under locale/ (the compiled .mo is committed, so no gettext tools are needed).
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "static/"
