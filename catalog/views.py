@@ -8,16 +8,30 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from catalog import services
+from catalog.examples import CARD_EXAMPLE, SHOWCASE_EXAMPLE
+from catalog.models import USERNAME as USERNAME_PATTERN
 from catalog.serializers import (
     CardQuerySerializer,
     CardSerializer,
     ShowcaseQuerySerializer,
     ShowcaseSerializer,
 )
-from gateway.api import ErrorSerializer, validated
+from gateway.api import BAD_QUERY, REC, THROTTLED, errors, id_parameter, validated
 
-CHANNEL = OpenApiParameter(
-    "channel", OpenApiTypes.STR, description="Optional hint naming the calling client."
+REC_ID = id_parameter("recId", REC, "The card's rec_id: `rec_` and 24 hex characters.")
+PRODUCT_ID = OpenApiParameter(
+    "productId",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=r"^[0-9]{1,19}$",
+    description="The catalog product id, in digits.",
+)
+USERNAME = OpenApiParameter(
+    "username",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=rf"^{USERNAME_PATTERN.pattern}$",
+    description="The creator's username, without the @.",
 )
 
 
@@ -32,9 +46,14 @@ class CardViewSet(viewsets.ViewSet):
     @extend_schema(
         operation_id="getCard",
         summary="A card previously issued under a rec_id",
+        description="The card exactly as it was served, under the same rec_id.",
         tags=["cards"],
-        parameters=[OpenApiParameter("recId", OpenApiTypes.STR, OpenApiParameter.PATH)],
-        responses={200: CardSerializer, 404: ErrorSerializer, 429: ErrorSerializer},
+        parameters=[REC_ID],
+        responses={
+            200: CardSerializer,
+            **errors({404: "`not found`: no card was issued under that rec_id.", 429: THROTTLED}),
+        },
+        examples=[CARD_EXAMPLE],
     )
     def retrieve(self, request: Request, recId: str) -> Response:
         return Response(services.card_get(rec_id=recId))
@@ -48,17 +67,21 @@ class ProductViewSet(viewsets.ViewSet):
     @extend_schema(
         operation_id="getProductCard",
         summary="A fresh card, with a new rec_id, for a known product",
+        description="Every call issues a new card with its own rec_id, recorded for "
+        "attribution; hand cta.primary.url to the shopper verbatim.",
         tags=["cards"],
-        parameters=[
-            OpenApiParameter("productId", OpenApiTypes.STR, OpenApiParameter.PATH),
-            CHANNEL,
-        ],
+        parameters=[PRODUCT_ID, CardQuerySerializer],
         responses={
             200: CardSerializer,
-            400: ErrorSerializer,
-            404: ErrorSerializer,
-            429: ErrorSerializer,
+            **errors(
+                {
+                    400: BAD_QUERY,
+                    404: "`product_not_found`: no product has that id.",
+                    429: THROTTLED,
+                }
+            ),
         },
+        examples=[CARD_EXAMPLE],
     )
     @action(detail=True, methods=["get"], url_path="card")
     def card(self, request: Request, productId: str) -> Response:
@@ -75,18 +98,21 @@ class CreatorViewSet(viewsets.ViewSet):
     @extend_schema(
         operation_id="getCreatorShowcase",
         summary="Cards of the products a creator sold best",
+        description="Top products for which the creator produced winning videos, by the GMV "
+        "of the creator's own videos; each is a freshly issued card.",
         tags=["cards"],
-        parameters=[
-            OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH),
-            OpenApiParameter("limit", OpenApiTypes.INT, description="1 to 10, default 6."),
-            CHANNEL,
-        ],
+        parameters=[USERNAME, ShowcaseQuerySerializer],
         responses={
             200: ShowcaseSerializer,
-            400: ErrorSerializer,
-            404: ErrorSerializer,
-            429: ErrorSerializer,
+            **errors(
+                {
+                    400: BAD_QUERY,
+                    404: "`creator_not_found`: no creator has that username.",
+                    429: THROTTLED,
+                }
+            ),
         },
+        examples=[SHOWCASE_EXAMPLE],
     )
     @action(detail=True, methods=["get"])
     def showcase(self, request: Request, username: str) -> Response:

@@ -20,6 +20,8 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.utils.encoding import force_str
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 from rest_framework.negotiation import BaseContentNegotiation
@@ -408,7 +410,7 @@ class ScopeThrottle(ScopedRateThrottle):
 
 
 class ErrorSerializer(serializers.Serializer):
-    """The error envelope, for the OpenAPI contract."""
+    """The error envelope: every error of the gateway has this shape."""
 
     error = serializers.CharField(help_text="Machine-readable error code.")
     message = serializers.CharField(help_text="A sentence for a person.")
@@ -417,6 +419,38 @@ class ErrorSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="Present on validation errors: each offending field and its messages.",
+    )
+
+
+def errors(described: Mapping[int, str]) -> dict[int, OpenApiResponse]:
+    """An operation's error responses for the contract: each status with the envelope and a
+    description naming the codes it carries."""
+    return {
+        status: OpenApiResponse(ErrorSerializer, description=text)
+        for status, text in described.items()
+    }
+
+
+# Descriptions of the errors many operations share.
+THROTTLED = "`throttled`: too many requests from this client; retry after `Retry-After` seconds."
+TOO_LARGE = "`payload_too_large`: the request body is larger than 256 KB."
+BAD_QUERY = (
+    "`invalid_parameter`: a query value is missing, repeated, out of range or malformed; "
+    "`fields` names each."
+)
+# Descriptions of errors, not secrets (S105).
+MISSING_TOKEN = "`missing registration token`: no `X-Merchant-Token` header."  # noqa: S105
+INVALID_TOKEN = "`invalid registration token`: the token is unknown or another merchant's."  # noqa: S105
+
+
+def id_parameter(name: str, prefix: str, description: str) -> OpenApiParameter:
+    """A path parameter holding an id the gateway minted with `prefix` (see `new_id`)."""
+    return OpenApiParameter(
+        name,
+        OpenApiTypes.STR,
+        OpenApiParameter.PATH,
+        pattern=rf"^{prefix}_[0-9a-f]{{24}}$",
+        description=description,
     )
 
 

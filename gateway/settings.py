@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "gateway",
     "catalog",
     "merchants",
     "matching",
@@ -257,6 +258,58 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVERS": [{"url": PUBLIC_BASE_URL}],
     "ENUM_NAME_OVERRIDES": {"MandateVerificationReasonEnum": "matching.mandates.Reason"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "gateway.schema.retry_after_header",
+    ],
+    "TAGS": [
+        {
+            "name": "recommend",
+            "description": "Product cards for a natural-language shopping intent, resolved by "
+            "the intent engine.",
+        },
+        {
+            "name": "cards",
+            "description": "Product cards (PCD): lookups by rec_id, fresh cards for a product, "
+            "creator showcases and the attributed buy link.",
+        },
+        {
+            "name": "merchants",
+            "description": "The merchant agent registry: registration, lookup, heartbeat, "
+            "updates, token rotation, deactivation and health probes.",
+        },
+        {
+            "name": "intents",
+            "description": "Shopping intents of demand agents, the merchants' intent feed and "
+            "the proposals submitted against an intent.",
+        },
+        {"name": "proposals", "description": "Merchant offers submitted against an intent."},
+        {
+            "name": "match",
+            "description": "Match sessions that rank an intent's proposals, and the match tokens "
+            "minted and confirmed by accepting one.",
+        },
+        {
+            "name": "mandates",
+            "description": "Signed intent mandates for checkout flows (RS256 over RFC 8785 "
+            "canonical JSON) and their verification.",
+        },
+        {
+            "name": "attribution",
+            "description": "Orders reported by merchants as the outcome of a card or a match "
+            "token.",
+        },
+        {
+            "name": "report",
+            "description": "Attribution figures for supply teams, behind `X-Supply-Key`.",
+        },
+        {
+            "name": "discovery",
+            "description": "Documents that describe the gateway: the contract, the agent card, "
+            "the protocol and the mandate keys.",
+        },
+        {"name": "operations", "description": "Liveness and readiness probes."},
+    ],
 }
 
 # Bodies above 256 KB are refused with 413 before they are parsed.
@@ -272,6 +325,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The API speaks English; /openapi.json?locale=zh is also served in Simplified Chinese, from the
+# gettext catalog under locale/ (the compiled .mo is committed, so no gettext tools are needed).
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "static/"

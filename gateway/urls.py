@@ -2,10 +2,10 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from gateway.documents import ProtocolDocumentView
 from gateway.health import LivenessView, ReadinessView
+from gateway.schema import SchemaView, SwaggerView
 from gateway.wellknown import AgentCardView, JwksView, LegacyAgentCardView
 
 urlpatterns = [
@@ -13,13 +13,13 @@ urlpatterns = [
     path("v1/", include("merchants.urls")),
     path("v1/", include("matching.urls")),
     path("", include("reporting.urls")),
-    path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
+    path("openapi.json", SchemaView.as_view(), name="openapi"),
     path(
         "docs/INTENT_MATCHING_PROTOCOL.md",
         ProtocolDocumentView.as_view(),
         name="protocol-document",
     ),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
+    path("docs/", SwaggerView.as_view(), name="swagger-ui"),
     path(".well-known/jwks.json", JwksView.as_view(), name="jwks"),
     path(".well-known/agent-card.json", AgentCardView.as_view(), name="agent-card"),
     path(".well-known/agent.json", LegacyAgentCardView.as_view(), name="agent-card-legacy"),

@@ -128,7 +128,12 @@ class ProposalCreateSerializer(serializers.Serializer):
     product_id = serializers.CharField(max_length=30, help_text="The catalog product id.")
     offer_title = JsonStringField(max_length=300, required=False, allow_null=True)
     price = serializers.DecimalField(
-        max_digits=12, decimal_places=2, min_value=0, required=False, allow_null=True
+        max_digits=12,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+        allow_null=True,
+        coerce_to_string=False,  # the interface's price is a number (a string is read too)
     )
     inventory_status = serializers.ChoiceField(
         choices=INVENTORY_STATUSES, required=False, allow_null=True
@@ -396,13 +401,18 @@ class RecommendSerializer(serializers.Serializer):
 MAX_AMOUNT_DECIMALS = 4
 
 
+@extend_schema_field({"type": "number", "exclusiveMinimum": 0})
+class PositiveAmountField(JsonNumberField):
+    """A JSON number that must be above 0 (checked by the serializer, with the maximum)."""
+
+
 class IntentMandateSignSerializer(serializers.Serializer):
     product_id = JsonStringField(
         max_length=19,
         validators=[RegexValidator(r"^[0-9]+$", "Give the catalog product id as digits.")],
         help_text='The catalog product id, as a string of digits ("1001").',
     )
-    amount_limit = JsonNumberField(
+    amount_limit = PositiveAmountField(
         help_text="The most the mandate allows to spend: above 0, at most MANDATE_MAX_AMOUNT "
         "(100000 by default), at most 4 decimal places."
     )

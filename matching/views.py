@@ -10,9 +10,41 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.api import ErrorSerializer, validated
+from gateway.api import (
+    BAD_QUERY,
+    INTENT,
+    INVALID_TOKEN,
+    MATCH_SESSION,
+    MATCH_TOKEN,
+    MISSING_TOKEN,
+    PROPOSAL,
+    THROTTLED,
+    TOO_LARGE,
+    errors,
+    id_parameter,
+    validated,
+)
 from gateway.signing import ALGORITHM
 from matching import mandates, services
+from matching.examples import (
+    ACCEPT_CONFIRM,
+    ACCEPT_MINT,
+    ACCEPT_RESPONSE,
+    ENGINE_UNAVAILABLE,
+    INTENT_FOUND,
+    INTENT_REQUEST,
+    INTENT_RESPONSE,
+    MATCH_REQUEST,
+    MATCH_RESPONSE,
+    PROPOSAL_REQUEST,
+    PROPOSAL_RESPONSE,
+    RECOMMEND_RESPONSE,
+    SIGN_REQUEST,
+    SIGN_RESPONSE,
+    VERIFY_EXPIRED,
+    VERIFY_REQUEST,
+    VERIFY_VALID,
+)
 from matching.recommend import recommend
 from matching.serializers import (
     IncludeExpiredQuerySerializer,
@@ -42,15 +74,33 @@ from matching.serializers import (
 )
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
+from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
 from merchants.serializers import MerchantEnvelopeSerializer, merchant_body
 from merchants.services import merchant_get
 
-ERRORS_400_404: dict[int, Any] = {400: ErrorSerializer, 404: ErrorSerializer}
-TOKEN_ERRORS: dict[int, Any] = {401: ErrorSerializer, 403: ErrorSerializer}
+TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
+BAD_BODY = (
+    "`missing_fields`: a required field is absent; `invalid_body`: the body is not a JSON "
+    "object or a field is invalid. `fields` names each."
+)
+INTENT_NOT_FOUND = "`intent_not_found`: no intent has that intent_id."
+MATCH_NOT_FOUND = "`match_not_found`: no match session has that match_session_id."
+MERCHANT_ID = OpenApiParameter(
+    "merchantId",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=rf"^{MERCHANT_ID_PATTERN.pattern}$",
+    description="The merchant_id chosen at registration.",
+)
 
-
-def path(name: str) -> OpenApiParameter:
-    return OpenApiParameter(name, OpenApiTypes.STR, OpenApiParameter.PATH)
+INTENT_ID = id_parameter("intentId", INTENT, "The intent_id: `int_` and 24 hex characters.")
+PROPOSAL_ID = id_parameter("proposalId", PROPOSAL, "The proposal_id: `prp_` and 24 hex characters.")
+MATCH_SESSION_ID = id_parameter(
+    "matchSessionId", MATCH_SESSION, "The match_session_id: `mss_` and 24 hex characters."
+)
+MATCH_TOKEN_ID = id_parameter(
+    "matchTokenId", MATCH_TOKEN, "The match_token_id: `mtk_` and 24 hex characters."
+)
 
 
 class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
@@ -69,7 +119,18 @@ class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
         "else `unresolved` until the intent engine resolves it.",
         tags=["intents"],
         request=IntentCreateSerializer,
-        responses={201: IntentEnvelopeSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
+        responses={
+            201: IntentEnvelopeSerializer,
+            **errors(
+                {
+                    400: "`missing_fields`: raw_query is absent; `invalid_body`: the body is not "
+                    "a JSON object or a field is invalid. `fields` names each.",
+                    413: TOO_LARGE,
+                    429: THROTTLED,
+                }
+            ),
+        },
+        examples=[INTENT_REQUEST, INTENT_RESPONSE],
     )
     def create(self, request: Request) -> Response:
         body = validated(IntentCreateSerializer, request.data, source="body")
@@ -88,9 +149,12 @@ class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
     @extend_schema(
         operation_id="getIntent",
         summary="An intent",
+        description="The intent as stored, with the intent engine's resolution once it is "
+        "resolved.",
         tags=["intents"],
-        parameters=[path("intentId")],
-        responses={200: IntentEnvelopeSerializer, 404: ErrorSerializer},
+        parameters=[INTENT_ID],
+        responses={200: IntentEnvelopeSerializer, **errors({404: INTENT_NOT_FOUND})},
+        examples=[INTENT_FOUND],
     )
     def retrieve(self, request: Request, intentId: str) -> Response:
         return Response({"intent": IntentSerializer(services.intent_get(intent_id=intentId)).data})
@@ -103,7 +167,7 @@ class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
         "next_cursor back as cursor for the next page.",
         tags=["intents"],
         parameters=[IntentFeedQuerySerializer],
-        responses={200: IntentFeedSerializer, 400: ErrorSerializer, **TOKEN_ERRORS},
+        responses={200: IntentFeedSerializer, **errors({400: BAD_QUERY, **TOKEN_ERRORS})},
     )
     def list(self, request: Request) -> Response:
         query = validated(IntentFeedQuerySerializer, request.query_params, source="query")
@@ -124,9 +188,13 @@ class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
     @extend_schema(
         operation_id="listIntentProposals",
         summary="The proposals submitted against an intent",
+        description="Newest first; expired proposals only with include_expired=true.",
         tags=["intents"],
-        parameters=[path("intentId"), IncludeExpiredQuerySerializer],
-        responses={200: IntentProposalsSerializer, **ERRORS_400_404},
+        parameters=[INTENT_ID, IncludeExpiredQuerySerializer],
+        responses={
+            200: IntentProposalsSerializer,
+            **errors({400: BAD_QUERY, 404: INTENT_NOT_FOUND}),
+        },
     )
     @action(detail=True, methods=["get"])
     def proposals(self, request: Request, intentId: str) -> Response:
@@ -155,7 +223,21 @@ class ProposalViewSet(MerchantTokenActions, viewsets.ViewSet):
         "for the same intent.",
         tags=["proposals"],
         request=ProposalCreateSerializer,
-        responses={201: ProposalEnvelopeSerializer, **ERRORS_400_404, **TOKEN_ERRORS},
+        responses={
+            201: ProposalEnvelopeSerializer,
+            **errors(
+                {
+                    400: BAD_BODY,
+                    401: MISSING_TOKEN,
+                    403: "`invalid registration token`: the token is unknown or another "
+                    "merchant's; `merchant_deactivated`: the merchant agent is deactivated.",
+                    404: "`merchant_not_found`, `intent_not_found` or `product_not_found`: "
+                    "the merchant, intent or product does not exist.",
+                    413: TOO_LARGE,
+                }
+            ),
+        },
+        examples=[PROPOSAL_REQUEST, PROPOSAL_RESPONSE],
     )
     def create(self, request: Request) -> Response:
         body = validated(ProposalCreateSerializer, request.data, source="body")
@@ -173,9 +255,13 @@ class ProposalViewSet(MerchantTokenActions, viewsets.ViewSet):
     @extend_schema(
         operation_id="getProposal",
         summary="A proposal",
+        description="Its status is as of now: a proposal past valid_until reads expired.",
         tags=["proposals"],
-        parameters=[path("proposalId")],
-        responses={200: ProposalEnvelopeSerializer, 404: ErrorSerializer},
+        parameters=[PROPOSAL_ID],
+        responses={
+            200: ProposalEnvelopeSerializer,
+            **errors({404: "`proposal_not_found`: no proposal has that proposal_id."}),
+        },
     )
     def retrieve(self, request: Request, proposalId: str) -> Response:
         proposal = services.proposal_get(proposal_id=proposalId)
@@ -198,7 +284,20 @@ class MatchViewSet(viewsets.ViewSet):
         "considered and excluded, and the tie-break.",
         tags=["match"],
         request=MatchCreateSerializer,
-        responses={201: MatchSessionEnvelopeSerializer, **ERRORS_400_404, 429: ErrorSerializer},
+        responses={
+            201: MatchSessionEnvelopeSerializer,
+            **errors(
+                {
+                    400: "`missing_fields`: intent_id is absent; `invalid_body`: the body is not "
+                    "a JSON object or a field is invalid, e.g. a limit outside 1 to 10.",
+                    404: "`intent_not_found`: no intent has that intent_id; "
+                    "`proposal_not_found`: a proposal_id is not a proposal of this intent.",
+                    413: TOO_LARGE,
+                    429: THROTTLED,
+                }
+            ),
+        },
+        examples=[MATCH_REQUEST, MATCH_RESPONSE],
     )
     def create(self, request: Request) -> Response:
         body = validated(MatchCreateSerializer, request.data, source="body")
@@ -211,8 +310,11 @@ class MatchViewSet(viewsets.ViewSet):
         operation_id="getMatch",
         summary="A match session, its ranked proposals, tokens and product cards",
         tags=["match"],
-        parameters=[path("matchSessionId"), MatchGetQuerySerializer],
-        responses={200: MatchDetailSerializer, **ERRORS_400_404},
+        parameters=[MATCH_SESSION_ID, MatchGetQuerySerializer],
+        responses={
+            200: MatchDetailSerializer,
+            **errors({400: BAD_QUERY, 404: MATCH_NOT_FOUND}),
+        },
     )
     def retrieve(self, request: Request, matchSessionId: str) -> Response:
         query = validated(MatchGetQuerySerializer, request.query_params, source="query")
@@ -236,14 +338,26 @@ class MatchViewSet(viewsets.ViewSet):
         "repeat. {match_token_id} confirms it (accepted): the session is accepted and its other "
         "tokens superseded. Another acceptance afterwards is 409; an expired token 410.",
         tags=["match"],
-        parameters=[path("matchSessionId")],
+        parameters=[MATCH_SESSION_ID],
         request=MatchAcceptSerializer,
         responses={
             200: MatchTokenEnvelopeSerializer,
-            **ERRORS_400_404,
-            409: ErrorSerializer,
-            410: ErrorSerializer,
+            **errors(
+                {
+                    400: "`invalid_body`: neither proposal_id nor match_token_id is given, or "
+                    "they name different proposals.",
+                    404: "`match_not_found`: no match session has that match_session_id; "
+                    "`proposal_not_found`: the proposal is not ranked in this session; "
+                    "`match_token_not_found`: no token of this session has that id.",
+                    409: "`match_already_accepted`: another proposal of this match was "
+                    "accepted; `match_expired`: the session has expired; "
+                    "`proposal_unavailable`: the proposal is no longer live.",
+                    410: "`match_token_expired`: the match token expired; mint a new match.",
+                    413: TOO_LARGE,
+                }
+            ),
         },
+        examples=[ACCEPT_MINT, ACCEPT_CONFIRM, ACCEPT_RESPONSE],
     )
     @action(detail=True, methods=["post"])
     def accept(self, request: Request, matchSessionId: str) -> Response:
@@ -265,8 +379,11 @@ class MatchTokenViewSet(viewsets.ViewSet):
         operation_id="getMatchToken",
         summary="A match token",
         tags=["match"],
-        parameters=[path("matchTokenId")],
-        responses={200: MatchTokenEnvelopeSerializer, 404: ErrorSerializer},
+        parameters=[MATCH_TOKEN_ID],
+        responses={
+            200: MatchTokenEnvelopeSerializer,
+            **errors({404: "`match_token_not_found`: no match token has that match_token_id."}),
+        },
     )
     def retrieve(self, request: Request, matchTokenId: str) -> Response:
         token = services.match_token_get(match_token_id=matchTokenId)
@@ -284,10 +401,12 @@ class MerchantDeactivationViewSet(MerchantTokenActions, viewsets.ViewSet):
     @extend_schema(
         operation_id="deactivateMerchant",
         summary="Deactivate a merchant agent: no more events, open proposals withdrawn",
+        description="The merchant receives no more Intent.Surge events and its open proposals "
+        "are withdrawn. Registering again with its token reactivates it.",
         tags=["merchants"],
-        parameters=[path("merchantId")],
+        parameters=[MERCHANT_ID],
         request=None,
-        responses={200: MerchantEnvelopeSerializer, **TOKEN_ERRORS},
+        responses={200: MerchantEnvelopeSerializer, **errors(TOKEN_ERRORS)},
     )
     @action(detail=True, methods=["post"])
     def deactivate(self, request: Request, merchantId: str) -> Response:
@@ -312,10 +431,16 @@ class RecommendViewSet(viewsets.ViewSet):
         parameters=[RecommendQuerySerializer],
         responses={
             200: RecommendSerializer,
-            400: ErrorSerializer,
-            429: ErrorSerializer,
-            503: ErrorSerializer,
+            **errors(
+                {
+                    400: BAD_QUERY,
+                    429: THROTTLED,
+                    503: "`intent_engine_unavailable`: the intent engine is not configured or "
+                    "did not answer.",
+                }
+            ),
         },
+        examples=[RECOMMEND_RESPONSE, ENGINE_UNAVAILABLE],
     )
     def list(self, request: Request) -> Response:
         query = validated(RecommendQuerySerializer, request.query_params, source="query")
@@ -346,10 +471,17 @@ class IntentMandateViewSet(viewsets.ViewSet):
         request=IntentMandateSignSerializer,
         responses={
             201: SignedIntentMandateSerializer,
-            400: ErrorSerializer,
-            429: ErrorSerializer,
-            503: ErrorSerializer,
+            **errors(
+                {
+                    400: "`invalid_body`: the body is not a JSON object, the product is "
+                    "unknown, or amount_limit is not a number above 0 within the maximum.",
+                    413: TOO_LARGE,
+                    429: THROTTLED,
+                    503: "`signing_key_unavailable`: no signing key is configured on the gateway.",
+                }
+            ),
         },
+        examples=[SIGN_REQUEST, SIGN_RESPONSE],
     )
     @action(detail=False, methods=["post"])
     def sign(self, request: Request) -> Response:
@@ -382,7 +514,17 @@ class IntentMandateViewSet(viewsets.ViewSet):
         "`expired`; null when valid.",
         tags=["mandates"],
         request=IntentMandateVerifySerializer,
-        responses={200: IntentMandateVerificationSerializer, 400: ErrorSerializer},
+        responses={
+            200: IntentMandateVerificationSerializer,
+            **errors(
+                {
+                    400: "`invalid_body`: the body is not a JSON object, or mandate or "
+                    "signature is absent or of the wrong type.",
+                    413: TOO_LARGE,
+                }
+            ),
+        },
+        examples=[VERIFY_REQUEST, VERIFY_VALID, VERIFY_EXPIRED],
     )
     @action(detail=False, methods=["post"])
     def verify(self, request: Request) -> Response:

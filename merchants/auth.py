@@ -8,7 +8,7 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 
 from gateway.api import ApiError
@@ -79,7 +79,11 @@ class MerchantTokenActions:
         )
 
     def get_permissions(self) -> list[BasePermission]:
-        return [MerchantTokenRequired()] if self._current_action() in self.token_actions else []
+        # AllowAny changes nothing at run time; it makes the contract say `security: [{}]` for
+        # the public actions, as it does for every other public operation.
+        if self._current_action() in self.token_actions:
+            return [MerchantTokenRequired()]
+        return [AllowAny()]
 
 
 def require_merchant(request: Request, merchant_id: str) -> MerchantAgent:

@@ -3,16 +3,25 @@
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.api import ErrorSerializer, validated
+from gateway.api import (
+    INVALID_TOKEN,
+    MISSING_TOKEN,
+    THROTTLED,
+    TOO_LARGE,
+    errors,
+    validated,
+)
 from merchants import probes, services
 from merchants.auth import MerchantTokenActions, presented_token
 from merchants.auth import require_merchant as authenticated_as
+from merchants.examples import MERCHANT_RECORD, REGISTER_REQUEST, REGISTERED
+from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
 from merchants.serializers import (
     HeartbeatSerializer,
     MerchantAgentSerializer,
@@ -25,8 +34,18 @@ from merchants.serializers import (
     merchant_body,
 )
 
-MERCHANT_ID = OpenApiParameter("merchantId", OpenApiTypes.STR, OpenApiParameter.PATH)
-TOKEN_ERRORS: dict[int, Any] = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer}
+MERCHANT_ID = OpenApiParameter(
+    "merchantId",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=rf"^{MERCHANT_ID_PATTERN.pattern}$",
+    description="The merchant_id chosen at registration.",
+)
+TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
+BAD_BODY = (
+    "`missing_fields`: a required field is absent; `invalid_body`: the body is not a JSON "
+    "object or a field is invalid. `fields` names each."
+)
 
 
 class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
@@ -46,7 +65,22 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
         # The token is optional: a new merchant has none; an existing one must send its own.
         auth=[{"MerchantToken": []}, {}],  # type: ignore[list-item]
         request=RegisterSerializer,
-        responses={200: RegistrationSerializer, **TOKEN_ERRORS, 429: ErrorSerializer},
+        responses={
+            200: RegistrationSerializer,
+            **errors(
+                {
+                    400: "`missing_fields`: merchant_id or agent_endpoint is absent; "
+                    "`invalid_body`: a field is invalid, e.g. an agent_endpoint that is not a "
+                    "public HTTPS URL. `fields` names each.",
+                    401: "`missing registration token`: the merchant_id is registered and no "
+                    "`X-Merchant-Token` was sent.",
+                    403: INVALID_TOKEN,
+                    413: TOO_LARGE,
+                    429: THROTTLED,
+                }
+            ),
+        },
+        examples=[REGISTER_REQUEST, REGISTERED],
     )
     @action(detail=False, methods=["post"])
     def register(self, request: Request) -> Response:
@@ -71,8 +105,13 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
         operation_id="getMerchant",
         summary="A merchant agent's public record",
         tags=["merchants"],
+        description="Never shows the registration token or the webhook secret.",
         parameters=[MERCHANT_ID],
-        responses={200: MerchantEnvelopeSerializer, 404: ErrorSerializer},
+        responses={
+            200: MerchantEnvelopeSerializer,
+            **errors({404: "`merchant_not_found`: no merchant agent has that merchant_id."}),
+        },
+        examples=[MERCHANT_RECORD],
     )
     def retrieve(self, request: Request, merchantId: str) -> Response:
         return Response(merchant_body(services.merchant_get(merchant_id=merchantId)))
@@ -87,10 +126,19 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
         tags=["merchants"],
         parameters=[MERCHANT_ID],
         responses={
-            200: MerchantHealthSerializer,
-            503: MerchantHealthSerializer,
-            404: ErrorSerializer,
-            429: ErrorSerializer,
+            200: OpenApiResponse(
+                MerchantHealthSerializer, description="The merchant agent answered 2xx."
+            ),
+            503: OpenApiResponse(
+                MerchantHealthSerializer,
+                description="`merchant_unhealthy`: the merchant agent is unhealthy or unreachable.",
+            ),
+            **errors(
+                {
+                    404: "`merchant_not_found`: no merchant agent has that merchant_id.",
+                    429: THROTTLED,
+                }
+            ),
         },
     )
     @action(detail=True, methods=["get"])
@@ -105,9 +153,13 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
     @extend_schema(
         operation_id="merchantHeartbeat",
         summary="Tell the gateway the merchant agent is alive",
+        description="Sets last_seen_at.",
         tags=["merchants"],
         request=HeartbeatSerializer,
-        responses={200: MerchantEnvelopeSerializer, **TOKEN_ERRORS},
+        responses={
+            200: MerchantEnvelopeSerializer,
+            **errors({400: BAD_BODY, **TOKEN_ERRORS, 413: TOO_LARGE}),
+        },
     )
     @action(detail=False, methods=["post"])
     def heartbeat(self, request: Request) -> Response:
@@ -120,8 +172,13 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
         summary="Change a merchant agent's endpoint, subscriptions or other mutable fields",
         tags=["merchants"],
         parameters=[MERCHANT_ID],
+        description="Only the fields sent change. A new agent_endpoint must be a public HTTPS "
+        "URL; it re-enables deliveries stopped by a 410 Gone.",
         request=MerchantPatchSerializer,
-        responses={200: MerchantEnvelopeSerializer, **TOKEN_ERRORS},
+        responses={
+            200: MerchantEnvelopeSerializer,
+            **errors({400: BAD_BODY, **TOKEN_ERRORS, 413: TOO_LARGE}),
+        },
     )
     def partial_update(self, request: Request, merchantId: str) -> Response:
         merchant = authenticated_as(request, merchantId)
@@ -132,10 +189,11 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
     @extend_schema(
         operation_id="rotateMerchantToken",
         summary="Issue a new registration token; the old one stops working at once",
+        description="The new token is shown once, in this answer.",
         tags=["merchants"],
         parameters=[MERCHANT_ID],
         request=None,
-        responses={200: RotatedTokenSerializer, **TOKEN_ERRORS},
+        responses={200: RotatedTokenSerializer, **errors(TOKEN_ERRORS)},
     )
     @action(detail=True, methods=["post"], url_path="rotate-token")
     def rotate_token(self, request: Request, merchantId: str) -> Response:

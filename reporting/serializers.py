@@ -33,6 +33,7 @@ class ConversionCreateSerializer(serializers.Serializer):
         decimal_places=2,
         min_value=Decimal(0),
         max_value=MAX_AMOUNT,
+        coerce_to_string=False,  # a JSON number, in the contract as in the body
         help_text="The order's value, 0 to 100,000,000, at most two decimals.",
     )
     currency = serializers.RegexField(r"^[A-Za-z]{3}\Z", help_text="ISO 4217 code, e.g. USD.")

@@ -3,18 +3,29 @@
 from typing import Any
 
 from django.http import HttpResponseRedirect
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.api import AnyAccept, ErrorSerializer, ScopeThrottle, validated
+from gateway.api import (
+    BAD_QUERY,
+    MISSING_TOKEN,
+    REC,
+    THROTTLED,
+    TOO_LARGE,
+    AnyAccept,
+    ScopeThrottle,
+    errors,
+    id_parameter,
+    validated,
+)
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
 from merchants.services import merchant_get
 from reporting import services
 from reporting.auth import SupplyKeyAuthentication, SupplyKeyRequired
+from reporting.examples import CONVERSION_REQUEST, CONVERSION_RESPONSE, REPORT_RESPONSE
 from reporting.serializers import (
     AttributionReportSerializer,
     ConversionCreateSerializer,
@@ -39,12 +50,12 @@ class BuyLinkViewSet(viewsets.ViewSet):
         description="GET records one click; HEAD answers the same redirect and records nothing "
         "(link previews and prefetchers).",
         tags=["cards"],
-        parameters=[OpenApiParameter("recId", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        parameters=[id_parameter("recId", REC, "The card's rec_id: `rec_` and 24 hex characters.")],
         responses={
             302: OpenApiResponse(
                 description="Redirect to the product's shop URL with rec_id appended."
             ),
-            404: ErrorSerializer,
+            **errors({404: "`not found`: no card was issued under that rec_id."}),
         },
     )
     def retrieve(self, request: Request, recId: str) -> HttpResponseRedirect:
@@ -73,15 +84,32 @@ class ConversionViewSet(MerchantTokenActions, viewsets.ViewSet):
         tags=["attribution"],
         request=ConversionCreateSerializer,
         responses={
-            201: ConversionEnvelopeSerializer,
-            200: ConversionEnvelopeSerializer,
-            400: ErrorSerializer,
-            401: ErrorSerializer,
-            403: ErrorSerializer,
-            404: ErrorSerializer,
-            409: ErrorSerializer,
-            429: ErrorSerializer,
+            201: OpenApiResponse(
+                ConversionEnvelopeSerializer, description="The conversion is recorded."
+            ),
+            200: OpenApiResponse(
+                ConversionEnvelopeSerializer,
+                description="The same order with the same facts was recorded before.",
+            ),
+            **errors(
+                {
+                    400: "`missing_fields`: a required field is absent; `invalid_body`: a field "
+                    "is invalid, neither rec_id nor match_token_id is given, or they name "
+                    "different products. `fields` names each.",
+                    401: MISSING_TOKEN,
+                    403: "`invalid registration token`: the token is unknown or another "
+                    "merchant's; `match_token_not_yours`: the match token is for another "
+                    "merchant's proposal.",
+                    404: "`merchant_not_found`, `recommendation_not_found` or "
+                    "`match_token_not_found`: the "
+                    "merchant, the card (rec_id) or the match token does not exist.",
+                    409: "`conversion_conflict`: the order_id was recorded with different facts.",
+                    413: TOO_LARGE,
+                    429: THROTTLED,
+                }
+            ),
         },
+        examples=[CONVERSION_REQUEST, CONVERSION_RESPONSE],
     )
     def create(self, request: Request) -> Response:
         body = validated(ConversionCreateSerializer, request.data, source="body")
@@ -137,10 +165,15 @@ class AttributionReportViewSet(viewsets.ViewSet):
         parameters=[ReportQuerySerializer],
         responses={
             200: AttributionReportSerializer,
-            400: ErrorSerializer,
-            401: ErrorSerializer,
-            429: ErrorSerializer,
+            **errors(
+                {
+                    400: BAD_QUERY,
+                    401: "`unauthorized`: `X-Supply-Key` is absent or not a configured key.",
+                    429: THROTTLED,
+                }
+            ),
         },
+        examples=[REPORT_RESPONSE],
     )
     def list(self, request: Request) -> Response:
         query = validated(ReportQuerySerializer, request.query_params, source="query")

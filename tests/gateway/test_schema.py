@@ -2,6 +2,8 @@
 
 import pytest
 from django.core.management import call_command
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate
 
 EXPECTED_PATHS = {
     "/v1/cards/{recId}",
@@ -117,7 +119,7 @@ def test_mandate_signing_declares_its_errors_and_the_signed_body(client):
     schema = client.get("/openapi.json").json()
 
     sign = schema["paths"]["/v1/intent-mandates/sign"]["post"]
-    assert set(sign["responses"]) == {"201", "400", "429", "503"}
+    assert set(sign["responses"]) == {"201", "400", "413", "429", "503"}
     signed = schema["components"]["schemas"]["SignedIntentMandate"]
     assert set(signed["required"]) == {
         "mandate",
@@ -130,7 +132,7 @@ def test_mandate_signing_declares_its_errors_and_the_signed_body(client):
     request = schema["components"]["schemas"]["IntentMandateSignRequest"]
     assert set(request["required"]) == {"product_id", "amount_limit"}
     verify = schema["paths"]["/v1/intent-mandates/verify"]["post"]
-    assert set(verify["responses"]) == {"200", "400"}
+    assert set(verify["responses"]) == {"200", "400", "413"}
 
 
 def test_the_report_declares_the_supply_key_scheme(client):
@@ -150,3 +152,194 @@ def test_the_report_declares_the_supply_key_scheme(client):
         "channel",
         "product_id",
     }
+
+
+# Every operation of the interface (gateway-interface.md, "Endpoints" and "Discovery
+# documents") with the status codes the interface documents for it.
+INTERFACE = {
+    ("/v1/recommend", "get"): {"200", "503"},
+    ("/v1/cards/{recId}", "get"): {"200", "404"},
+    ("/v1/products/{productId}/card", "get"): {"200"},
+    ("/v1/creators/{username}/showcase", "get"): {"200"},
+    ("/v1/merchant/register", "post"): {"200", "400"},
+    ("/v1/merchant/{merchantId}", "get"): {"200", "404"},
+    ("/v1/merchant/{merchantId}/health", "get"): {"200", "503"},
+    ("/v1/merchant/heartbeat", "post"): {"200", "401", "403"},
+    ("/v1/merchant/{merchantId}/deactivate", "post"): {"200", "401", "403"},
+    ("/v1/intents", "post"): {"201", "400"},
+    ("/v1/intents/{intentId}", "get"): {"200", "404"},
+    ("/v1/intents/{intentId}/proposals", "get"): {"200", "404"},
+    ("/v1/intent-mandates/sign", "post"): {"201", "400", "503"},
+    ("/v1/proposals", "post"): {"201", "401", "403", "404"},
+    ("/v1/proposals/{proposalId}", "get"): {"200", "404"},
+    ("/v1/match", "post"): {"201", "400", "404"},
+    ("/v1/match/{matchSessionId}", "get"): {"200", "404"},
+    ("/v1/match/{matchSessionId}/accept", "post"): {"200", "404"},
+    ("/v1/match-tokens/{matchTokenId}", "get"): {"200", "404"},
+    ("/v1/report/attribution", "get"): {"200", "401"},
+    ("/openapi.json", "get"): {"200"},
+    ("/.well-known/agent-card.json", "get"): {"200"},
+}
+
+# The documented bounds of query values (the interface's "Limits").
+QUERY_BOUNDS = [
+    ("/v1/recommend", "limit", {"type": "integer", "minimum": 1, "maximum": 10, "default": 3}),
+    (
+        "/v1/creators/{username}/showcase",
+        "limit",
+        {"type": "integer", "minimum": 1, "maximum": 10, "default": 6},
+    ),
+    ("/v1/match/{matchSessionId}", "limit", {"type": "integer", "minimum": 1, "maximum": 10}),
+    (
+        "/v1/report/attribution",
+        "days",
+        {"type": "integer", "minimum": 1, "maximum": 365, "default": 30},
+    ),
+]
+
+# 5xx answers whose body is the operation's own report rather than the error envelope.
+REPORT_BODIES = {("/readyz", "get", "503"), ("/v1/merchant/{merchantId}/health", "get", "503")}
+
+
+def _operations(schema):
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            yield path, method, operation
+
+
+def _validator(schema, sub_schema):
+    # Component references ("#/components/...") resolve against the document's root.
+    return Draft202012Validator({**sub_schema, "components": schema["components"]})
+
+
+def test_openapi_json_is_valid_openapi_3_1(client):
+    schema = client.get("/openapi.json").json()
+
+    validate(schema)  # raises on any error
+
+    assert schema["openapi"] == "3.1.0"
+
+
+def test_every_operation_of_the_interface_declares_its_documented_status_codes(client):
+    schema = client.get("/openapi.json").json()
+
+    missing = {
+        (path, method): sorted(
+            codes - set(schema["paths"].get(path, {}).get(method, {}).get("responses", {}))
+        )
+        for (path, method), codes in INTERFACE.items()
+    }
+
+    assert {key: codes for key, codes in missing.items() if codes} == {}
+
+
+def test_query_limits_carry_the_documented_bounds(client):
+    schema = client.get("/openapi.json").json()
+
+    for path, name, bounds in QUERY_BOUNDS:
+        parameter = next(p for p in schema["paths"][path]["get"]["parameters"] if p["name"] == name)
+        assert parameter["in"] == "query"
+        assert parameter["schema"] == bounds, path
+    match = schema["components"]["schemas"]["MatchCreateRequest"]["properties"]["limit"]
+    assert match == {"type": "integer", "minimum": 1, "maximum": 10, "default": 3}
+    amount = schema["components"]["schemas"]["IntentMandateSignRequest"]["properties"]
+    assert amount["amount_limit"]["exclusiveMinimum"] == 0
+
+
+def test_path_parameters_of_minted_ids_carry_their_pattern(client):
+    schema = client.get("/openapi.json").json()
+
+    card = schema["paths"]["/v1/cards/{recId}"]["get"]["parameters"]
+    assert card == [
+        {
+            "in": "path",
+            "name": "recId",
+            "schema": {"type": "string", "pattern": "^rec_[0-9a-f]{24}$"},
+            "description": "The card's rec_id: `rec_` and 24 hex characters.",
+            "required": True,
+        }
+    ]
+    for path, _method, operation in _operations(schema):
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] == "path":
+                assert "pattern" in parameter["schema"], (path, parameter["name"])
+                assert parameter["description"], (path, parameter["name"])
+
+
+def test_every_operation_has_a_summary_a_declared_tag_and_its_security(client):
+    schema = client.get("/openapi.json").json()
+    tags = {tag["name"]: tag["description"] for tag in schema["tags"]}
+
+    assert all(tags.values())
+    for path, method, operation in _operations(schema):
+        assert operation["summary"], (path, method)
+        assert operation["operationId"], (path, method)
+        assert len(operation["tags"]) == 1, (path, method)
+        assert operation["tags"][0] in tags, (path, method)
+        # [{}]: public; otherwise the scheme(s) the operation needs.
+        assert operation["security"], (path, method)
+    used = {operation["tags"][0] for _, _, operation in _operations(schema)}
+    assert used == set(tags)
+
+
+def test_error_responses_use_the_envelope_and_name_their_codes(client):
+    schema = client.get("/openapi.json").json()
+
+    for path, method, operation in _operations(schema):
+        for status, response in operation["responses"].items():
+            if int(status) < 400 or (path, method, status) in REPORT_BODIES:
+                continue
+            body = response["content"]["application/json"]["schema"]
+            assert body == {"$ref": "#/components/schemas/Error"}, (path, method, status)
+            assert "`" in response["description"], (path, method, status)
+
+
+def test_bodies_can_be_too_large_and_throttled_answers_name_retry_after(client):
+    schema = client.get("/openapi.json").json()
+
+    for path, method, operation in _operations(schema):
+        if "requestBody" in operation:
+            assert "413" in operation["responses"], (path, method)
+        throttled = operation["responses"].get("429")
+        if throttled:
+            assert throttled["headers"]["Retry-After"]["schema"] == {
+                "type": "integer",
+                "minimum": 1,
+            }
+    assert "429" in schema["paths"]["/v1/recommend"]["get"]["responses"]
+    assert "429" not in schema["paths"]["/v1/proposals/{proposalId}"]["get"]["responses"]
+
+
+def test_main_operations_carry_examples_that_match_their_schemas(client):
+    schema = client.get("/openapi.json").json()
+    with_request_examples = {
+        ("/v1/merchant/register", "post"),
+        ("/v1/intents", "post"),
+        ("/v1/proposals", "post"),
+        ("/v1/match", "post"),
+        ("/v1/match/{matchSessionId}/accept", "post"),
+        ("/v1/intent-mandates/sign", "post"),
+        ("/v1/intent-mandates/verify", "post"),
+        ("/v1/attribution/conversions", "post"),
+    }
+    with_response_examples = with_request_examples | {
+        ("/v1/recommend", "get"),
+        ("/v1/cards/{recId}", "get"),
+        ("/v1/products/{productId}/card", "get"),
+        ("/v1/creators/{username}/showcase", "get"),
+        ("/v1/report/attribution", "get"),
+    }
+    checked = set()
+
+    for path, method, operation in _operations(schema):
+        bodies = [("request", operation.get("requestBody", {}))]
+        bodies += [(status, response) for status, response in operation["responses"].items()]
+        for where, body in bodies:
+            content = body.get("content", {}).get("application/json", {})
+            for name, example in content.get("examples", {}).items():
+                errors = list(_validator(schema, content["schema"]).iter_errors(example["value"]))
+                assert errors == [], (path, method, where, name, errors[:1])
+                checked.add((path, method, "request" if where == "request" else "response"))
+
+    assert {(path, method, "request") for path, method in with_request_examples} <= checked
+    assert {(path, method, "response") for path, method in with_response_examples} <= checked
