@@ -521,6 +521,7 @@ class IntentMandateViewSet(viewsets.ViewSet):
                     400: "`invalid_body`: the body is not a JSON object, or mandate or "
                     "signature is absent or of the wrong type.",
                     413: TOO_LARGE,
+                    429: THROTTLED,
                 }
             ),
         },

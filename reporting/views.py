@@ -79,8 +79,9 @@ class ConversionViewSet(MerchantTokenActions, viewsets.ViewSet):
         "answers 200 with the recorded conversion; with different facts 409 "
         "`conversion_conflict`. rec_id and match_token_id, when both given, must name the same "
         "product. A match token counts for the merchant's own proposal or a catalog proposal "
-        "(403 `match_token_not_yours` otherwise). occurred_at may not be in the future beyond "
-        "five minutes of clock skew.",
+        "(403 `match_token_not_yours` otherwise), and only once accepted (409 "
+        "`match_token_not_accepted` otherwise). occurred_at may not be in the future beyond "
+        "five minutes of clock skew, nor earlier than the card or token it credits.",
         tags=["attribution"],
         request=ConversionCreateSerializer,
         responses={
@@ -103,7 +104,8 @@ class ConversionViewSet(MerchantTokenActions, viewsets.ViewSet):
                     404: "`merchant_not_found`, `recommendation_not_found` or "
                     "`match_token_not_found`: the "
                     "merchant, the card (rec_id) or the match token does not exist.",
-                    409: "`conversion_conflict`: the order_id was recorded with different facts.",
+                    409: "`conversion_conflict`: the order_id was recorded with different facts; "
+                    "`match_token_not_accepted`: the match token was not accepted.",
                     413: TOO_LARGE,
                     429: THROTTLED,
                 }

@@ -157,11 +157,11 @@ def test_staff_cannot_add_a_merchant_or_give_it_a_private_endpoint(staff_client)
 
 def test_conversions_are_read_only_and_link_to_their_card_and_token(staff_client):
     shop = Merchant("shop-1", staff_client.secret_token, "")
-    token_id = accepted_token(staff_client, shop, 1001, "agent.a")
+    accepted = accepted_token(staff_client, shop, 1001, "agent.a")
     body = {
         "merchant_agent_id": "shop-1",
-        "rec_id": Conversion.objects.get().recommendation_id,
-        "match_token_id": token_id,
+        "rec_id": Conversion.objects.values_list("recommendation_id", flat=True).get(),
+        "match_token_id": accepted,
         "order_id": "ORD-2",
         "amount": 10,
         "currency": "USD",

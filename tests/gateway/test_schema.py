@@ -132,7 +132,7 @@ def test_mandate_signing_declares_its_errors_and_the_signed_body(client):
     request = schema["components"]["schemas"]["IntentMandateSignRequest"]
     assert set(request["required"]) == {"product_id", "amount_limit"}
     verify = schema["paths"]["/v1/intent-mandates/verify"]["post"]
-    assert set(verify["responses"]) == {"200", "400", "413"}
+    assert set(verify["responses"]) == {"200", "400", "413", "429"}
 
 
 def test_the_report_declares_the_supply_key_scheme(client):
