@@ -61,6 +61,7 @@ class CreatorAdmin(admin.ModelAdmin):
     list_display = ("username", "display_name", "followers", "video_count", "updated_at")
     search_fields = ("username", "display_name")
     ordering = ("-followers",)
+    date_hierarchy = "created_at"
     readonly_fields = ("created_at", "updated_at")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Creator]:
