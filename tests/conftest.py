@@ -8,6 +8,7 @@ from django.core.cache import cache
 
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
 from tests.support.engine import ScriptedEngine
+from tests.support.receiver import Receiver
 
 
 @pytest.fixture(autouse=True)
@@ -84,6 +85,22 @@ def no_signing_key(settings) -> None:
     """Mandate signing not configured, whatever the environment or .env say."""
     settings.MANDATE_SIGNING_KEY = ""
     settings.MANDATE_SIGNING_KEY_FILE = ""
+
+
+@pytest.fixture
+def loopback(settings):
+    """Merchant endpoints on this machine are allowed, as in local development."""
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+    settings.WEBHOOK_ALLOW_HTTP = True
+    settings.WEBHOOK_TIMEOUT_S = 1.0
+    return settings
+
+
+@pytest.fixture
+def receiver(loopback) -> Iterator[Receiver]:
+    """A merchant agent's endpoint on loopback (tests/support/receiver.py)."""
+    with Receiver() as merchant:
+        yield merchant
 
 
 @pytest.fixture

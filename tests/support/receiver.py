@@ -67,6 +67,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if kind == "slow":  # a 200, after `arg` seconds
+            time.sleep(float(arg or 1))
+            kind = "200"
         if kind == "drip":  # the status line, then a header a byte at a time, each in time
             self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
             for _ in range(40):
@@ -101,6 +104,7 @@ class Receiver:
         self.received: list[Received] = []
         self.release = threading.Event()
         self.answer_body = b'{"ok": true}'
+        self.default = "200"  # the answer once the script is used up
         self.url_root = f"http://127.0.0.1:{self._server.server_address[1]}"
         self.url = f"{self.url_root}/hook"
 
@@ -120,12 +124,13 @@ class Receiver:
 
     def script(self, *steps: str) -> None:
         """Answers for the next requests, in order: a status code ("200", "500", "410"),
-        "redirect", "hang" or "hang:<seconds>", "huge", "short", "drip". After the script: 200."""
+        "redirect", "hang" or "hang:<seconds>", "slow:<seconds>", "huge", "short", "drip".
+        After the script: `default` (200 unless set)."""
         self._steps.extend(steps)
 
     def next_step(self) -> str:
         with self._lock:
-            return self._steps.popleft() if self._steps else "200"
+            return self._steps.popleft() if self._steps else self.default
 
     def record(self, received: Received) -> None:
         with self._lock:

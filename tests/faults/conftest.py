@@ -1,0 +1,148 @@
+"""The fault suite's harness: real workers, a Redis of the test's own, and the tally every
+fault test prints: what was created, delivered, duplicated and lost."""
+
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from gateway.celery import app
+from merchants.models import DeliveryStatus, WebhookDelivery
+from tests.support.receiver import Receiver
+from tests.support.worker import purge
+
+
+@pytest.fixture
+def broker_url() -> str:
+    url: str = app.conf.broker_url
+    purge(url)
+    return url
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class RedisServer:
+    """A Redis of the test's own on a free port, so stopping it disturbs nothing else."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(  # noqa: S603 - a fixed command line
+            [
+                shutil.which("redis-server") or "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+def use_broker(url: str) -> None:
+    """Send this process's tasks to `url`, dropping connections pooled for the previous one."""
+    app.conf["broker_url"] = url
+    app._pool = None  # type: ignore[attr-defined]
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def private_redis(settings) -> Iterator[RedisServer]:
+    """The gateway's cache and broker pointed at a Redis the test can stop and start."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    server = RedisServer()
+    server.start()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": server.url,
+        }
+    }
+    configured = app.conf.broker_url
+    use_broker(server.url)
+    yield server
+    server.stop()
+    use_broker(configured)
+
+
+@dataclass(frozen=True)
+class Tally:
+    created: int  # deliveries the intents called for (one per fitting merchant and intent)
+    delivered: int  # of those, answered 2xx at least once
+    duplicated: int  # requests beyond the first of a delivered event (same webhook-id)
+    lost: int  # called for, but without a row, or a row neither delivered nor accounted for
+
+
+def tally(merchants: dict[str, Receiver], intent_ids: set[str]) -> Tally:
+    """Count what the merchants on loopback received against what the intents called for.
+
+    A delivery is accounted for when it succeeded, waits for a scheduled retry, or failed for
+    a reason it records (410, attempts exhausted): only an event with none of these is lost.
+    """
+    rows = {
+        (row.merchant.merchant_id, row.intent_id): row
+        for row in WebhookDelivery.objects.select_related("merchant")
+    }
+    created = delivered = duplicated = lost = 0
+    for merchant_id, receiver in merchants.items():
+        seen: dict[str, int] = {}
+        for request in receiver.received:
+            seen[request.headers["webhook-id"]] = seen.get(request.headers["webhook-id"], 0) + 1
+        for intent_id in intent_ids:
+            created += 1
+            row = rows.get((merchant_id, intent_id))
+            if row is None:
+                lost += 1
+            elif row.status == DeliveryStatus.SUCCEEDED:
+                delivered += 1
+                duplicated += seen.get(row.event_id, 0) - 1
+            elif row.status == DeliveryStatus.FAILED and row.last_error:
+                pass  # given up on, with its reason: the merchant asked for it (410) or is gone
+            elif row.status == DeliveryStatus.PENDING and row.attempt_count >= 1:
+                pass  # waiting for its next retry
+            else:
+                lost += 1
+    return Tally(created, delivered, duplicated, lost)
+
+
+@pytest.fixture
+def report(capsys) -> Callable[[str, Tally], None]:
+    """Print a fault test's tally on the terminal, passed or not."""
+
+    def show(name: str, counted: Tally) -> None:
+        with capsys.disabled():
+            print(
+                f"\nfault: {name}: created {counted.created}, delivered {counted.delivered}, "
+                f"duplicated {counted.duplicated} (same webhook-id), lost {counted.lost}"
+            )
+
+    return show
