@@ -12,6 +12,7 @@ import pytest
 
 from gateway.celery import app
 from merchants.models import DeliveryStatus, WebhookDelivery
+from tests.support.network import free_port
 from tests.support.receiver import Receiver
 from tests.support.worker import purge
 
@@ -21,12 +22,6 @@ def broker_url() -> str:
     url: str = app.conf.broker_url
     purge(url)
     return url
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class RedisServer:

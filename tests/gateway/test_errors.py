@@ -3,6 +3,8 @@
 import pytest
 from django.test import Client
 
+from tests.support.network import free_port
+
 pytestmark = [pytest.mark.urls("tests.gateway.urls"), pytest.mark.django_db]
 
 
@@ -178,3 +180,40 @@ def test_nul_characters_anywhere_are_refused(client, body):
 
     assert response.status_code == 400
     assert response.json()["message"] == "Strings must not contain NUL characters."
+
+
+def _cards_rate(settings, rate):
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "cards": rate}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
+def test_a_forged_x_forwarded_for_does_not_buy_a_fresh_throttle_bucket(client, settings):
+    _cards_rate(settings, "2/min")
+
+    statuses = [
+        client.post(
+            "/echo",
+            '{"name": "a", "count": 1}',
+            content_type="application/json",
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{n}",
+        ).status_code
+        for n in range(3)
+    ]
+
+    assert statuses == [201, 201, 429]
+
+
+def test_throttles_let_requests_through_while_redis_is_unreachable(client, settings):
+    _cards_rate(settings, "1/min")
+    port = free_port()  # nothing listens there
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "gateway.cache.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+
+    statuses = [post_json(client, '{"name": "a", "count": 1}').status_code for _ in range(3)]
+
+    assert statuses == [201, 201, 201]
