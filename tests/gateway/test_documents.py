@@ -45,3 +45,16 @@ def test_the_documented_ranking_weights_are_the_ones_the_gateway_uses():
     }
 
     assert documented == ranking.WEIGHTS
+
+
+def test_every_test_security_md_cites_exists():
+    text = (ROOT / "SECURITY.md").read_text()
+    cited, current = [], None
+    for path, name in re.findall(r"`(tests/[\w/]+\.py)?(?:::(\w+))?`", text):
+        current = path or current
+        if name:
+            cited.append((current, name))
+
+    assert len(cited) > 30
+    for path, name in cited:
+        assert f"def {name}(" in (ROOT / path).read_text(), f"{path}::{name}"
