@@ -61,9 +61,8 @@ migrate: install dev-signing-key
 demo: migrate ## load the demo catalog once (skipped when products exist)
 	$(BIN)/python manage.py seed_demo --if-empty
 
-bench: install ## measure against DESIGN.md section 11 (scratch database under var/)
-	$(BIN)/python bench/match.py
-	$(BIN)/python bench/recommend.py
+bench: install ## every budget of DESIGN.md section 11 in one table (scratch databases only)
+	$(BIN)/python bench/budgets.py
 
 load: install ## gunicorn on loopback under a bounded mixed workload (scratch database under var/)
 	$(BIN)/python bench/load.py

@@ -22,25 +22,21 @@ LOAD_SECONDS. Throttling is off (THROTTLE_RATES=off): this measures the gateway,
 import http.client
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from collections import defaultdict
 from pathlib import Path
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote
 
 import orjson
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.support.engine import ScriptedEngine  # noqa: E402
+from bench import common
+from tests.support.engine import ScriptedEngine
 
-PRODUCTS = 10_000
 SECONDS = float(os.environ.get("LOAD_SECONDS", "20"))
 CLIENTS = int(os.environ.get("LOAD_CLIENTS", "8"))
 WORKERS = 2
@@ -54,24 +50,11 @@ INTENTS = [
 MIX = [("recommend", 40), ("card", 25), ("intent", 15), ("proposal", 10), ("match", 10)]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def scratch_database() -> str:
     url = os.environ.get("LOAD_DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        return f"sqlite:///{ROOT / 'var' / 'load.sqlite3'}"
-    import psycopg
-
-    parts = urlsplit(url)
-    admin = urlunsplit((parts.scheme, parts.netloc, "/postgres", "", ""))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'gateway_load'").fetchone():
-            conn.execute('CREATE DATABASE "gateway_load"')
-    return urlunsplit((parts.scheme, parts.netloc, "/gateway_load", "", ""))
+    if common.vendor_of(url) != "postgresql":
+        return f"sqlite:///{common.VAR / 'load.sqlite3'}"
+    return common.scratch_postgres(url, "gateway_load")
 
 
 class Gateway:
@@ -102,77 +85,27 @@ class Gateway:
         raise AssertionError("unreachable")
 
 
-def prepare(env: dict[str, str]) -> None:
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True)  # noqa: S603
-    count = subprocess.run(  # noqa: S603
-        [
-            *manage,
-            "shell",
-            "-c",
-            "from catalog.models import Product; print(Product.objects.count())",
-        ],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    if count[-1:] != [str(PRODUCTS)]:  # the shell may print a banner first
-        subprocess.run([*manage, "flush", "--noinput", "-v", "0"], env=env, check=True)  # noqa: S603
-        subprocess.run(  # noqa: S603
-            [*manage, "seed_demo", "--products", str(PRODUCTS),
-             "--output", str(ROOT / "var" / "load_catalog.jsonl")],
-            env=env,
-            check=True,
-        )  # fmt: skip
-
-
-def wait_until_up(port: int, deadline: float) -> None:
-    while time.monotonic() < deadline:
-        try:
-            status, _ = Gateway(port).call("GET", "/healthz")
-            if status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("gunicorn did not start")
-
-
 def run() -> None:
-    engine = ScriptedEngine().__enter__()
-    database = scratch_database()
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database,
-        "THROTTLE_RATES": "off",
-        "INTENT_ENGINE_MODEL": "openai/scripted",
-        "INTENT_ENGINE_API_BASE": engine.api_base,
-        "INTENT_ENGINE_API_KEY": "sk-load",
-        "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
-        "WEBHOOK_ALLOW_HTTP": "true",
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
-    }
-    if not database.startswith("postgres"):
-        env.pop("REDIS_URL", None)  # the embedded default: file cache, filesystem broker
-    prepare(env)
-    print(f"== load: {database.split('://')[0]}, {PRODUCTS:,} products, gunicorn {WORKERS} "
-          f"workers, {CLIENTS} clients, {SECONDS:g} s")  # fmt: skip
-    server = subprocess.Popen(  # noqa: S603
-        [str(Path(sys.executable).parent / "gunicorn"), "gateway.wsgi",
-         "--bind", f"127.0.0.1:{port}", "--workers", str(WORKERS), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-    )  # fmt: skip
-    try:
-        wait_until_up(port, time.monotonic() + 60)
-        drive(port)
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
-        engine.close()
+    with ScriptedEngine() as engine:
+        database = scratch_database()
+        settings = {
+            "INTENT_ENGINE_MODEL": "openai/scripted",
+            "INTENT_ENGINE_API_BASE": engine.api_base,
+            "INTENT_ENGINE_API_KEY": "sk-load",
+            "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
+            "WEBHOOK_ALLOW_HTTP": "true",
+            "LOG_LEVEL": "WARNING",
+        }
+        common.django_setup(database, **settings)
+        from django.db import connection
+
+        common.ensure_catalog()
+        connection.close()
+        vendor = common.VENDORS[common.vendor_of(database)]
+        print(f"== load: {vendor}, {common.PRODUCTS:,} products, "
+              f"gunicorn {WORKERS} workers, {CLIENTS} clients, {SECONDS:g} s")  # fmt: skip
+        with common.gunicorn(common.gateway_env(database) | settings, workers=WORKERS) as port:
+            drive(port)
 
 
 def drive(port: int) -> None:

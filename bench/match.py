@@ -1,53 +1,36 @@
-"""Benchmark of proposal ranking (DESIGN.md section 11): run with `make bench`.
+"""Benchmark of proposal ranking (DESIGN.md section 11).
 
 Scores 1,000 proposals with matching.ranking (pure), then times POST /v1/match over the same
-1,000 through the whole Django stack. It runs on BENCH_DATABASE_URL (a scratch SQLite file under
-var/ by default; never DATABASE_URL, so it cannot touch the gateway's data) and removes only the
-rows it made. Prints medians and percentiles; asserts nothing.
+1,000 through the whole Django stack, on the 10k-product demo catalog. It removes only the rows
+it made (its intents are marked, its merchants named bench-*).
+
+Runs alone (`python bench/match.py`) or as part of `make bench`; see bench/common.py for the
+scratch databases. Prints figures; asserts nothing.
 """
 
-import os
-import statistics
 import sys
-import time
+from decimal import Decimal
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ["DATABASE_URL"] = os.environ.get(
-    "BENCH_DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}"
-)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gateway.settings")
-os.environ["THROTTLE_RATES"] = "off"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import django  # noqa: E402
-
-django.setup()
-
-from decimal import Decimal  # noqa: E402
-
-from django.core.management import call_command  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.utils import timezone  # noqa: E402
-
-from catalog.models import Product, Recommendation  # noqa: E402
-from gateway.api import INTENT, PROPOSAL, new_id  # noqa: E402
-from matching import ranking, services  # noqa: E402
-from matching.models import Intent, MatchSession, MatchToken, Proposal  # noqa: E402
-from merchants.models import MerchantAgent  # noqa: E402
+from bench import common
+from bench.common import RUNS, Figure, at_most, median, percentile, timed_ms
 
 PROPOSALS = 1_000
-RUNS = 200
 WARM_UP = 5  # a serving process is warm; its first requests load code, not rank proposals
 
 
-def percentile(samples: list[float], share: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def setup() -> str:
-    call_command("migrate", verbosity=0)
+    """A bench intent with 1,000 live proposals; rows of an earlier run removed first."""
+    from django.utils import timezone
+
+    from catalog.models import Product, Recommendation
+    from gateway.api import INTENT, PROPOSAL, new_id
+    from matching import ranking
+    from matching.models import Intent, MatchSession, MatchToken, Proposal
+    from merchants.models import MerchantAgent
+
     # Only what an earlier run of this bench made: its intents are marked, its merchants named.
     bench_intents = Intent.objects.filter(metadata__bench=True)
     Recommendation.objects.filter(intent_id__in=bench_intents.values("intent_id")).delete()
@@ -56,19 +39,9 @@ def setup() -> str:
     Proposal.objects.filter(intent__in=bench_intents).delete()
     bench_intents.delete()
     MerchantAgent.objects.filter(merchant_id__startswith="bench-").delete()
-    # 50 merchants each proposing 20 different products: one live proposal per merchant and
-    # product, as the gateway allows.
-    products = [
-        Product.objects.update_or_create(
-            id=900_000_000 + n,
-            defaults={
-                "title": f"Bench Trail Running Shoe {n}",
-                "url": f"https://shop.test/p/{n}",
-                "tags": ["trail"],
-            },
-        )[0]
-        for n in range(20)
-    ]
+    # 50 merchants each proposing 20 different products of the catalog: one live proposal per
+    # merchant and product, as the gateway allows.
+    products = list(Product.objects.order_by("id")[:20])
     merchants = MerchantAgent.objects.bulk_create(
         MerchantAgent(
             merchant_id=f"bench-{n}",
@@ -111,43 +84,54 @@ def setup() -> str:
     return intent.intent_id
 
 
-def main() -> None:
-    intent_id = setup()
+def scoring_figures(vendor: str, intent_id: str) -> list[Figure]:
+    from django.utils import timezone
+
+    from matching import ranking, services
+    from matching.models import Intent
+
     intent = Intent.objects.get(intent_id=intent_id)
-    now = timezone.now()
-    rows = services.candidates_of(intent, now)
+    rows = services.candidates_of(intent, timezone.now())
     facts = [services.proposal_facts(services.Candidate(*row), n) for n, row in enumerate(rows)]
     assert len(facts) == PROPOSALS
 
-    scoring = []
-    for _ in range(RUNS):
-        started = time.perf_counter()
+    def score() -> None:
         ranking.rank(services.intent_facts(intent), facts, limit=10)
-        scoring.append((time.perf_counter() - started) * 1000)
+
+    samples = [timed_ms(score) for _ in range(RUNS)]
+    print(f"  (scoring p95 {percentile(samples, 0.95):.2f} ms)")
+    return [
+        at_most(f"ranking {PROPOSALS:,} proposals, scoring, median", vendor, median(samples), 5)
+    ]
+
+
+def match_figures(vendor: str, intent_id: str) -> list[Figure]:
+    from django.test import Client
 
     client = Client(HTTP_HOST="localhost")
-    body = {"intent_id": intent_id, "limit": 10}
-    for _ in range(WARM_UP):
-        client.post("/v1/match", body, content_type="application/json")
-    requests = []
-    for _ in range(RUNS):
-        started = time.perf_counter()
+
+    def call() -> None:
+        body = {"intent_id": intent_id, "limit": 10}
         response = client.post("/v1/match", body, content_type="application/json")
-        requests.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 201, response.content
 
-    vendor = django.db.connection.vendor
-    print(f"ranking {PROPOSALS} proposals ({vendor}), {RUNS} runs each:")
-    print(
-        f"  scoring (matching.ranking.rank): median {statistics.median(scoring):.2f} ms, "
-        f"p95 {percentile(scoring, 0.95):.2f} ms   (budget: <= 5 ms)"
-    )
-    print(
-        f"  POST /v1/match:                  median {statistics.median(requests):.2f} ms, "
-        f"p95 {percentile(requests, 0.95):.2f} ms, p99 {percentile(requests, 0.99):.2f} ms"
-        "   (budget: p95 <= 50 ms)"
-    )
+    for _ in range(WARM_UP):
+        call()
+    samples = [timed_ms(call) for _ in range(RUNS)]
+    print(f"  (POST /v1/match median {median(samples):.2f} ms, "
+          f"p99 {percentile(samples, 0.99):.2f} ms)")  # fmt: skip
+    return [at_most("POST /v1/match (1,000 proposals), p95", vendor, percentile(samples, 0.95), 50)]
+
+
+def run(database_url: str) -> None:
+    common.django_setup(database_url)
+    common.ensure_catalog()
+    vendor = common.vendor_of(database_url)
+    print(f"\n== ranking {PROPOSALS:,} proposals on {common.VENDORS[vendor]}, {RUNS} runs each")
+    intent_id = setup()
+    common.report(scoring_figures(vendor, intent_id))
+    common.report(match_figures(vendor, intent_id))
 
 
 if __name__ == "__main__":
-    main()
+    common.per_database(run, "bench")

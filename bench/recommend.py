@@ -1,189 +1,160 @@
-"""Benchmark of GET /v1/recommend and its retrieval tiers (DESIGN.md section 11): `make bench`.
+"""Benchmark of GET /v1/recommend and its retrieval tiers (DESIGN.md section 11).
 
-Loads a 10k-product demo catalog into a scratch database, starts the scripted intent engine on
-loopback (the one the tests use) and measures through the whole Django stack:
+On the 10k-product demo catalog, with the scripted intent engine on loopback, through the whole
+Django stack:
 
 - warm recommend (resolution cached): median and p95;
 - cold recommend: the gateway's own time beyond the engine call (litellm included);
 - retrieval per tier at 10k products (catalog.search.tier_ids), p95;
 - the 503 of an unconfigured engine.
 
-It runs on SQLite (a scratch file under var/) and, when DATABASE_URL or BENCH_POSTGRES_URL
-points to PostgreSQL, on a scratch database `gateway_bench` of that server; never on the
-gateway's own data. Prints figures; asserts nothing.
+Runs alone (`python bench/recommend.py`) or as part of `make bench`; see bench/common.py for
+the scratch databases. Prints figures; asserts nothing.
 """
 
 import logging
-import os
-import statistics
-import subprocess
 import sys
-import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-PRODUCTS = 10_000
-RUNS = 200
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import common
+from bench.common import RUNS, Figure, at_most, median, percentile, timed_ms
+from tests.support.engine import ScriptedEngine
 
-def percentile(samples: list[float], share: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+TIER_BUDGETS = {"raw_substring": 5.0, "strict": 5.0, "narrow": 5.0, "fuzzy": 20.0}
 
 
-def figures(samples: list[float]) -> str:
-    return f"median {statistics.median(samples):6.2f} ms, p95 {percentile(samples, 0.95):6.2f} ms"
-
-
-def scratch_postgres() -> str | None:
-    url = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        return None
-    import psycopg
-
-    parts = urlsplit(url)
-    admin = urlunsplit((parts.scheme, parts.netloc, "/postgres", "", ""))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'gateway_bench'").fetchone():
-            conn.execute('CREATE DATABASE "gateway_bench"')
-    return urlunsplit((parts.scheme, parts.netloc, "/gateway_bench", "", ""))
-
-
-def main() -> None:
-    databases = [f"sqlite:///{ROOT / 'var' / 'bench-recommend.sqlite3'}"]
-    if postgres := scratch_postgres():
-        databases.append(postgres)
-    for url in databases:
-        # Django is set up once per process: one process per database.
-        subprocess.run([sys.executable, __file__, "--run", url], check=True)  # noqa: S603
-
-
-def run(database_url: str) -> None:
-    sys.path.insert(0, str(ROOT))
-    from tests.support.engine import ScriptedEngine
-
-    engine_server = ScriptedEngine().__enter__()
-    os.environ.update(
-        DATABASE_URL=database_url,
-        THROTTLE_RATES="off",
-        INTENT_ENGINE_MODEL="openai/scripted",
-        INTENT_ENGINE_API_BASE=engine_server.api_base,
-        INTENT_ENGINE_API_KEY="sk-bench",
-        LOG_LEVEL="ERROR",
-    )
-    if database_url.startswith("sqlite"):
-        os.environ.pop("REDIS_URL", None)  # the embedded default: file cache
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gateway.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.cache import cache
-    from django.core.management import call_command
-    from django.db import connection
-    from django.test import Client
-
-    from catalog import search
-    from catalog.models import Product
-    from matching import engine
-
-    call_command("migrate", verbosity=0)
-    if Product.objects.count() != PRODUCTS:
-        call_command("flush", interactive=False, verbosity=0)
-        call_command(
-            "seed_demo", products=PRODUCTS, output=str(ROOT / "var" / "bench_catalog.jsonl")
-        )
-    cache.clear()
-    vendor = connection.vendor
-    print(f"\n== recommend on {vendor}, {Product.objects.count():,} products")
-
-    # Intents the catalog can answer, one per tier, from its own titles and categories.
-    sample = list(Product.objects.order_by("id").values("title", "category_l2")[:400:20])
+def scripted_intents(
+    engine_server: ScriptedEngine, sample: Sequence[Mapping[str, object]]
+) -> list[str]:
+    """One intent per sampled product, answered by the scripted engine from its own words."""
     intents = []
     for n, row in enumerate(sample):
-        words = [w.lower() for w in row["title"].split() if len(w) > 3][:2] or ["gift"]
+        words = common.title_words(str(row["title"]))
         text = f"bench intent {n}: {' '.join(words)} please"
         engine_server.answer(
             text,
             normalized_query=" ".join(words),
             keywords=words,
-            categories=[row["category_l2"]],
+            categories=[str(row["category_l2"])],
             intent_tags=words,
             budget={"min": None, "max": 150, "currency": "USD"},
         )
         intents.append(text)
+    return intents
+
+
+def recommend_figures(vendor: str, intents: list[str]) -> list[Figure]:
+    from django.test import Client
+
+    from matching import engine
 
     client = Client(HTTP_HOST="localhost")
 
-    def get(intent: str) -> float:
-        started = time.perf_counter()
-        response = client.get("/v1/recommend", {"intent": intent, "limit": "3"})
-        elapsed = (time.perf_counter() - started) * 1000
-        assert response.status_code == 200, response.content
-        return elapsed
+    def get(intent: str) -> Callable[[], None]:
+        def call() -> None:
+            response = client.get("/v1/recommend", {"intent": intent, "limit": "3"})
+            assert response.status_code == 200, response.content
+
+        return call
 
     # Cold: every intent once. The engine's own share is timed around the litellm call.
     engine_ms: list[float] = []
     call = engine._call
 
     def timed_call(messages: list[dict[str, str]]) -> str:
-        started = time.perf_counter()
-        try:
-            return call(messages)
-        finally:
-            engine_ms.append((time.perf_counter() - started) * 1000)
+        result: list[str] = []
+        engine_ms.append(timed_ms(lambda: result.append(call(messages))))
+        return result[0]
 
     engine._call = timed_call
-    get("bench warm-up: litellm import")
+    get("bench warm-up: litellm import")()
     engine_ms.clear()
-    cold = [get(intent) for intent in intents]
+    cold = [timed_ms(get(intent)) for intent in intents]
+    engine._call = call
     overhead = [total - spent for total, spent in zip(cold, engine_ms, strict=True)]
-    warm = [get(intents[n % len(intents)]) for n in range(RUNS)]
-    print(f"  warm recommend (cached):     {figures(warm)}   (budget: median <= 10, p95 <= 20)")
-    print(f"  cold recommend, total:       {figures(cold)}")
-    print(f"    engine call (litellm+HTTP): {figures(engine_ms)}")
-    print(f"    gateway overhead:          {figures(overhead)}   (budget: median <= 15)")
+    warm = [timed_ms(get(intents[n % len(intents)])) for n in range(RUNS)]
+    print(f"  (cold recommend: total median {median(cold):.2f} ms, engine call median "
+          f"{median(engine_ms):.2f} ms)")  # fmt: skip
+    return [
+        at_most("warm recommend (cached), median", vendor, median(warm), 10),
+        at_most("warm recommend (cached), p95", vendor, percentile(warm, 0.95), 20),
+        at_most("cold recommend, overhead beyond the engine, median", vendor, median(overhead), 15),
+    ]
 
-    # Retrieval per tier at this size.
+
+def retrieval_figures(vendor: str, sample: Sequence[Mapping[str, object]]) -> list[Figure]:
+    from catalog import search
+
     plans = []
     for row in sample:
-        words = [w.lower() for w in row["title"].split() if len(w) > 3][:2] or ["gift"]
+        words = common.title_words(str(row["title"]))
         typo = [word[:-2] + word[-1] + word[-2] if len(word) > 4 else word for word in words]
+        category = [str(row["category_l2"])]
         plans.append(
             {
                 "raw_substring": search.SearchQuery(" ".join(words), words, []),
-                "strict": search.SearchQuery("", words, [str(row["category_l2"])], budget_max=150),
+                "strict": search.SearchQuery("", words, category, budget_max=150),
                 "narrow": search.SearchQuery("", words, [], budget_max=150),
                 "fuzzy": search.SearchQuery("", typo, [], budget_max=150),
-                "broadened": search.SearchQuery("", [], [str(row["category_l2"])], budget_max=150),
+                "broadened": search.SearchQuery("", [], category, budget_max=150),
             }
         )
+    figures = []
     for tier in search.TIERS:
         samples = []
         for n in range(RUNS):
             plan = plans[n % len(plans)][tier]
-            started = time.perf_counter()
-            search.tier_ids(tier, plan, 3)
-            samples.append((time.perf_counter() - started) * 1000)
-        print(f"  retrieval {tier:<14}    {figures(samples)}")
-    budgets = "(budget: all-words p95 <= 5, fuzzy p95 <= 20)"
-    print(f"  {budgets}")
+            samples.append(timed_ms(lambda: search.tier_ids(tier, plan, 3)))  # noqa: B023
+        name = f"retrieval at 10k, {tier}, p95"
+        p95 = percentile(samples, 0.95)
+        if tier in TIER_BUDGETS:
+            figures.append(at_most(name, vendor, p95, TIER_BUDGETS[tier]))
+        else:
+            figures.append(Figure(name, vendor, f"{p95:,.2f} ms"))
+    return figures
 
+
+def unconfigured_figures(vendor: str, intent: str) -> list[Figure]:
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client(HTTP_HOST="localhost")
     settings.INTENT_ENGINE_MODEL = ""
     logging.getLogger("django.request").setLevel(logging.CRITICAL)  # 503s are the point here
-    unavailable = []
-    for _ in range(RUNS):
-        started = time.perf_counter()
-        response = client.get("/v1/recommend", {"intent": intents[0]})
-        unavailable.append((time.perf_counter() - started) * 1000)
-        assert response.status_code == 503
-    print(f"  503, engine not configured:  {figures(unavailable)}   (budget: <= 5)")
-    engine_server.close()
+
+    def call() -> None:
+        assert client.get("/v1/recommend", {"intent": intent}).status_code == 503
+
+    samples = [timed_ms(call) for _ in range(RUNS)]
+    return [at_most("503 with the engine unconfigured, median", vendor, median(samples), 5)]
+
+
+def run(database_url: str) -> None:
+    with ScriptedEngine() as engine_server:
+        common.django_setup(
+            database_url,
+            INTENT_ENGINE_MODEL="openai/scripted",
+            INTENT_ENGINE_API_BASE=engine_server.api_base,
+            INTENT_ENGINE_API_KEY="sk-bench",
+        )
+        from django.core.cache import cache
+
+        from catalog.models import Product
+
+        common.ensure_catalog()
+        cache.clear()
+        vendor = common.vendor_of(database_url)
+        print(f"\n== recommend on {common.VENDORS[vendor]}, {Product.objects.count():,} products")
+        # Intents the catalog can answer, from its own titles and categories.
+        sample = list(Product.objects.order_by("id").values("title", "category_l2")[:400:20])
+        intents = scripted_intents(engine_server, sample)
+        common.report(recommend_figures(vendor, intents))
+        common.report(retrieval_figures(vendor, sample))
+        common.report(unconfigured_figures(vendor, intents[0]))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--run":
-        run(sys.argv[2])
-    else:
-        main()
+    common.per_database(run, "bench")

@@ -129,11 +129,12 @@ def _database(url: str) -> dict[str, Any]:
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         }
-    elif engine == "django.db.backends.postgresql":
-        config["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
-        config["CONN_HEALTH_CHECKS"] = True
-    else:
+    elif engine != "django.db.backends.postgresql":
         raise ImproperlyConfigured(f"DATABASE_URL must be sqlite:// or postgres://, not {engine}")
+    # Kept between requests on both vendors: opening a SQLite connection and running its
+    # init_command costs more than serving a card (about 1 ms against 0.5 ms).
+    config["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+    config["CONN_HEALTH_CHECKS"] = True
     return config
 
 

@@ -1,10 +1,12 @@
 """Cards (PCD): every field of the interface, computed from real statistics."""
 
 import re
+from unittest import mock
 
 import jsonschema
 import pytest
 from django.core.exceptions import ValidationError
+from django.db.models import JSONField
 
 from catalog.models import Recommendation
 from tests.factories import ProductFactory
@@ -142,6 +144,19 @@ def test_card_lookup_returns_the_card_exactly_as_served(client, trail_shoe):
 
     assert response.status_code == 200
     assert response.json() == served
+
+
+def test_card_lookup_serves_the_stored_json_without_decoding_it(client):
+    ProductFactory(id=2002, title="Café Crème Pour-Over Kettle ☕", brand="Maison Été")
+    served = client.get("/v1/products/2002/card").json()
+
+    with mock.patch.object(JSONField, "from_db_value", side_effect=AssertionError("decoded")):
+        response = client.get(f"/v1/cards/{served['rec_id']}")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == served
+    assert response.json()["product"]["title"] == "Café Crème Pour-Over Kettle ☕"
 
 
 def test_card_lookup_uses_one_query(client, trail_shoe, django_assert_num_queries):

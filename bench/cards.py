@@ -1,0 +1,182 @@
+"""Benchmark of GET /v1/cards/{rec_id} (DESIGN.md section 11: >= 1,000 requests/s from the
+database with 2 gunicorn workers).
+
+Issues cards on the 10k-product demo catalog, starts gunicorn (2 sync workers, throttling off)
+on a free loopback port and drives it with a load generator for CARDS_SECONDS (10), each request
+for a card picked at random, after a short warm-up: `wrk` when it is on PATH, else Python
+processes each opening a fresh connection per request (gunicorn's sync workers close the
+connection after every response anyway). BENCH_LOAD_GENERATOR=python forces the latter. Prints
+requests/s and p50/p99 latency, and which generator measured them.
+
+Runs alone (`python bench/cards.py`) or as part of `make bench`; see bench/common.py for the
+scratch databases. Prints figures; asserts nothing.
+"""
+
+import http.client
+import multiprocessing
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import common
+from bench.common import Figure, at_least, median, percentile
+
+SECONDS = float(os.environ.get("CARDS_SECONDS", "10"))
+WARM_UP_SECONDS = 2.0
+CARDS = 500
+WORKERS = 2
+CONNECTIONS = 16  # wrk's open connections
+PROCESSES = 4  # the Python generator's client processes
+
+
+@dataclass(frozen=True)
+class Load:
+    generator: str
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    failed: int  # answers other than 200, and socket errors
+
+
+def issue_cards() -> list[str]:
+    """The rec_ids of CARDS new cards, as recommend would issue them."""
+    from catalog import services
+    from catalog.models import Product
+
+    ids = list(Product.objects.order_by("?").values_list("id", flat=True)[:CARDS])
+    products = list(services.products_with_videos().filter(id__in=ids))
+    return [card["rec_id"] for card in services.cards_issue(products=products, channel="bench")]
+
+
+# --- wrk ---------------------------------------------------------------------------------------
+
+WRK_SCRIPT = """
+local paths = {%s}
+request = function()
+  return wrk.format("GET", paths[math.random(#paths)], {["Host"] = "localhost"})
+end
+"""
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def _wrk_ms(output: str, label: str) -> float:
+    found = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", output, re.MULTILINE)
+    return float(found[1]) * _UNITS[found[2]] if found else float("nan")
+
+
+def wrk(executable: str, port: int, paths: list[str], seconds: float) -> Load:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
+        script.write(WRK_SCRIPT % ", ".join(f'"{path}"' for path in paths))
+        script.flush()
+        output = subprocess.run(  # noqa: S603
+            [
+                executable,
+                "-t2",
+                f"-c{CONNECTIONS}",
+                f"-d{seconds:g}s",
+                "--latency",
+                "-s",
+                script.name,
+                f"http://127.0.0.1:{port}",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    done = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s)", output)
+    assert done, output
+    failed = sum(
+        int(n) for n in re.findall(r"(?:Non-2xx or 3xx responses|timeout):? (\d+)", output)
+    )
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+)", output)
+    failed += sum(int(n) for n in errors.groups()) if errors else 0
+    return Load(
+        "wrk",
+        int(done[1]),
+        float(done[2]) * _UNITS[done[3]] / 1000,
+        _wrk_ms(output, "50%"),
+        _wrk_ms(output, "99%"),
+        failed,
+    )
+
+
+# --- Python processes --------------------------------------------------------------------------
+
+
+def _client(port: int, paths: list[str], stop_at: float, seed: int) -> tuple[list[float], int]:
+    import random
+
+    rng = random.Random(seed)  # noqa: S311
+    times, failed = [], 0
+    while time.time() < stop_at:
+        started = time.perf_counter()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            conn.request("GET", rng.choice(paths), headers={"Host": "localhost"})
+            response = conn.getresponse()
+            response.read()
+            failed += response.status != 200
+        except OSError:
+            failed += 1
+        finally:
+            conn.close()
+        times.append((time.perf_counter() - started) * 1000)
+    return times, failed
+
+
+def python_processes(port: int, paths: list[str], seconds: float) -> Load:
+    stop_at = time.time() + seconds
+    started = time.perf_counter()
+    with multiprocessing.Pool(PROCESSES) as pool:
+        results = pool.starmap(_client, [(port, paths, stop_at, n) for n in range(PROCESSES)])
+    wall = time.perf_counter() - started
+    times = [elapsed for result, _ in results for elapsed in result]
+    failed = sum(count for _, count in results)
+    generator = f"Python, {PROCESSES} processes"
+    return Load(generator, len(times), wall, median(times), percentile(times, 0.99), failed)
+
+
+def drive(port: int, paths: list[str], seconds: float) -> Load:
+    executable = shutil.which("wrk")
+    if executable and os.environ.get("BENCH_LOAD_GENERATOR", "wrk") == "wrk":
+        return wrk(executable, port, paths, seconds)
+    return python_processes(port, paths, seconds)
+
+
+def run(database_url: str) -> None:
+    common.django_setup(database_url)
+    from django.db import connection
+
+    common.ensure_catalog()
+    paths = [f"/v1/cards/{rec_id}" for rec_id in issue_cards()]
+    connection.close()
+    vendor = common.vendor_of(database_url)
+    print(f"\n== GET /v1/cards/{{rec_id}} on {common.VENDORS[vendor]}, gunicorn {WORKERS} workers")
+    with common.gunicorn(common.gateway_env(database_url), workers=WORKERS) as port:
+        drive(port, paths, WARM_UP_SECONDS)
+        load = drive(port, paths, SECONDS)
+    rate = load.requests / load.seconds
+    throughput = at_least("GET /v1/cards/{rec_id}, 2 gunicorn workers", vendor, rate, 1000, "req/s")
+    summary = f"{load.generator}, {load.requests:,} requests in {load.seconds:.1f} s"
+    common.report(
+        [
+            # A failed request is no throughput: the budget is missed whatever the rate.
+            replace(throughput, met=throughput.met and not load.failed,
+                    note=f"generator: {summary}, {load.failed} failed"),
+            Figure("GET /v1/cards/{rec_id}, latency p50 / p99", vendor,
+                   f"{load.p50_ms:.1f} / {load.p99_ms:.1f} ms"),
+        ]
+    )  # fmt: skip
+
+
+if __name__ == "__main__":
+    common.per_database(run, "bench")

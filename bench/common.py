@@ -1,0 +1,248 @@
+"""What the bench scripts share: scratch databases, Django set-up, the demo catalog, gunicorn
+on loopback, percentiles, and the figures each script reports against DESIGN.md section 11.
+
+Every script measures on SQLite (a scratch file under var/) and, when DATABASE_URL or
+BENCH_POSTGRES_URL points to PostgreSQL, on a scratch database `gateway_<name>` of that server;
+never on the gateway's own data. Django is set up once per process, so a script runs itself once
+per database (`script.py --run URL`). Figures are printed as they come; when BENCH_RESULTS names a
+file they are also appended to it, one JSON object a line, for bench/budgets.py's table.
+"""
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+VAR = ROOT / "var"
+PRODUCTS = 10_000  # the catalog size of every budget
+RUNS = 200
+VENDORS = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
+
+
+# --- Figures -----------------------------------------------------------------------------------
+
+
+def percentile(samples: list[float], share: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def median(samples: list[float]) -> float:
+    return statistics.median(samples)
+
+
+def timed_ms(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return (time.perf_counter() - started) * 1000
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured figure on one database, beside its budget (met is None: no budget)."""
+
+    name: str
+    vendor: str  # a key of VENDORS
+    value: str
+    budget: str = ""
+    met: bool | None = None
+    note: str = ""  # printed under the table (a query plan, the load generator)
+
+
+def at_most(name: str, vendor: str, value: float, limit: float, unit: str = "ms") -> Figure:
+    return Figure(name, vendor, f"{value:,.2f} {unit}", f"<= {limit:,g} {unit}", value <= limit)
+
+
+def at_least(name: str, vendor: str, value: float, floor: float, unit: str) -> Figure:
+    return Figure(name, vendor, f"{value:,.0f} {unit}", f">= {floor:,g} {unit}", value >= floor)
+
+
+def report(figures: list[Figure]) -> None:
+    """Print the figures and hand them to bench/budgets.py when it is collecting."""
+    for figure in figures:
+        budget = f"   (budget {figure.budget})" if figure.budget else ""
+        print(f"  {figure.name + ':':<52} {figure.value}{budget}")
+        if figure.note:
+            print(f"    {figure.note}")
+    if path := os.environ.get("BENCH_RESULTS"):
+        with open(path, "a", encoding="utf-8") as results:
+            for figure in figures:
+                results.write(json.dumps(asdict(figure)) + "\n")
+    sys.stdout.flush()
+
+
+# --- Scratch databases -------------------------------------------------------------------------
+
+
+def vendor_of(database_url: str) -> str:
+    return "postgresql" if database_url.startswith(("postgres://", "postgresql://")) else "sqlite"
+
+
+def postgres_server() -> str | None:
+    """The PostgreSQL server to measure on, if any: BENCH_POSTGRES_URL, else DATABASE_URL."""
+    url = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get("DATABASE_URL", "")
+    return url if vendor_of(url) == "postgresql" else None
+
+
+def scratch_databases(name: str, *, fresh: bool = False) -> list[str]:
+    """The part's scratch databases: var/<name>.sqlite3 and, on a PostgreSQL server,
+    `gateway_<name>`; created when missing, emptied first when `fresh`."""
+    sqlite = VAR / f"{name}.sqlite3"
+    VAR.mkdir(exist_ok=True)
+    if fresh:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{sqlite}{suffix}").unlink(missing_ok=True)
+    urls = [f"sqlite:///{sqlite}"]
+    if server := postgres_server():
+        urls.append(scratch_postgres(server, f"gateway_{name}", fresh=fresh))
+    return urls
+
+
+def scratch_postgres(server: str, database: str, *, fresh: bool = False) -> str:
+    import psycopg
+
+    parts = urlsplit(server)
+    admin = urlunsplit((parts.scheme, parts.netloc, "/postgres", "", ""))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if fresh:
+            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database])
+        if not exists.fetchone():
+            conn.execute(f'CREATE DATABASE "{database}"')
+    return urlunsplit((parts.scheme, parts.netloc, f"/{database}", "", ""))
+
+
+def per_database(run: Callable[[str], None], database: str, *, fresh: bool = False) -> None:
+    """The main of a bench script: `run` in a process of its own on each scratch database."""
+    if len(sys.argv) == 3 and sys.argv[1] == "--run":
+        run(sys.argv[2])
+        return
+    for url in scratch_databases(database, fresh=fresh):
+        subprocess.run([sys.executable, sys.argv[0], "--run", url], check=True)  # noqa: S603
+
+
+def gateway_env(database_url: str) -> dict[str, str]:
+    """The environment of a measured gateway: the scratch database, no throttling."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "THROTTLE_RATES": "off",
+        "LOG_LEVEL": "ERROR",
+        "DJANGO_SETTINGS_MODULE": "gateway.settings",
+        "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
+    }
+    if vendor_of(database_url) == "sqlite":
+        env.pop("REDIS_URL", None)  # the embedded default: file cache
+    return env
+
+
+def django_setup(database_url: str, **env: str) -> None:
+    """Set Django up in this process on `database_url`, as gateway_env describes."""
+    measured = gateway_env(database_url) | env
+    os.environ.clear()  # gateway_env may leave a variable out (REDIS_URL)
+    os.environ.update(measured)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+# --- The demo catalog --------------------------------------------------------------------------
+
+
+def demo_catalog_file(products: int = PRODUCTS) -> Path:
+    """The demo catalog as JSON Lines (what seed_demo writes), generated once under var/."""
+    path = VAR / f"bench_catalog_{products}.jsonl"
+    if not path.exists():
+        from datetime import UTC, datetime
+
+        from catalog.demo import generate_catalog
+        from gateway.api import dumps
+
+        today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        partial = path.with_suffix(".part")
+        with partial.open("wb") as stream:
+            for record in generate_catalog(products=products, seed=7, now=today):
+                stream.write(dumps(record) + b"\n")
+        partial.rename(path)
+    return path
+
+
+def ensure_catalog(products: int = PRODUCTS) -> None:
+    """Migrate the scratch database and give it the demo catalog of `products` products (kept
+    from an earlier run when it is there)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from catalog.models import Product
+
+    call_command("migrate", verbosity=0)
+    if Product.objects.count() != products:
+        call_command("flush", interactive=False, verbosity=0)
+        print(f"  (loading the {products:,}-product demo catalog)")
+        call_command("import_catalog", str(demo_catalog_file(products)), stdout=StringIO())
+
+
+def title_words(title: str) -> list[str]:
+    """Two words a shopper might type for a product: its first words of four letters or more."""
+    return [word.lower() for word in title.split() if len(word) > 3][:2] or ["gift"]
+
+
+# --- gunicorn on loopback ----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def get(port: int, path: str, timeout: float = 30) -> int:
+    """The status of one GET on a fresh connection."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path, headers={"Host": "localhost"})
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+@contextlib.contextmanager
+def gunicorn(env: dict[str, str], *, workers: int = 2) -> Iterator[int]:
+    """gunicorn (the Procfile's server) on a free loopback port: yields the port once it
+    answers /healthz, and stops it afterwards."""
+    port = free_port()
+    server = subprocess.Popen(  # noqa: S603
+        [str(Path(sys.executable).parent / "gunicorn"), "gateway.wsgi",
+         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError):
+                if get(port, "/healthz", timeout=5) == 200:
+                    break
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit("gunicorn did not start")
+            time.sleep(0.2)
+        yield port
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
