@@ -49,7 +49,8 @@ def test_the_documented_ranking_weights_are_the_ones_the_gateway_uses():
 
 def test_every_test_security_md_cites_exists():
     text = (ROOT / "SECURITY.md").read_text()
-    cited, current = [], None
+    cited: list[tuple[str, str]] = []
+    current = ""
     for path, name in re.findall(r"`(tests/[\w/]+\.py)?(?:::(\w+))?`", text):
         current = path or current
         if name:
