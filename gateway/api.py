@@ -17,11 +17,16 @@ from typing import Any, TypeVar
 import orjson
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.validators import RegexValidator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.utils.encoding import force_str
+from drf_spectacular.extensions import (
+    OpenApiSerializerExtension,
+    OpenApiSerializerFieldExtension,
+)
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 from rest_framework.negotiation import BaseContentNegotiation
@@ -454,6 +459,35 @@ def id_parameter(name: str, prefix: str, description: str) -> OpenApiParameter:
     )
 
 
+# A request body that must carry at least one of `at_least_one_of` as a non-null string. The
+# serializer's `validate` enforces it; the contract states it as an `anyOf`, so a body with none
+# of them is invalid by the schema too. (No docstring: it would become the bodies' description.)
+class AtLeastOneOfSerializer(serializers.Serializer):
+    at_least_one_of: tuple[str, ...] = ()
+
+
+class AtLeastOneOfExtension(OpenApiSerializerExtension):
+    target_class = AtLeastOneOfSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = auto_schema._map_serializer(
+            self.target, direction, bypass_extensions=True
+        )
+        if direction == "request":
+            schema["anyOf"] = [
+                {"required": [name], "properties": {name: {"type": "string"}}}
+                for name in self.target.at_least_one_of
+            ]
+        return schema
+
+
+@extend_schema_field({"type": ["object", "null"], "additionalProperties": {}})
+class NullableObjectField(serializers.JSONField):
+    """A JSON object or null, in a response. (A nullable JSONField would be described as
+    `oneOf: [{}, {"type": "null"}]`, which no null satisfies: null matches both.)"""
+
+
 class JsonStringField(serializers.CharField):
     """A string in a JSON body: numbers and booleans are refused, where DRF would cast them."""
 
@@ -461,6 +495,34 @@ class JsonStringField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(data))
+
+
+class NonBlankStringExtension(OpenApiSerializerFieldExtension):
+    """A request string that DRF trims may not be blank: one of only spaces is refused like an
+    empty one, so the contract asks for a non-space character (`pattern: \\S`)."""
+
+    target_class = JsonStringField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        field = self.target
+        schema: dict[str, Any] = auto_schema._map_serializer_field(
+            field, direction, bypass_extensions=True
+        )
+        # drf-spectacular makes an extension's schema nullable itself when the field allows null.
+        if isinstance(schema.get("type"), list):
+            types = [kind for kind in schema["type"] if kind != "null"]
+            schema["type"] = types[0] if len(types) == 1 else types
+        if (
+            direction == "request"
+            and field.trim_whitespace
+            and not field.allow_blank
+            and "pattern" not in schema
+            # drf-spectacular adds the pattern of a RegexValidator afterwards, unless one is set.
+            and not any(isinstance(check, RegexValidator) for check in field.validators)
+        ):
+            schema["pattern"] = r"\S"
+        return schema
 
 
 class JsonNumberField(serializers.FloatField):
@@ -509,8 +571,18 @@ def limit_field(*, default: int | None, maximum: int = 10) -> QueryIntegerField:
 CHANNEL_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
 
 
-def channel_field() -> serializers.RegexField:
-    return serializers.RegexField(
+class ChannelField(serializers.RegexField):
+    """A channel hint: a string of 1-64 of A-Z a-z 0-9 . _ : -; a JSON number is refused,
+    where DRF would cast it to a string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+def channel_field() -> ChannelField:
+    return ChannelField(
         CHANNEL_PATTERN,
         required=False,
         allow_null=True,

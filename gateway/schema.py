@@ -113,6 +113,41 @@ def retry_after_header(
     return result
 
 
+def required_bodies(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: a body that must carry one of several fields (an
+    `anyOf` of required fields, see gateway.api.AtLeastOneOfSerializer) is itself required;
+    drf-spectacular only looks at the fields every body requires."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            body = operation.get("requestBody")
+            for media in (body or {}).get("content", {}).values():
+                name = media.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
+                if "anyOf" in schemas.get(name, {}):
+                    body["required"] = True
+    return result
+
+
+def empty_query_values(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: an optional string query parameter given empty
+    (`channel=`) counts as absent, as DRF reads query strings, so the contract allows the empty
+    value."""
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                kind = parameter["schema"].get("type")
+                strings = kind == "string" or (isinstance(kind, list) and "string" in kind)
+                if parameter["in"] == "query" and not parameter.get("required") and strings:
+                    parameter["schema"] = {
+                        "anyOf": [parameter["schema"], {"type": "string", "maxLength": 0}]
+                    }
+    return result
+
+
 class SchemaView(SpectacularJSONAPIView):
     @extend_schema(
         operation_id="getOpenApi",
@@ -122,10 +157,10 @@ class SchemaView(SpectacularJSONAPIView):
         "Chinese; without it, or with any other value, they are in English.",
         tags=["discovery"],
         parameters=[
+            # Any value is accepted (English unless it is zh), so the schema lists no enum.
             OpenApiParameter(
                 "locale",
                 OpenApiTypes.STR,
-                enum=list(LANGUAGES),
                 description="Language of the texts: `en` (the default) or `zh`.",
             ),
             OpenApiParameter(

@@ -262,6 +262,8 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "gateway.schema.retry_after_header",
+        "gateway.schema.required_bodies",
+        "gateway.schema.empty_query_values",
     ],
     "TAGS": [
         {

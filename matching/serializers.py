@@ -6,12 +6,19 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from catalog.models import MAX_PRODUCT_ID
 from catalog.serializers import CardSerializer
-from gateway.api import JsonNumberField, JsonStringField, channel_field, limit_field
+from gateway.api import (
+    AtLeastOneOfSerializer,
+    JsonNumberField,
+    JsonStringField,
+    NullableObjectField,
+    channel_field,
+    limit_field,
+)
 from matching.engine import MAX_INTENT_CHARS
 from matching.mandates import Reason
 from matching.models import Intent, MatchSession, MatchToken, Proposal
@@ -21,9 +28,12 @@ MAX_TAGS = 20
 
 
 class JsonIntegerField(serializers.IntegerField):
-    """An integer in a JSON body: a JSON number without a fraction, never a string or boolean."""
+    """An integer in a JSON body: a JSON number without a fraction (7 or 7.0, as JSON Schema
+    reads integers), never a string or boolean."""
 
     def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -171,7 +181,9 @@ class MatchGetQuerySerializer(serializers.Serializer):
     limit = limit_field(default=None)
 
 
-class MatchAcceptSerializer(serializers.Serializer):
+class MatchAcceptSerializer(AtLeastOneOfSerializer):
+    at_least_one_of = ("proposal_id", "match_token_id")
+
     proposal_id = JsonStringField(
         max_length=64, required=False, allow_null=True, help_text="Mints the proposal's token."
     )
@@ -198,6 +210,8 @@ class MatchAcceptSerializer(serializers.Serializer):
 
 
 class IntentSerializer(serializers.ModelSerializer):
+    budget_range = NullableObjectField(read_only=True)
+
     class Meta:
         model = Intent
         fields = [
@@ -222,6 +236,7 @@ class ProposalSerializer(serializers.ModelSerializer):
     merchant_agent_id = serializers.SerializerMethodField()
     intent_id = JsonStringField()
     product_id = serializers.IntegerField()
+    product_snapshot = NullableObjectField(read_only=True)
     price = serializers.FloatField(allow_null=True)
     status = serializers.SerializerMethodField()
 
@@ -310,6 +325,8 @@ class IntentEnvelopeSerializer(serializers.Serializer):
     intent = IntentSerializer()
 
 
+# Served by a `list` action, yet one object: never an array in the contract.
+@extend_schema_serializer(many=False)
 class IntentFeedSerializer(serializers.Serializer):
     count = serializers.IntegerField()
     intents = IntentSerializer(many=True)
@@ -368,6 +385,8 @@ class RetrievalSerializer(serializers.Serializer):
     trending_fill = serializers.IntegerField(help_text="Trending products added to fill.")
 
 
+# Served by a `list` action, yet one object: never an array in the contract.
+@extend_schema_serializer(many=False)
 class RecommendSerializer(serializers.Serializer):
     intent = serializers.CharField(help_text="The intent as the caller sent it.")
     intent_id = serializers.CharField(help_text="The Intent recorded for this request.")

@@ -5,10 +5,32 @@ A/AAAA answer), unless the operator allows plain http or private targets for loc
 """
 
 import ipaddress
+import re
 import socket
 from urllib.parse import urlsplit
 
 from django.conf import settings
+
+# The shape of an endpoint after its scheme, in RFC 3986 characters: a host name, an IPv4
+# address or a bracketed IPv6 address, an optional port 1-65535, then an optional path, query and
+# fragment (ASCII, other characters percent-encoded).
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_NAME = rf"{_LABEL}(?:\.{_LABEL})*"
+_PORT = r"6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}"
+_PCHAR = r"(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"
+
+
+def _after_scheme(host: str) -> str:
+    return (
+        rf"//{host}(?::(?:{_PORT}))?(?:/(?:{_PCHAR}|/)*)?"
+        rf"(?:\?(?:{_PCHAR}|[/?])*)?(?:#(?:{_PCHAR}|[/?])*)?"
+    )
+
+
+# An IPv6 literal's own syntax is left to urlsplit, which refuses an invalid one.
+_AFTER_SCHEME = _after_scheme(rf"(?:{_NAME}|\[[0-9A-Fa-f:.]+\])")
+# The contract's pattern: the same shape, https, with a host name or an IPv4 address.
+ENDPOINT_PATTERN = rf"^https:{_after_scheme(_NAME)}$"
 
 
 def _public(address: str) -> bool:
@@ -35,6 +57,8 @@ def endpoint_problem(url: str) -> str | None:
         return "must not carry credentials"
     if not parts.hostname:
         return "must name a host"
+    if not re.fullmatch(rf"(?i:{parts.scheme}):{_AFTER_SCHEME}", url):
+        return "is not a valid URL"
     try:
         answers = socket.getaddrinfo(parts.hostname, port or 443, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):

@@ -3,9 +3,11 @@
 from typing import Any
 
 from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from gateway.api import JsonStringField
+from merchants.endpoints import ENDPOINT_PATTERN
 from merchants.models import MERCHANT_ID, MUTABLE_FIELDS, RESERVED_MERCHANT_IDS, MerchantAgent
 
 
@@ -18,10 +20,17 @@ def normalized_tags(tags: list[str]) -> list[str]:
     return list(dict.fromkeys(tag.strip().lower() for tag in tags if tag.strip()))
 
 
+# The contract states an endpoint's shape as a pattern (merchants/endpoints.py); the gateway also
+# checks, at registration and at every call, that its host resolves only to public addresses.
+@extend_schema_field({"type": "string", "pattern": ENDPOINT_PATTERN, "maxLength": 2000})
+class EndpointField(JsonStringField):
+    """A merchant agent's webhook URL (its checks are in merchants/endpoints.py)."""
+
+
 class MerchantFieldsSerializer(serializers.Serializer):
     """The fields a merchant sets at registration and may change later."""
 
-    agent_endpoint = JsonStringField(max_length=2000, help_text="HTTPS webhook URL.")
+    agent_endpoint = EndpointField(max_length=2000, help_text="HTTPS webhook URL.")
     subscription_tags = _tags(required=False, help_text='Intent tags to receive; "*" for all.')
     capabilities = _tags(required=False)
     regions = serializers.ListField(

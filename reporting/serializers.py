@@ -4,16 +4,25 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from catalog.models import MAX_PRODUCT_ID
-from gateway.api import CHANNEL_PATTERN, JsonDecimalField, JsonStringField, QueryIntegerField
+from gateway.api import (
+    CHANNEL_PATTERN,
+    AtLeastOneOfSerializer,
+    JsonDecimalField,
+    JsonStringField,
+    QueryIntegerField,
+)
 from reporting.models import CLOCK_SKEW, Conversion
 
 MAX_AMOUNT = Decimal("100000000")  # 1e8 in any currency: beyond that, a unit mix-up
 
 
-class ConversionCreateSerializer(serializers.Serializer):
+class ConversionCreateSerializer(AtLeastOneOfSerializer):
+    at_least_one_of = ("rec_id", "match_token_id")
+
     merchant_agent_id = JsonStringField(max_length=64)
     rec_id = JsonStringField(
         max_length=64,
@@ -170,6 +179,8 @@ class CreatorFiguresSerializer(FiguresSerializer):
     products = serializers.IntegerField(help_text="Products attributed to the creator.")
 
 
+# Served by a `list` action, yet one object: never an array in the contract.
+@extend_schema_serializer(many=False)
 class AttributionReportSerializer(serializers.Serializer):
     window = WindowSerializer()
     filters = FiltersSerializer()

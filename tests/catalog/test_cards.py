@@ -220,3 +220,11 @@ def test_staff_cannot_save_values_that_would_break_cards(trail_shoe, field, valu
         trail_shoe.full_clean()
 
     assert field in raised.value.message_dict
+
+
+def test_the_contract_allows_the_empty_channel_it_reads_as_none(client):
+    schema = client.get("/openapi.json").json()
+    parameters = schema["paths"]["/v1/products/{productId}/card"]["get"]["parameters"]
+    channel = next(p for p in parameters if p["name"] == "channel")
+
+    assert {"type": "string", "maxLength": 0} in channel["schema"]["anyOf"]

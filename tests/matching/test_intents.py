@@ -252,3 +252,40 @@ def test_a_forged_cursor_at_the_end_of_time_is_400(client):
     response = get(client, "/v1/intents", shop.token, cursor=cursor)
 
     assert (response.status_code, response.json()["error"]) == (400, "invalid_parameter")
+
+
+def test_the_contract_describes_the_feed_as_one_object_and_a_null_budget_as_valid(client):
+    """The feed (a `list` action) is one object, and an intent without a budget, whose
+    budget_range is null, satisfies the Intent schema (a nullable JSONField was described as
+    `oneOf: [{}, null]`, which null matches twice)."""
+    from jsonschema import Draft202012Validator
+
+    merchant = register(client, "shoes-shop", subscription_tags=["running"])
+    create_intent(client, intent_tags=["running"])
+    schema = client.get("/openapi.json").json()
+    answer = schema["paths"]["/v1/intents"]["get"]["responses"]["200"]["content"]
+    declared = answer["application/json"]["schema"]
+    body = get(client, "/v1/intents", token=merchant.token).json()
+
+    assert declared == {"$ref": "#/components/schemas/IntentFeed"}
+    assert body["intents"][0]["budget_range"] is None
+    Draft202012Validator({**declared, "components": schema["components"]}).validate(body)
+
+
+@pytest.mark.parametrize("channel", [0, 1.5, True, ["a"]])
+def test_a_source_channel_that_is_not_a_string_is_refused(client, channel):
+    response = post(client, "/v1/intents", {"raw_query": "x", "source_channel": channel})
+
+    assert response.status_code == 400
+    assert response.json()["fields"].keys() == {"source_channel"}
+    assert not Intent.objects.exists()
+
+
+def test_the_contract_asks_trimmed_strings_for_a_non_space_character(client):
+    """DRF trims strings and refuses a blank one: "   " is no raw_query, by the contract too."""
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    response = post(client, "/v1/intents", {"raw_query": "   "})
+
+    assert schema["IntentCreateRequest"]["properties"]["raw_query"]["pattern"] == r"\S"
+    assert response.status_code == 400
+    assert response.json()["fields"].keys() == {"raw_query"}

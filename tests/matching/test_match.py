@@ -460,3 +460,29 @@ def test_match_cards_are_issued_once_and_read_back_unchanged(client, market, ses
             "rec_id", flat=True
         )
     )
+
+
+@pytest.mark.parametrize("body", [{}, {"proposal_id": None}, {"match_token_id": None}])
+def test_the_contract_requires_a_proposal_or_a_token_to_accept(client, market, body):
+    """Accepting needs proposal_id or match_token_id, by the gateway and by its contract."""
+    from jsonschema import Draft202012Validator
+
+    schema = client.get("/openapi.json").json()
+    operation = schema["paths"]["/v1/match/{matchSessionId}/accept"]["post"]
+    declared = operation["requestBody"]["content"]["application/json"]["schema"]
+    session = match(client, market["intent"]["intent_id"]).json()["match_session"]
+
+    assert operation["requestBody"]["required"] is True
+    assert not Draft202012Validator({**declared, "components": schema["components"]}).is_valid(body)
+    response = accept(client, session["match_session_id"], **body)
+    assert response.status_code == 400
+
+
+def test_a_limit_of_integral_float_reads_as_that_integer(client, market):
+    """JSON Schema counts 2.0 as an integer; so does the gateway. 2.5 stays invalid."""
+    response = match(client, market["intent"]["intent_id"], limit=2.0)
+    fraction = match(client, market["intent"]["intent_id"], limit=2.5)
+
+    assert response.status_code == 201
+    assert len(response.json()["match_session"]["ranked_proposals"]) == 2
+    assert fraction.status_code == 400

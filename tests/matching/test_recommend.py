@@ -311,3 +311,16 @@ def test_a_product_repriced_over_the_budget_leaves_the_answer_once_the_cache_exp
 
     assert [item["product"]["id"] for item in second["items"]] == ["2001"]
     assert second["retrieval"] == {"intent_hits": 1, "trending_fill": 0}
+
+
+def test_the_contract_describes_the_recommend_answer_as_one_object(client, engine, shelf):
+    """Served by a `list` action, the answer is one object, not an array of them."""
+    from jsonschema import Draft202012Validator
+
+    schema = client.get("/openapi.json").json()
+    answer = schema["paths"]["/v1/recommend"]["get"]["responses"]["200"]["content"]
+    declared = answer["application/json"]["schema"]
+    body = recommend(client, "trail running shoes").json()
+
+    assert declared == {"$ref": "#/components/schemas/Recommend"}
+    Draft202012Validator({**declared, "components": schema["components"]}).validate(body)

@@ -254,3 +254,40 @@ def test_rotation_issues_a_new_token_and_the_old_one_stops_working(client):
     heartbeat = {"merchant_id": "shop-1"}
     assert post(client, "/v1/merchant/heartbeat", heartbeat, token=shop.token).status_code == 403
     assert post(client, "/v1/merchant/heartbeat", heartbeat, token=new_token).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://93.184.216.34/agent#caf\u00e9",  # not ASCII: percent-encode it
+        "https://93.184.216.34/a b",
+        "https://93.184.216.34/agent\x1a",
+        "https://93.184.216.34/%zz",
+    ],
+)
+def test_endpoints_outside_uri_syntax_are_refused(client, endpoint):
+    """The contract describes stored endpoints as URIs (RFC 3986) and registration by a
+    pattern of https URLs: anything else is refused, never stored and echoed."""
+    response = post(
+        client, "/v1/merchant/register", {"merchant_id": "m", "agent_endpoint": endpoint}
+    )
+
+    assert response.status_code == 400
+    assert response.json()["fields"] == {"agent_endpoint": ["The endpoint is not a valid URL."]}
+    assert not MerchantAgent.objects.exists()
+
+
+def test_the_contract_states_the_shape_of_an_endpoint(client):
+    import re
+
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    pattern = re.compile(schema["RegisterRequest"]["properties"]["agent_endpoint"]["pattern"])
+
+    assert pattern.search(PUBLIC_ENDPOINT)
+    assert pattern.search("https://agent.acme-running.example:8443/a2a?v=1#top")
+    assert not pattern.search("http://93.184.216.34/agent")
+    assert not pattern.search("https://93.184.216.34:99999/agent")
+    assert not pattern.search("https://93.184.216.34/caf\u00e9")
+    assert schema["PatchedMerchantPatchRequest"]["properties"]["agent_endpoint"]["pattern"] == (
+        pattern.pattern
+    )

@@ -351,3 +351,29 @@ def test_a_negative_zero_amount_is_recorded_as_zero(client, shop, rec_id):
     assert b'"amount":0.0,' in response.content
     assert b'"amount":-0' not in response.content
     assert str(Conversion.objects.get().amount) == "0.00"
+
+
+@pytest.mark.parametrize(
+    "references", [{}, {"rec_id": None}, {"rec_id": None, "match_token_id": None}]
+)
+def test_the_contract_requires_a_card_or_a_token_for_a_conversion(client, shop, references):
+    """A conversion names a rec_id or a match_token_id, by the gateway and by its contract."""
+    from jsonschema import Draft202012Validator
+
+    schema = client.get("/openapi.json").json()
+    operation = schema["paths"]["/v1/attribution/conversions"]["post"]
+    declared = operation["requestBody"]["content"]["application/json"]["schema"]
+    body = {
+        "merchant_agent_id": shop.merchant_id,
+        "order_id": "o-1",
+        "amount": 10,
+        "currency": "USD",
+        "occurred_at": "2025-11-20T09:00:00Z",
+        **references,
+    }
+
+    assert operation["requestBody"]["required"] is True
+    assert not Draft202012Validator({**declared, "components": schema["components"]}).is_valid(body)
+    response = post(client, "/v1/attribution/conversions", body, token=shop.token)
+    assert response.status_code == 400
+    assert not Conversion.objects.exists()

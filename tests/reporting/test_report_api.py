@@ -293,3 +293,16 @@ def test_outside_a_transaction_the_report_reads_one_snapshot_on_postgresql(clien
         assert statements[0] == snapshot
     else:  # SQLite: a read transaction would hold the writer's lock
         assert snapshot not in statements
+
+
+def test_the_contract_describes_the_report_as_one_object(client, market):
+    """Served by a `list` action, the report is one object, not an array of them."""
+    from jsonschema import Draft202012Validator
+
+    schema = client.get("/openapi.json").json()
+    answer = schema["paths"]["/v1/report/attribution"]["get"]["responses"]["200"]["content"]
+    declared = answer["application/json"]["schema"]
+    body = report(client).json()
+
+    assert declared == {"$ref": "#/components/schemas/AttributionReport"}
+    Draft202012Validator({**declared, "components": schema["components"]}).validate(body)

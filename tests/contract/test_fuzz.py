@@ -1,0 +1,263 @@
+"""Contract fuzzing: every operation of the gateway's own /openapi.json, driven by schemathesis
+against the WSGI application in-process, with every default check of schemathesis.
+
+Each operation is one test (`test_contract[GET /v1/recommend]`), run on a fresh database that
+holds a small catalog with the ids of the contract's examples (products 100001-100004, creator
+lucas.ortiz, intent int_4755...), one registered merchant agent (acme-running, its endpoint a
+real receiver on loopback), the scripted intent engine on loopback and a mandate signing key;
+throttling is off so that no 429 hides an answer. Generation is bounded (MAX_EXAMPLES per
+operation in the fuzzing phase, plus the examples and coverage phases) and derandomized with a
+fixed seed, so a run is reproducible and a failure reproduces with the same command.
+
+    .venv/bin/pytest -m contract
+"""
+
+import socket
+import types
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import pytest
+import schemathesis
+from django.conf import settings as django_settings
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.utils import timezone
+from hypothesis import HealthCheck, settings
+
+from gateway.wsgi import application
+from matching.examples import INTENT_ID
+from matching.models import Intent, IntentTag
+from merchants import endpoints
+from reporting.models import CLOCK_SKEW
+from tests import protocol
+from tests.factories import CreatorFactory, ProductFactory, VideoFactory
+from tests.support.receiver import Receiver
+
+pytestmark = pytest.mark.contract
+
+MAX_EXAMPLES = 50
+SEED = 20251120
+MERCHANT_ID = "acme-running"  # the merchant of the contract's examples
+SUPPLY_KEY = "contract-fuzz-supply-key-0001"
+PRODUCT_IDS = ["100001", "100002", "100003", "100004"]
+
+CONFIG = schemathesis.Config.from_dict(
+    {
+        "seed": SEED,
+        "generation": {
+            "max-examples": MAX_EXAMPLES,
+            "deterministic": True,
+            "database": "none",
+            # The gateway refuses a NUL character in any string of any body or query with 400
+            # `invalid_body` / `invalid_parameter`, on purpose (PostgreSQL cannot store one;
+            # tests/gateway/test_errors.py covers it): schema-valid strings without NUL only.
+            "allow-x00": False,
+        },
+        # Half of the merchant and product ids the fuzzer sends name the registered merchant
+        # and catalog products, so that operations also succeed on records that exist (and the
+        # ignored-auth check has 2xx answers to probe).
+        "dictionaries": {
+            "merchants": {"values": [MERCHANT_ID]},
+            "products": {"values": PRODUCT_IDS},
+        },
+        "parameters": {
+            **{
+                key: {"dictionary": "merchants", "probability": 0.5}
+                for key in ("path.merchantId", "body.merchant_id", "body.merchant_agent_id")
+            },
+            **{
+                key: {"dictionary": "products", "probability": 0.5}
+                for key in ("path.productId", "body.product_id")
+            },
+        },
+        "operations": [
+            {
+                # The interface fixes an unknown product_id of a mandate as 400 `invalid_body`
+                # (not 404), and no schema can say which ids the catalog holds: a schema-valid
+                # body naming a product that does not exist is rightly refused with 400.
+                "include-operation-id": "signIntentMandate",
+                "checks": {
+                    "positive_data_acceptance": {
+                        "expected-statuses": ["2xx", "3xx", "400", "401", "403", "404", "409"]
+                    }
+                },
+            }
+        ],
+    }
+)
+
+schema = schemathesis.openapi.from_wsgi("/openapi.json", application, config=CONFIG)
+# schemathesis leaves out the operation that served the schema; the contract is an operation
+# of the gateway like any other, so it is fuzzed too.
+schema.location = None
+
+
+class Credentials:
+    """The credentials of the current test's database: set by the `gateway` fixture."""
+
+    merchant_token: str | None = None
+    supply_key: str | None = None
+
+
+@schema.auth(refresh_interval=None)
+class GatewayCredentials:
+    """X-Merchant-Token / X-Supply-Key for the operations whose security requires one. An
+    operation where credentials are optional (registration) is sent without."""
+
+    def get(self, case: Any, context: Any) -> type[Credentials]:
+        return Credentials
+
+    def set(self, case: Any, data: type[Credentials], context: Any) -> None:
+        requirements = case.operation.definition.raw.get("security", [])
+        if not requirements or any(not requirement for requirement in requirements):
+            return
+        names = {name for requirement in requirements for name in requirement}
+        if "MerchantToken" in names and data.merchant_token:
+            case.headers = {**(case.headers or {}), "X-Merchant-Token": data.merchant_token}
+        if "SupplyKey" in names and data.supply_key:
+            case.headers = {**(case.headers or {}), "X-Supply-Key": data.supply_key}
+
+
+def _decimals(value: Any, places: int) -> bool:
+    """Whether a JSON number has at most `places` decimal places, as the gateway reads it."""
+    try:
+        exponent = Decimal(str(value)).as_tuple().exponent
+    except InvalidOperation:
+        return False
+    return isinstance(exponent, int) and exponent >= -places
+
+
+def _moment(value: Any) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _future(value: Any, *, allowance: timedelta = timedelta(0)) -> bool:
+    moment = _moment(value)
+    return moment is not None and moment > timezone.now() + allowance
+
+
+def _budget(value: Any) -> bool:
+    if not isinstance(value, dict) or value.get("min") is None or value.get("max") is None:
+        return True
+    return bool(value["min"] <= value["max"])
+
+
+# Rules of valid requests that JSON Schema cannot state: they depend on the clock, on settings,
+# on other fields, on how a binary float spells a decimal amount, or on what the gateway issued
+# before. The contract states each in a description and the gateway refuses a request breaking
+# one with 400; positive cases that break one are not generated (negative ones still are).
+# Operation id -> (location, field, rule): the rule holds for the field's value when present.
+NOT_IN_SCHEMA: dict[str, list[tuple[str, str, Any]]] = {
+    "createIntent": [("body", "budget_range", _budget)],
+    "createProposal": [
+        ("body", "price", lambda value: value is None or _decimals(value, 2)),
+        ("body", "valid_until", lambda value: value is None or _future(value)),
+    ],
+    "recordConversion": [
+        ("body", "amount", lambda value: _decimals(value, 2)),
+        ("body", "occurred_at", lambda value: not _future(value, allowance=CLOCK_SKEW)),
+    ],
+    "signIntentMandate": [
+        (
+            "body",
+            "amount_limit",
+            lambda value: _decimals(value, 4) and value <= django_settings.MANDATE_MAX_AMOUNT,
+        ),
+    ],
+    # A cursor is a next_cursor the feed returned: any other string is refused.
+    "listIntentsForMerchant": [("query", "cursor", lambda value: False)],
+}
+
+
+@schema.hook
+def filter_case(context: Any, case: Any) -> bool:
+    rules = NOT_IN_SCHEMA.get(case.operation.definition.raw.get("operationId", ""))
+    if not rules or case.meta is None or not case.meta.generation.mode.is_positive:
+        return True
+    containers = {"body": case.body, "query": case.query}
+    for location, field, rule in rules:
+        container = containers[location]
+        if isinstance(container, dict) and field in container and not rule(container[field]):
+            return False
+    return True
+
+
+def _resolve_to_loopback(host: str, port: Any, *args: Any, **kwargs: Any) -> Any:
+    return socket.getaddrinfo("127.0.0.1", port, *args, **kwargs)
+
+
+@pytest.fixture
+def gateway(
+    db, settings, client, engine, unthrottled, signing_key, monkeypatch
+) -> Iterator[Receiver]:
+    """The gateway as the fuzzer finds it: a catalog, a merchant, an intent, the engine."""
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+    settings.WEBHOOK_ALLOW_HTTP = True
+    settings.WEBHOOK_TIMEOUT_S = 1.0
+    settings.SUPPLY_API_KEYS = [SUPPLY_KEY]
+    # Every host name resolves (to loopback): a schema-valid endpoint whose host happens not to
+    # exist in this machine's DNS would be refused, rightly, as not resolving.
+    monkeypatch.setattr(
+        endpoints,
+        "socket",
+        types.SimpleNamespace(getaddrinfo=_resolve_to_loopback, SOCK_STREAM=socket.SOCK_STREAM),
+    )
+
+    lucas = CreatorFactory(username="lucas.ortiz", display_name="Lucas Ortiz")
+    theo = CreatorFactory(username="run_with_theo", display_name="Theo")
+    for number in range(4):
+        product = ProductFactory(
+            id=100001 + number,
+            title=f"Stridewell Stride {5 + number} Road Running Shoe",
+            brand="Stridewell",
+            price_usd=Decimal("74.99"),
+            original_price_usd=Decimal("89.99"),
+            category_l2="Running Shoes",
+            tags=["running", "shoes"],
+            regions=[],
+        )
+        VideoFactory(product=product, creator=lucas if number % 2 == 0 else theo)
+    intent = Intent.objects.create(
+        intent_id=INTENT_ID,
+        raw_query="cushioned running shoes for road runs under $90",
+        intent_tags=["running", "shoes"],
+        region="US",
+        resolution_source="client",
+    )
+    IntentTag.objects.bulk_create(IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags)
+
+    with Receiver() as receiver:
+        merchant = protocol.register(
+            client,
+            MERCHANT_ID,
+            agent_endpoint=receiver.url,
+            subscription_tags=["running", "shoes"],
+        )
+        Credentials.merchant_token, Credentials.supply_key = merchant.token, SUPPLY_KEY
+        # Django's test client keeps the test's transaction open by holding back the signal
+        # that closes connections after a request; requests from the fuzzer need the same.
+        request_started.disconnect(close_old_connections)
+        request_finished.disconnect(close_old_connections)
+        try:
+            yield receiver
+        finally:
+            request_started.connect(close_old_connections)
+            request_finished.connect(close_old_connections)
+            Credentials.merchant_token = Credentials.supply_key = None
+
+
+@schema.parametrize()
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_contract(case, gateway, contract_stats):
+    """Every default check: no 5xx, documented status codes, content types, headers and
+    bodies; schema-valid requests accepted and invalid ones refused; required headers and
+    credentials enforced."""
+    with contract_stats.recording(case.operation.label):
+        case.call_and_validate()
