@@ -130,9 +130,8 @@ def tier_ids(
     elif tier == "fuzzy":
         if not words:
             return []
-        corrections = [
-            similar for word in _fuzzy_words(words) for similar in vocabulary().similar(word)
-        ]
+        known = vocabulary()
+        corrections = [similar for word in _fuzzy_words(words) for similar in known.similar(word)]
         if not corrections:
             return []
         ids = backend.words(query, list(dict.fromkeys(corrections)), limit + len(skip), every=False)
