@@ -3,8 +3,7 @@ signed intent mandates."""
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -74,9 +73,9 @@ from matching.serializers import (
 )
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
-from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
 from merchants.serializers import MerchantEnvelopeSerializer, merchant_body
 from merchants.services import merchant_get
+from merchants.views import MERCHANT_ID
 
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
 BAD_BODY = (
@@ -85,13 +84,6 @@ BAD_BODY = (
 )
 INTENT_NOT_FOUND = "`intent_not_found`: no intent has that intent_id."
 MATCH_NOT_FOUND = "`match_not_found`: no match session has that match_session_id."
-MERCHANT_ID = OpenApiParameter(
-    "merchantId",
-    OpenApiTypes.STR,
-    OpenApiParameter.PATH,
-    pattern=rf"^{MERCHANT_ID_PATTERN.pattern}$",
-    description="The merchant_id chosen at registration.",
-)
 
 INTENT_ID = id_parameter("intentId", INTENT, "The intent_id: `int_` and 24 hex characters.")
 PROPOSAL_ID = id_parameter("proposalId", PROPOSAL, "The proposal_id: `prp_` and 24 hex characters.")
