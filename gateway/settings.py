@@ -122,6 +122,7 @@ def _database(url: str) -> dict[str, Any]:
             config["NAME"] = str(name)
             # The test database is a file too, so worker processes started by tests share it.
             config["TEST"] = {"NAME": str(name.with_name(f"test-{name.name}"))}
+        config["ENGINE"] = "gateway.sqlite"
         config["OPTIONS"] = {
             # WAL lets readers run beside the single writer; IMMEDIATE avoids lock upgrades
             # that would otherwise fail with "database is locked" under concurrent writes.
