@@ -1,16 +1,14 @@
 """Catalog use cases: issue cards, read them back, and a creator's showcase."""
 
-import contextlib
 from collections.abc import Sequence
 from typing import Any
 
 import orjson
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import connection
 from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
-from redis.exceptions import RedisError
 
 from catalog.cards import build_card
 from catalog.models import USERNAME, Creator, Product, Recommendation, Video, product_id_from
@@ -24,27 +22,17 @@ def products_with_videos() -> QuerySet[Product]:
     )
 
 
-# Recommend reuses loaded products this long: catalog edits reach its cards within a minute.
-PRODUCT_CACHE_S = 60
-
-
 def products_for_cards(ids: Sequence[int]) -> dict[int, Product]:
-    """The products of `ids` that exist, with videos and creators loaded, by id; each is
-    reused from the cache for PRODUCT_CACHE_S (one cache read instead of two queries)."""
+    """The products of `ids` that exist, with videos and creators loaded, by id; each is reused
+    from this process's memory for CATALOG_CACHE_S (catalog edits reach recommend's cards within
+    that time)."""
+    local = caches["local"]
     keys = {f"catalog:product:{pid}": pid for pid in ids}
-    try:
-        found = cache.get_many(list(keys))
-    except RedisError:
-        found = {}
-    loaded = {keys[key]: product for key, product in found.items()}
+    loaded = {keys[key]: product for key, product in local.get_many(list(keys)).items()}
     missing = [pid for pid in ids if pid not in loaded]
     if missing:
         fresh = {product.id: product for product in products_with_videos().filter(id__in=missing)}
-        with contextlib.suppress(RedisError):
-            cache.set_many(
-                {f"catalog:product:{pid}": product for pid, product in fresh.items()},
-                PRODUCT_CACHE_S,
-            )
+        local.set_many({f"catalog:product:{pid}": product for pid, product in fresh.items()})
         loaded.update(fresh)
     return loaded
 

@@ -143,25 +143,42 @@ DATABASES = {"default": _database(env.str("DATABASE_URL", default="sqlite:///var
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# The caches (gateway/cache.py says what lives in each): shared state, the intent engine's
+# resolutions, and each process's own memory of the catalog.
+INTENT_ENGINE_CACHE_ENTRIES = _bounded_int("INTENT_ENGINE_CACHE_ENTRIES", 10_000, 100, 10_000_000)
+CATALOG_CACHE_S = _bounded_int("CATALOG_CACHE_S", 60, 0, 3600, " seconds")
+CATALOG_CACHE_ENTRIES = _bounded_int("CATALOG_CACHE_ENTRIES", 5_000, 100, 1_000_000)
 if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "gateway.cache.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "gw",
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
-        }
+    _redis = {
+        "BACKEND": "gateway.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "gw",
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
     }
+    CACHES: dict[str, dict[str, Any]] = {"default": _redis, "engine": _redis}
 else:
-    # A file cache is shared by every gunicorn and Celery process on the machine, so throttles
-    # and later the circuit breaker see one state; local memory would give each process its own.
+    # Files are shared by every web and Celery process on the machine, so throttles and the
+    # breaker see one state; local memory would give each process its own.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "gateway.cache.FileCache",
             "LOCATION": str(VAR_DIR / "cache"),
             "KEY_PREFIX": "gw",
-        }
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        },
+        "engine": {
+            "BACKEND": "gateway.cache.FileCache",
+            "LOCATION": str(VAR_DIR / "cache" / "engine"),
+            "KEY_PREFIX": "gw",
+            "OPTIONS": {"MAX_ENTRIES": INTENT_ENGINE_CACHE_ENTRIES},
+        },
     }
+CACHES["local"] = {
+    "BACKEND": "gateway.cache.LocalCache",
+    "LOCATION": "gateway-catalog",
+    "TIMEOUT": CATALOG_CACHE_S,
+    "OPTIONS": {"MAX_ENTRIES": CATALOG_CACHE_ENTRIES},
+}
 
 # Celery: Redis when configured, else a filesystem broker under var/ so a fresh machine needs
 # nothing else running.

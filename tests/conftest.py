@@ -4,7 +4,7 @@ from decimal import Decimal
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
-from django.core.cache import cache
+from django.core.cache import caches
 
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
 from tests.support.engine import ScriptedEngine
@@ -14,9 +14,11 @@ from tests.support.receiver import Receiver
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Throttle counters and cached state never leak from one test into another."""
-    cache.clear()
+    for store in caches.all():
+        store.clear()
     yield
-    cache.clear()
+    for store in caches.all():
+        store.clear()
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Tiered retrieval (catalog/search.py) on the database under test: SQLite FTS5 or PostgreSQL."""
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 
 from catalog import search
 from catalog.models import Product
@@ -61,7 +61,7 @@ def test_the_vocabulary_follows_the_catalog_once_its_version_is_read_again(shelf
     Product.objects.filter(id=2005).update(title="Merino Kayak Socks")
     Product.objects.get(id=2005).save()  # a saved product changes the catalog version
 
-    cache.delete(search.VOCABULARY_KEY)  # the check interval passed
+    caches["local"].delete(search.VOCABULARY_KEY)  # the check interval passed
     assert tier_ids("fuzzy", query("", ["kayakk"]), 10) == [2005]
 
 
