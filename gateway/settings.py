@@ -417,12 +417,14 @@ INTENT_ENGINE_API_KEY = env.str("INTENT_ENGINE_API_KEY", default="").strip() or 
 INTENT_ENGINE_TIMEOUT_S = _bounded("INTENT_ENGINE_TIMEOUT_S", 8.0, 0.5, 120, " seconds")
 # Extra attempts after a provider error (never after a timeout: the time is spent).
 INTENT_ENGINE_RETRIES = _bounded_int("INTENT_ENGINE_RETRIES", 1, 0, 3)
-# After this many failures in a row the breaker opens: 503 at once, the engine left alone for
-# INTENT_ENGINE_BREAKER_COOLDOWN_S, then one trial call decides (half-open).
+# After outages of this many distinct intents in a row the breaker opens: 503 at once, the
+# engine left alone for INTENT_ENGINE_BREAKER_COOLDOWN_S, then one trial call decides
+# (matching/breaker.py). A bad answer to one input is remembered for INTENT_ENGINE_BAD_INPUT_S.
 INTENT_ENGINE_BREAKER_FAILURES = _bounded_int("INTENT_ENGINE_BREAKER_FAILURES", 5, 1, 100)
 INTENT_ENGINE_BREAKER_COOLDOWN_S = _bounded(
     "INTENT_ENGINE_BREAKER_COOLDOWN_S", 30.0, 1, 3600, " seconds"
 )
+INTENT_ENGINE_BAD_INPUT_S = _bounded_int("INTENT_ENGINE_BAD_INPUT_S", 60, 0, 86_400, " seconds")
 # Resolutions are reused this long for the same normalized text and region.
 INTENT_ENGINE_CACHE_S = _bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400, " seconds")
 # litellm would fetch its model price list from the network when imported; the copy it ships

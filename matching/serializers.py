@@ -19,7 +19,7 @@ from gateway.api import (
     channel_field,
     limit_field,
 )
-from matching.engine import MAX_INTENT_CHARS
+from matching.resolution import MAX_INTENT_CHARS
 from matching.mandates import Reason
 from matching.models import Intent, MatchSession, MatchToken, Proposal
 from matching.ranking import INVENTORY_STATUSES

@@ -51,6 +51,7 @@ from matching.models import (
     Provenance,
     ResolutionSource,
 )
+from matching.resolution import Resolution
 from matching.serializers import IntentSerializer, ProposalSerializer
 from merchants.delivery import surge_publish
 from merchants.models import MerchantAgent, MerchantStatus
@@ -82,7 +83,7 @@ def merchant_deactivated() -> ApiError:
 
 
 def resolved_fields(
-    resolution: engine.Resolution, cached: bool, *, kept: dict[str, Any]
+    resolution: Resolution, cached: bool, *, kept: dict[str, Any]
 ) -> dict[str, Any]:
     """The intent's columns from an engine resolution; what the demand agent stated itself
     (`kept`: region, target_audience, budget_range, constraints) wins over the engine."""
@@ -100,7 +101,7 @@ def resolved_fields(
     }
 
 
-def _resolve_quietly(text: str, region: str | None) -> tuple[engine.Resolution, bool] | None:
+def _resolve_quietly(text: str, region: str | None) -> tuple[Resolution, bool] | None:
     """The engine's resolution, or None when it is not configured or fails."""
     if not engine.is_configured():
         return None

@@ -1,13 +1,15 @@
-"""The intent engine's door (matching/engine.py): every failure is a 503, a failing engine is
-left alone by the breaker, and nothing the shopper or the model writes is trusted. All calls go
-through litellm's real HTTP path to the scripted engine on loopback."""
+"""The intent engine's door (matching/engine.py): every failure is a 503, an engine that is down
+is left alone by the breaker (matching/breaker.py) while one shopper's bad input denies nobody
+else, and nothing the shopper or the model writes is trusted. All calls go through litellm's real
+HTTP path to the scripted engine on loopback."""
 
 import time
 
 import orjson
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 
+from matching import breaker, resolution
 from matching import engine as engine_module
 from matching.models import Intent, ResolutionSource
 from matching.tasks import resolve_intent, resolve_pending_intents
@@ -20,7 +22,9 @@ def recommend(client, intent="trail running shoes", **query):
     return client.get("/v1/recommend", {"intent": intent, **query})
 
 
-@pytest.mark.parametrize("mode", ["garbage", "wrong-schema", "500", "429", "raw:[1, 2]", "raw:"])
+@pytest.mark.parametrize(
+    "mode", ["garbage", "wrong-schema", "500", "429", "400", "401", "raw:[1, 2]", "raw:"]
+)
 def test_an_engine_failure_or_an_answer_that_is_no_resolution_is_503(client, shelf, engine, mode):
     engine.script(mode)
 
@@ -59,12 +63,14 @@ def test_a_transient_error_is_retried_once_within_the_deadline(client, shelf, en
     assert engine.calls_count == 2
 
 
-def test_a_string_of_failures_opens_the_breaker_and_the_engine_is_left_alone(client, shelf, engine):
-    engine.script("500", "500", "500")
-    for _ in range(3):
-        assert recommend(client).status_code == 503
+def test_outages_of_distinct_intents_open_the_breaker_and_the_engine_is_left_alone(
+    client, shelf, engine
+):
+    engine.script("500", "503", "429")
+    for intent in ("trail shoes", "rain jacket", "coffee grinder"):
+        assert recommend(client, intent).status_code == 503
 
-    response = recommend(client)
+    response = recommend(client, "hiking socks")
 
     assert response.status_code == 503
     assert response.json()["message"].startswith("The intent engine is failing")
@@ -72,14 +78,77 @@ def test_a_string_of_failures_opens_the_breaker_and_the_engine_is_left_alone(cli
     assert engine.calls_count == 3  # the fourth request never reached it
 
 
+def test_one_intent_failing_again_and_again_never_opens_the_breaker(client, shelf, engine):
+    engine.script("500", "500", "500", "500", "500")
+    for _ in range(5):
+        assert recommend(client, "words that upset the engine").status_code == 503
+
+    response = recommend(client, "trail running shoes")
+
+    assert response.status_code == 200  # one shopper's input denies nobody else
+    assert engine.calls_count == 6
+
+
+def test_a_refused_key_is_an_outage(client, shelf, engine):
+    engine.script("401", "401", "401")
+    for intent in ("trail shoes", "rain jacket", "coffee grinder"):
+        assert recommend(client, intent).status_code == 503
+
+    assert recommend(client, "hiking socks").json()["message"].startswith(
+        "The intent engine is failing"
+    )
+    assert engine.calls_count == 3
+
+
+def test_an_engine_that_refuses_connections_opens_the_breaker(client, shelf, engine, settings):
+    from tests.support.network import free_port
+
+    settings.INTENT_ENGINE_API_BASE = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens
+    for intent in ("trail shoes", "rain jacket", "coffee grinder"):
+        assert recommend(client, intent).status_code == 503
+
+    response = recommend(client, "hiking socks")
+
+    assert response.json()["message"].startswith("The intent engine is failing")
+
+
+@pytest.mark.parametrize("mode", ["garbage", "wrong-schema", "raw:[1, 2]", "400"])
+def test_bad_answers_to_inputs_never_open_the_breaker(client, shelf, engine, mode):
+    engine.script(*[mode] * 5)
+    for n in range(5):
+        assert recommend(client, f"odd request {n}").status_code == 503
+
+    response = recommend(client, "trail running shoes")
+
+    assert response.status_code == 200
+    assert engine.calls_count == 6
+
+
+def test_a_bad_answer_is_remembered_for_that_input_for_a_while(client, shelf, engine, settings):
+    engine.script("garbage")
+    first = recommend(client, "odd request")
+    assert first.status_code == 503
+
+    again = recommend(client, "odd request")
+
+    assert again.status_code == 503
+    assert again.json()["message"] == first.json()["message"]
+    assert 1 <= int(again["Retry-After"]) <= settings.INTENT_ENGINE_BAD_INPUT_S
+    assert engine.calls_count == 1  # not asked twice (each call is paid)
+    assert recommend(client, "trail running shoes").status_code == 200  # other inputs are
+    caches["engine"].delete(breaker.bad_input_key(engine_module.cache_key("odd request", None)))
+    assert recommend(client, "odd request").status_code == 200  # the time passed: asked again
+    assert engine.calls_count == 3
+
+
 def test_a_success_resets_the_count_of_failures_in_a_row(client, shelf, engine):
     engine.script("500", "500")
-    for _ in range(2):
-        assert recommend(client).status_code == 503
+    for intent in ("trail shoes", "rain jacket"):
+        assert recommend(client, intent).status_code == 503
     assert recommend(client).status_code == 200  # resets the count
     engine.script("500", "500")
-    for _ in range(2):
-        assert recommend(client, "another intent").status_code == 503
+    for intent in ("coffee grinder", "hiking socks"):
+        assert recommend(client, intent).status_code == 503
 
     response = recommend(client, "another intent")
 
@@ -87,12 +156,16 @@ def test_a_success_resets_the_count_of_failures_in_a_row(client, shelf, engine):
     assert engine.calls_count == 6
 
 
-def test_after_the_cooldown_one_trial_call_closes_the_breaker(client, shelf, engine):
+def _open_the_breaker(client, engine):
     engine.script("500", "500", "500")
-    for _ in range(3):
-        recommend(client)
-    # The cooldown has passed (as the shared state says) and the engine works again.
-    cache.set(engine_module.OPEN_UNTIL_KEY, time.time() - 1, timeout=None)
+    for intent in ("trail shoes", "rain jacket", "coffee grinder"):
+        recommend(client, intent)
+    # The cooldown has passed, as the shared state says.
+    caches["engine"].set(breaker.OPEN_UNTIL_KEY, time.time() - 1, timeout=None)
+
+
+def test_after_the_cooldown_one_trial_call_closes_the_breaker(client, shelf, engine):
+    _open_the_breaker(client, engine)
 
     assert recommend(client).status_code == 200
     assert recommend(client, "another intent").status_code == 200
@@ -100,14 +173,21 @@ def test_after_the_cooldown_one_trial_call_closes_the_breaker(client, shelf, eng
 
 
 def test_a_failed_trial_opens_the_breaker_again(client, shelf, engine):
-    engine.script("500", "500", "500", "500")
-    for _ in range(3):
-        recommend(client)
-    cache.set(engine_module.OPEN_UNTIL_KEY, time.time() - 1, timeout=None)
+    _open_the_breaker(client, engine)
+    engine.script("500")
 
     assert recommend(client).status_code == 503  # the trial
-    assert recommend(client).status_code == 503  # open again: not called
+    assert recommend(client, "another intent").status_code == 503  # open again: not called
     assert engine.calls_count == 4
+
+
+def test_a_bad_answer_to_the_trial_closes_the_breaker(client, shelf, engine):
+    _open_the_breaker(client, engine)
+    engine.script("garbage")
+
+    assert recommend(client).status_code == 503  # the trial: the engine answered, badly
+    assert recommend(client, "another intent").status_code == 200
+    assert engine.calls_count == 5
 
 
 def test_the_shoppers_text_stays_inside_the_delimiters_of_a_fixed_prompt(client, shelf, engine):
@@ -122,7 +202,7 @@ def test_the_shoppers_text_stays_inside_the_delimiters_of_a_fixed_prompt(client,
     system, user = body["messages"]
     assert system == {
         "role": "system",
-        "content": engine_module.SYSTEM_PROMPT.format(
+        "content": resolution.SYSTEM_PROMPT.format(
             categories="Hiking Boots; Home & Kitchen; Kitchen Appliances; Running Gear; "
             "Running Shoes; Socks; Sports & Outdoors"
         ),
@@ -137,7 +217,8 @@ def test_the_shoppers_text_stays_inside_the_delimiters_of_a_fixed_prompt(client,
     assert body["temperature"] == 0
 
 
-def test_nothing_the_model_answers_is_trusted(client, shelf, engine):
+def test_nothing_the_model_answers_is_trusted(client, shelf, engine, settings):
+    settings.INTENT_ENGINE_BAD_INPUT_S = 0  # the fixed answer is asked for at once
     engine.answer(
         "trail running shoes",
         normalized_query="x" * 5000,
@@ -178,10 +259,10 @@ def test_parse_keeps_a_sane_budget_and_drops_a_floor_above_the_ceiling():
         "budget": {"min": 200, "max": 100, "currency": "usd"},
         "region": "gb",
     }
-    resolution = engine_module.parse(orjson.dumps(answer).decode(), text="q", categories=[])
+    parsed = resolution.parse(orjson.dumps(answer).decode(), text="q", categories=[])
 
-    assert resolution.budget == engine_module.Budget(None, 100.0, "USD")
-    assert resolution.region == "GB"
+    assert parsed.budget == resolution.Budget(None, 100.0, "USD")
+    assert parsed.region == "GB"
 
 
 # --- POST /v1/intents ---------------------------------------------------------------------------

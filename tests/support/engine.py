@@ -1,7 +1,7 @@
 """An intent engine on loopback: a scripted OpenAI-compatible chat-completions server that tests
 reach through litellm's real HTTP path (model "openai/scripted", api_base=engine.api_base,
 api_key "sk-test"). It records every completion request and answers from a script ("ok",
-"fenced", "garbage", "wrong-schema", "raw:<text>", "500", "503", "429", "hang[:<seconds>]").
+"fenced", "garbage", "wrong-schema", "raw:<text>", "500", "503", "429", "400", "401", "hang[:<seconds>]").
 
     with ScriptedEngine() as engine:
         engine.answer("trail shoes", normalized_query="trail running shoes", keywords=["trail"])
@@ -14,6 +14,7 @@ import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -25,7 +26,7 @@ COMPLETION_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
 DEFAULT_HANG_SECONDS = 30.0
 GARBAGE_CONTENT = "Sure! Here are some great shoes for you."
 WRONG_SCHEMA_CONTENT = '{"answer": "shoes"}'
-ERROR_STATUSES = frozenset({"500", "503", "429"})
+ERROR_STATUSES = frozenset({"500", "503", "429", "400", "401"})
 
 _INTENT_RE = re.compile(r"<intent>(.*)</intent>", re.DOTALL)
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -113,6 +114,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, _error_body("body is not JSON", "invalid_request_error"))
             return
         kind, _, arg = mode.partition(":")
+        if engine.delay_s and engine.closed.wait(engine.delay_s):  # a model that takes its time
+            self.close_connection = True
+            return
         if kind == "hang":  # accept, then answer nothing until closed or `arg` seconds pass
             if engine.closed.wait(float(arg or DEFAULT_HANG_SECONDS)):
                 self.close_connection = True
@@ -141,13 +145,12 @@ class _Handler(BaseHTTPRequestHandler):
         return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
     def _send_json(self, status: int, payload: dict[str, Any]) -> None:
+        """Answer, keeping the connection open for the client's next call, as providers do."""
         data = orjson.dumps(payload)
-        self.close_connection = True
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
-            self.send_header("Connection", "close")
             self.end_headers()
             self.wfile.write(data)
             self.wfile.flush()
@@ -178,14 +181,27 @@ def _completion(number: int, model: str, content: str) -> dict[str, Any]:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 256  # a benchmark's burst of concurrent callers
     block_on_close = False
     engine: "ScriptedEngine"
 
 
 class ScriptedEngine:
-    """A scripted chat-completions endpoint at `api_base` (http://127.0.0.1:<port>/v1)."""
+    """A scripted chat-completions endpoint at `api_base` (http://127.0.0.1:<port>/v1).
 
-    def __init__(self) -> None:
+    `delay_s` makes every answer wait that long first, as a real language model does;
+    `resolver`, when given, answers the intents nobody scripted (instead of the fallback
+    derived from their words).
+    """
+
+    def __init__(
+        self,
+        *,
+        delay_s: float = 0.0,
+        resolver: Callable[[str], dict[str, Any]] | None = None,
+    ) -> None:
+        self.delay_s = delay_s
+        self.resolver = resolver
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.engine = self
         self._thread = threading.Thread(
@@ -227,7 +243,8 @@ class ScriptedEngine:
     def script(self, *modes: str) -> None:
         """One-shot modes for the next requests, in order: "ok", "fenced" (the JSON in a
         ```json fence), "garbage" (prose), "wrong-schema" ({"answer": "shoes"}), "raw:<text>",
-        "500", "503", "429", "hang" or "hang:<seconds>" (then ok). After the script: "ok"."""
+        "500", "503", "429", "400", "401", "hang" or "hang:<seconds>" (then ok). After the
+        script: "ok"."""
         with self._lock:
             self._modes.extend(modes)
 
@@ -247,7 +264,7 @@ class ScriptedEngine:
             for known, resolution in self.answers.items():
                 if known.strip().casefold() == folded:
                     return resolution
-        return fallback_resolution(key)
+        return self.resolver(key) if self.resolver else fallback_resolution(key)
 
     def record(self, call: Call) -> tuple[str, int]:
         """Records `call`; its mode (popped from the script) and its number (from 1)."""
