@@ -79,19 +79,24 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # gateway/middleware.py: each of Django's own, fitted for the coroutine views' chain.
     "gateway.middleware.RequestIdMiddleware",
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "gateway.middleware.SecurityMiddleware",
+    "gateway.middleware.StaticFilesMiddleware",
+    "gateway.middleware.SessionMiddleware",
+    "gateway.middleware.CommonMiddleware",
+    "gateway.middleware.CsrfViewMiddleware",
+    "gateway.middleware.AuthenticationMiddleware",
+    "gateway.middleware.MessageMiddleware",
+    "gateway.middleware.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "gateway.urls"
 WSGI_APPLICATION = "gateway.wsgi.application"
+ASGI_APPLICATION = "gateway.asgi.application"
+# Threads of a web worker that run synchronous views and the synchronous steps of the views that
+# wait (gateway/asgi.py); each keeps its own database connection between requests.
+WEB_THREADS = _bounded_int("WEB_THREADS", 16, 1, 256)
 # The API's paths carry no trailing slash; never redirect a POST to a slashed twin.
 APPEND_SLASH = False
 

@@ -1,4 +1,5 @@
-"""WSGI entry point for gunicorn (`gunicorn gateway.wsgi`)."""
+"""WSGI entry point (`gunicorn gateway.wsgi`): the synchronous way to serve the gateway, kept for
+the serving comparison of docs/operations.md. The `web` role serves gateway.asgi."""
 
 import os
 

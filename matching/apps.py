@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class MatchingConfig(AppConfig):
     name = "matching"
     verbose_name = "Intent matching"
+
+    def warm_up(self) -> None:
+        """As a web worker starts: the intent engine's client (matching.engine.warm_up)."""
+        from matching import engine
+
+        engine.warm_up()

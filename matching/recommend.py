@@ -4,29 +4,30 @@ The flow of DESIGN.md section 5: resolve the words through the intent engine (50
 configured, before any cache is read), retrieve products tier by tier, build one card per
 product, then record everything the protocol endpoints serve afterwards: the Intent, one catalog
 Proposal per card, and a MatchSession ranking them. Intent.Surge is published with the intent
-(its deliveries are queued after commit). Slow work (the engine, composing cards) happens before
-the transaction opens.
+(its deliveries are queued after commit). The engine is awaited holding no thread and no
+database connection; composing cards happens before the transaction opens.
 """
 
-import contextlib
 import hashlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import orjson
-from django.core.cache import cache
+from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from redis.exceptions import RedisError
 
 from catalog import search
 from catalog.cards import iso, sales_stats
 from catalog.models import Product
 from catalog.services import cards_build, cards_record, products_for_cards
 from gateway.api import INTENT, PROPOSAL, new_id
+from gateway.cache import cached
 from matching import engine, ranking
 from matching.models import Intent, Proposal, ProposalStatus, Provenance
+from matching.resolution import Resolution, normalize
 from matching.services import (
     Candidate,
     intent_insert,
@@ -35,8 +36,6 @@ from matching.services import (
     session_record,
 )
 from merchants.delivery import surge_publish
-
-RETRIEVAL_CACHE_S = 60
 
 TIER_WORDS = {
     "raw_substring": "its title contains your exact words",
@@ -64,7 +63,7 @@ def _quoted(items: Sequence[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-def _budget_words(resolution: engine.Resolution) -> str:
+def _budget_words(resolution: Resolution) -> str:
     budget = resolution.budget
     if budget.min is not None and budget.max is not None:
         return f"between {_money(budget.min)} and {_money(budget.max)}"
@@ -75,7 +74,7 @@ def _budget_words(resolution: engine.Resolution) -> str:
     return ""
 
 
-def _pick_line(number: int, pick: Pick, resolution: engine.Resolution) -> str:
+def _pick_line(number: int, pick: Pick, resolution: Resolution) -> str:
     product = pick.product
     parts = [product.title, product.brand, product.category_l1, product.category_l2]
     document = " ".join([part or "" for part in parts] + list(product.tags)).lower()
@@ -103,7 +102,7 @@ def _pick_line(number: int, pick: Pick, resolution: engine.Resolution) -> str:
 
 
 def shopper_guide(
-    text: str, resolution: engine.Resolution, region: str | None, picks: Sequence[Pick]
+    text: str, resolution: Resolution, region: str | None, picks: Sequence[Pick]
 ) -> str:
     """A few sentences for a person: what the gateway understood, and why each pick is here."""
     understood = f"You asked for \u201c{resolution.normalized_query or text}\u201d"
@@ -181,24 +180,16 @@ def intent_body(intent: Intent) -> dict[str, Any]:
 
 
 def _retrieve(query: search.SearchQuery, limit: int) -> list[search.Hit]:
-    """The tiers' hits, reused for RETRIEVAL_CACHE_S for the same query: a warm recommend
-    then costs no search at all."""
-    key = (
-        "recommend:retrieval:"
-        + hashlib.sha256(
-            orjson.dumps([asdict(query), limit], option=orjson.OPT_SORT_KEYS)
-        ).hexdigest()
+    """The tiers' hits, reused from this process's memory for CATALOG_CACHE_S for the same
+    query: a warm recommend then costs no search at all."""
+    digest = hashlib.sha256(orjson.dumps([asdict(query), limit], option=orjson.OPT_SORT_KEYS))
+    found = cached(
+        f"recommend:retrieval:{digest.hexdigest()}",
+        settings.CATALOG_CACHE_S,
+        lambda: [(hit.product_id, hit.tier) for hit in search.retrieve(query, limit).hits],
+        alias="local",
     )
-    try:
-        cached = cache.get(key)
-    except RedisError:
-        cached = None
-    if cached is not None:
-        return [search.Hit(product_id, tier) for product_id, tier in cached]
-    hits = search.retrieve(query, limit).hits
-    with contextlib.suppress(RedisError):
-        cache.set(key, [(hit.product_id, hit.tier) for hit in hits], RETRIEVAL_CACHE_S)
-    return hits
+    return [search.Hit(product_id, tier) for product_id, tier in found]
 
 
 def _catalog_proposal(intent_id: str, pick: Pick, now: Any) -> Proposal:
@@ -249,17 +240,37 @@ def _catalog_proposal(intent_id: str, pick: Pick, now: Any) -> Proposal:
     )
 
 
-def recommend(
+async def recommend(
     *, intent: str, limit: int, region: str | None, channel: str | None
 ) -> dict[str, Any]:
     """Answer GET /v1/recommend with every field of the interface. Raises EngineUnavailable."""
     engine.require_configured()
-    resolution, cached = engine.resolve(
+    resolution, from_cache = await engine.aresolve(
         text=intent, region=region, categories=search.catalog_categories
     )
+    return await sync_to_async(recommend_answer)(
+        intent=intent,
+        resolution=resolution,
+        from_cache=from_cache,
+        limit=limit,
+        region=region,
+        channel=channel,
+    )
+
+
+def recommend_answer(
+    *,
+    intent: str,
+    resolution: Resolution,
+    from_cache: bool,
+    limit: int,
+    region: str | None,
+    channel: str | None,
+) -> dict[str, Any]:
+    """Retrieve, compose and record the answer to an intent the engine resolved."""
     region = region or resolution.region
     query = search.SearchQuery(
-        text=engine.normalize(intent),
+        text=normalize(intent),
         keywords=resolution.keywords,
         categories=resolution.categories,
         region=region,
@@ -270,7 +281,7 @@ def recommend(
     ids = [hit.product_id for hit in hits]
     loaded = products_for_cards(ids)
     # None deleted, moved out of the region or repriced over the budget since it was found
-    # (as far as the products' cache knows: catalog edits count within PRODUCT_CACHE_S).
+    # (as far as this process's memory knows: catalog edits count within CATALOG_CACHE_S).
     kept = [hit for hit in hits if search.fits(query, loaded.get(hit.product_id))]
     retrieval = search.Retrieval(kept)
     products = [loaded[hit.product_id] for hit in kept]
@@ -298,7 +309,7 @@ def recommend(
         )
         for proposal in proposals
     ]
-    fields = resolved_fields(resolution, cached, kept={"region": region})
+    fields = resolved_fields(resolution, from_cache, kept={"region": region})
     with transaction.atomic():
         intent_row = intent_insert(
             intent_id=intent_id,

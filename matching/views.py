@@ -23,6 +23,7 @@ from gateway.api import (
     id_parameter,
     validated,
 )
+from gateway.asyncviews import WaitingViewSet
 from gateway.signing import ALGORITHM
 from matching import mandates, services
 from matching.examples import (
@@ -407,7 +408,7 @@ class MerchantDeactivationViewSet(MerchantTokenActions, viewsets.ViewSet):
         return Response(merchant_body(merchant))
 
 
-class RecommendViewSet(viewsets.ViewSet):
+class RecommendViewSet(WaitingViewSet):
     throttle_scope = "recommend"
 
     @extend_schema(
@@ -434,10 +435,10 @@ class RecommendViewSet(viewsets.ViewSet):
         },
         examples=[RECOMMEND_RESPONSE, ENGINE_UNAVAILABLE],
     )
-    def list(self, request: Request) -> Response:
+    async def list(self, request: Request) -> Response:
         query = validated(RecommendQuerySerializer, request.query_params, source="query")
         return Response(
-            recommend(
+            await recommend(
                 intent=query["intent"],
                 limit=query["limit"],
                 region=query["region"],

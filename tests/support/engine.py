@@ -1,7 +1,8 @@
 """An intent engine on loopback: a scripted OpenAI-compatible chat-completions server that tests
 reach through litellm's real HTTP path (model "openai/scripted", api_base=engine.api_base,
 api_key "sk-test"). It records every completion request and answers from a script ("ok",
-"fenced", "garbage", "wrong-schema", "raw:<text>", "500", "503", "429", "400", "401", "hang[:<seconds>]").
+"fenced", "garbage", "wrong-schema", "raw:<text>", "500", "503", "429", "400", "401",
+"hang[:<seconds>]").
 
     with ScriptedEngine() as engine:
         engine.answer("trail shoes", normalized_query="trail running shoes", keywords=["trail"])
@@ -117,6 +118,10 @@ class _Handler(BaseHTTPRequestHandler):
         if engine.delay_s and engine.closed.wait(engine.delay_s):  # a model that takes its time
             self.close_connection = True
             return
+        while not engine.gate.wait(0.05):  # held: answer once released (or closed: never)
+            if engine.closed.is_set():
+                self.close_connection = True
+                return
         if kind == "hang":  # accept, then answer nothing until closed or `arg` seconds pass
             if engine.closed.wait(float(arg or DEFAULT_HANG_SECONDS)):
                 self.close_connection = True
@@ -213,6 +218,8 @@ class ScriptedEngine:
         self._count = 0
         self.answers: dict[str, dict[str, Any]] = {}
         self.closed = threading.Event()
+        self.gate = threading.Event()
+        self.gate.set()
         self.port: int = self._server.server_address[1]
 
     @property
@@ -247,6 +254,13 @@ class ScriptedEngine:
         script: "ok"."""
         with self._lock:
             self._modes.extend(modes)
+
+    def hold(self) -> None:
+        """Keep every call waiting, unanswered, until `release()`."""
+        self.gate.clear()
+
+    def release(self) -> None:
+        self.gate.set()
 
     def answer(self, text: str, **resolution: Any) -> None:
         """The resolution object to answer for the intent `text`."""
@@ -288,7 +302,8 @@ class ScriptedEngine:
         return [call.intent_text for call in self.calls]
 
     def reset(self) -> None:
-        """Forgets the calls, the script and the answers."""
+        """Forgets the calls, the script and the answers, and answers at once again."""
+        self.gate.set()
         with self._lock:
             self._calls.clear()
             self._modes.clear()

@@ -1,0 +1,197 @@
+"""The gateway's ASGI application: what the `web` role serves (gunicorn with uvicorn workers).
+
+The gateway spends its time waiting on slow outsiders: a language model answers in seconds, a
+merchant may take its whole timeout. Views that wait on them are coroutines (recommend, intent
+creation, merchant health): while they wait they hold no thread and no database connection, so
+a thousand waiting requests cost a thousand small objects on the event loop, not a thousand
+workers. Every other view is ordinary synchronous Django, run whole (middleware, view, response)
+on one thread of a bounded pool whose threads keep their database connections between requests,
+as a threaded worker's would. The coroutine views' own synchronous steps (queries, writes) run
+on the same pool, so the database connections of a web process stay bounded by `WEB_THREADS`
+however many requests wait. docs/operations.md explains the choice, with its figures.
+
+Before a worker accepts its first request, the lifespan protocol warms it: every app whose
+AppConfig has a `warm_up()` loads there what its first request would otherwise wait for (the
+intent engine's client, the fuzzy tier's vocabulary).
+"""
+
+import asyncio
+import io
+import logging
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+from typing import Any
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gateway.settings")
+
+import django
+
+django.setup(set_prefix=False)
+
+from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction  # noqa: E402
+from django.apps import apps  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.core import signals  # noqa: E402
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix  # noqa: E402
+from django.core.handlers.base import BaseHandler  # noqa: E402
+from django.db import close_old_connections  # noqa: E402
+from django.http import HttpResponseBase, JsonResponse  # noqa: E402
+from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
+
+from gateway.api import PayloadTooLarge, error_body  # noqa: E402
+
+logger = logging.getLogger(__name__)
+
+Scope = dict[str, Any]
+Message = Mapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+def _fresh(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run `fn` with this thread's database connections checked before and after, as Django
+    checks them around each request: one that broke or aged out is closed, never reused."""
+    close_old_connections()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        close_old_connections()
+
+
+class ConnectionKeepingPool(ThreadPoolExecutor):
+    """Threads that keep their database connections between jobs, checked around each job."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return super().submit(_fresh, fn, *args, **kwargs)
+
+
+class _SyncChain(BaseHandler):
+    """Django's synchronous middleware chain and views, as its WSGI handler runs them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.load_middleware(is_async=False)
+
+
+class _Aborted(Exception):
+    """The client went away before its request body arrived."""
+
+
+class _TooLarge(Exception):
+    """The request body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE."""
+
+
+class GatewayHandler(ASGIHandler):
+    """Django's ASGI handler, serving a request one of two ways: a coroutine view on the event
+    loop (its synchronous steps on the pool), any other view whole on one thread of the pool."""
+
+    def __init__(self, threads: int) -> None:
+        super().__init__()
+        self.sync_chain = _SyncChain()
+        self.pool = ConnectionKeepingPool(threads, thread_name_prefix="web")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"The gateway serves HTTP, not {scope['type']}.")
+        try:
+            body = await _read_body(receive, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        except _Aborted:
+            return
+        except _TooLarge:
+            error = PayloadTooLarge()
+            await self.send_response(
+                JsonResponse(error_body(error.code, error.message), status=413), send
+            )
+            return
+        if _waits(scope["path"]):
+            # The view's thread-sensitive steps go to the pool: bounded, connections kept.
+            async with ThreadSensitiveContext(executor=self.pool):
+                await self.handle(scope, _replay(body, receive), send)
+            return
+        loop = asyncio.get_running_loop()
+        response = await loop.run_in_executor(self.pool, partial(self._respond, scope, body))
+        try:
+            await self.send_response(response, send)
+        finally:
+            await loop.run_in_executor(self.pool, response.close)
+
+    def _respond(self, scope: Scope, body: bytes) -> HttpResponseBase:
+        """The whole synchronous request, on a thread of the pool."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, io.BytesIO(body))
+        if request is None:
+            assert error_response is not None
+            return error_response
+        return self.sync_chain.get_response(request)
+
+
+def _waits(path: str) -> bool:
+    """Whether the view at `path` is a coroutine: one that waits on the outside world."""
+    try:
+        match = get_resolver().resolve(path)
+    except Resolver404:
+        return False
+    return iscoroutinefunction(match.func)
+
+
+async def _read_body(receive: Receive, limit: int | None) -> bytes:
+    """The request body, refused as soon as it outgrows `limit`: Django's own reader would
+    spool a body of any size to disk before anything looked at its length."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise _Aborted
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if limit is not None and size > limit:
+            raise _TooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """`receive` as Django's handler reads it: the body already read, then the client's own
+    messages (a disconnect)."""
+    pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return replay
+
+
+_gateway = GatewayHandler(threads=settings.WEB_THREADS)
+
+
+def warm_up() -> None:
+    """Each app's warm-up (its AppConfig's `warm_up()`), as a web worker starts."""
+    for config in apps.get_app_configs():
+        warm = getattr(config, "warm_up", None)
+        if warm is not None:
+            warm()
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    """Warm the worker before it takes requests; stop its pool when it stops."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await asyncio.get_running_loop().run_in_executor(_gateway.pool, warm_up)
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            _gateway.pool.shutdown(wait=False, cancel_futures=True)
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def application(scope: Scope, receive: Receive, send: Send) -> None:
+    """The ASGI application (`gunicorn gateway.asgi:application -k uvicorn_worker...`)."""
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+        return
+    await _gateway(scope, receive, send)

@@ -1,0 +1,180 @@
+"""The serving model (gateway/asgi.py), through the Procfile's `web` role on loopback: requests
+that wait on the engine hold no thread, so a worker with two threads still answers everything
+else; bodies past the limit are refused as they arrive; both middleware chains answer with the
+same headers; workers are warm before their first request, commands and Celery never load the
+engine client; SQLite writers take turns."""
+
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import OperationalError, connection, connections, transaction
+
+from catalog.services import cards_issue, products_with_videos
+from matching.models import Intent
+from tests.support.engine import ScriptedEngine
+from tests.support.web import WebServer
+from tests.support.worker import ROOT, database_url, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WEB_THREADS = 2
+
+
+@pytest.fixture(scope="module")
+def scripted_engine():
+    with ScriptedEngine() as engine:
+        yield engine
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory, scripted_engine, django_db_setup):
+    env = {
+        "INTENT_ENGINE_MODEL": "openai/scripted",
+        "INTENT_ENGINE_API_BASE": scripted_engine.api_base,
+        "INTENT_ENGINE_API_KEY": "sk-test",
+        "INTENT_ENGINE_TIMEOUT_S": "60",
+        "WEB_THREADS": str(WEB_THREADS),
+    }
+    with WebServer(tmp_path_factory.mktemp("web"), env=env) as server:
+        yield server
+
+
+@pytest.fixture
+def scripted(scripted_engine):
+    scripted_engine.reset()
+    yield scripted_engine
+    scripted_engine.reset()
+
+
+def test_recommends_waiting_on_the_engine_hold_no_thread(web, scripted, shelf):
+    rec_id = cards_issue(products=[products_with_videos().get(id=2001)], channel=None)[0]["rec_id"]
+    waiting = 6 * WEB_THREADS
+    scripted.hold()
+    with ThreadPoolExecutor(waiting) as pool:
+        recommends = [
+            pool.submit(web.get, f"/v1/recommend?intent=trail+running+shoes+{n}", 60)
+            for n in range(waiting)
+        ]
+        # All of them wait on the engine at once: none holds one of the two threads.
+        wait_until(lambda: scripted.calls_count == waiting, what="every recommend at the engine")
+
+        card = web.get(f"/v1/cards/{rec_id}")
+        health = web.get("/healthz")
+
+        assert (card.status, card.json()["rec_id"], health.status) == (200, rec_id, 200)
+        assert not any(recommend.done() for recommend in recommends)  # still waiting
+        scripted.release()
+        answers = [recommend.result() for recommend in recommends]
+
+    # SQLite's writers took turns: every recommend recorded its intent, none "database is locked".
+    assert [answer.status for answer in answers] == [200] * waiting
+    assert Intent.objects.count() == waiting
+
+
+def test_a_body_past_the_limit_is_refused_before_it_is_read_whole(web):
+    body = b'{"raw_query": "' + b"x" * 300_000 + b'"}'
+
+    answer = web.request("POST", "/v1/intents", body, {"Content-Type": "application/json"})
+
+    assert answer.status == 413
+    assert answer.json() == {
+        "error": "payload_too_large",
+        "message": "The request body is larger than 256 KB.",
+    }
+    assert not Intent.objects.exists()
+
+
+def test_both_chains_answer_with_the_request_id_and_the_security_headers(web, scripted, shelf):
+    page = web.get("/admin/login/")  # a synchronous view: sessions, CSRF, the whole chain
+    api = web.get("/v1/recommend?intent=trail+running+shoes")  # a coroutine view
+
+    assert (page.status, api.status) == (200, 200)
+    for answer in (page, api):
+        assert answer.headers["x-request-id"].startswith("req_")
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["referrer-policy"] == "same-origin"
+    assert "csrftoken=" in page.headers["set-cookie"]
+    assert "set-cookie" not in api.headers  # no session or CSRF cookie on the API
+
+
+def _python(code: str, **env: str) -> str:
+    result = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SECRET_KEY": "test", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+def test_a_web_worker_loads_the_engine_client_before_its_first_request(shelf):
+    loaded = _python(
+        "import sys, asyncio\n"
+        "import gateway.asgi as web\n"
+        "before = 'litellm' in sys.modules\n"
+        "messages = iter([{'type': 'lifespan.startup'}])\n"
+        "async def receive():\n"
+        "    return next(messages)\n"
+        "async def send(message):\n"
+        "    print(before, 'litellm' in sys.modules, 'openai.resources' in sys.modules,\n"
+        "          message['type'])\n"
+        "    raise SystemExit\n"
+        "asyncio.run(web.application({'type': 'lifespan'}, receive, send))\n",
+        DATABASE_URL=database_url(),
+        INTENT_ENGINE_MODEL="openai/scripted",
+        INTENT_ENGINE_API_BASE="http://127.0.0.1:9/v1",
+    )
+
+    assert loaded == "False True True lifespan.startup.complete"
+
+
+def test_commands_and_celery_never_load_the_engine_client():
+    loaded = _python(
+        "import sys, django\n"
+        "django.setup()\n"
+        "from django.core.management import call_command\n"
+        "call_command('check', verbosity=0)\n"
+        "import gateway.celery, matching.tasks, merchants.tasks\n"
+        "import matching.views, matching.recommend\n"
+        "print('litellm' in sys.modules)\n",
+        DJANGO_SETTINGS_MODULE="gateway.settings",
+        DATABASE_URL=database_url(),
+        INTENT_ENGINE_MODEL="openai/scripted",
+    )
+
+    assert loaded.splitlines()[-1] == "False"  # after check's own report
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the writers' turns are SQLite's")
+def test_a_writer_that_cannot_have_its_turn_in_time_fails_as_locked():
+    outcome: list[str] = []
+
+    def write_meanwhile() -> None:
+        other = connections.create_connection("default")
+        other.settings_dict["OPTIONS"] = {**other.settings_dict["OPTIONS"], "timeout": 0.3}
+        other.ensure_connection()
+        try:
+            other._start_transaction_under_autocommit()  # type: ignore[attr-defined]
+            outcome.append("began")
+        except OperationalError as exc:
+            outcome.append(str(exc))
+        finally:
+            other.close()
+
+    with transaction.atomic():
+        Intent.objects.create(intent_id="int_" + "0" * 24, raw_query="holding the turn")
+        thread = threading.Thread(target=write_meanwhile)
+        thread.start()
+        thread.join()
+
+    assert outcome == ["database is locked"]
+    with transaction.atomic():  # the turn came back with the commit
+        Intent.objects.create(intent_id="int_" + "1" * 24, raw_query="the next writer")
+    assert Intent.objects.count() == 2
