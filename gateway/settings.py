@@ -388,6 +388,8 @@ WEBHOOK_TIMEOUT_S = _bounded("WEBHOOK_TIMEOUT_S", 10.0, 1, 60, " seconds")
 WEBHOOK_FANOUT_MAX = _bounded_int("WEBHOOK_FANOUT_MAX", 1000, 1, 100_000)
 WEBHOOK_SWEEP_INTERVAL_S = _bounded("WEBHOOK_SWEEP_INTERVAL_S", 5.0, 0.5, 300, " seconds")
 MERCHANT_PROBE_INTERVAL_S = _bounded("MERCHANT_PROBE_INTERVAL_S", 60.0, 5, 86_400, " seconds")
+# How often beat's sweep tries the unresolved intents that are due (matching/resolving.py).
+INTENT_SWEEP_INTERVAL_S = _bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " seconds")
 # Finished deliveries (with their attempts) and health probes are kept this many days.
 WEBHOOK_RETENTION_DAYS = _bounded_int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650, " days")
 HEALTH_PROBE_RETENTION_DAYS = _bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3650, " days")
@@ -410,7 +412,10 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
         "schedule": MERCHANT_PROBE_INTERVAL_S,
     },
     "prune-merchant-records": {"task": "merchants.tasks.prune_records", "schedule": 3600.0},
-    "resolve-intents": {"task": "matching.tasks.resolve_pending_intents", "schedule": 60.0},
+    "resolve-intents": {
+        "task": "matching.tasks.resolve_pending_intents",
+        "schedule": INTENT_SWEEP_INTERVAL_S,
+    },
 }
 
 # The intent engine (DESIGN.md section 6): a language model reached through litellm. Unset

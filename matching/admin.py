@@ -6,6 +6,7 @@ from django.contrib.admin.utils import quote
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -18,6 +19,7 @@ from matching.models import (
     MatchStatus,
     MatchToken,
     Proposal,
+    ResolutionSource,
 )
 from merchants.admin import MerchantAgentAdmin
 from merchants.models import MerchantAgent
@@ -37,14 +39,64 @@ class MatchSessionInline(ReadOnlyInline):
     show_change_link = True
 
 
+class ResolutionStateFilter(admin.SimpleListFilter):
+    """Where an intent stands with the engine (matching/resolving.py)."""
+
+    title = "resolution"
+    parameter_name = "resolution"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [
+            ("resolved", "resolved"),
+            ("waiting", "unresolved, to be tried again"),
+            ("given_up", "unresolved, given up"),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Intent]) -> QuerySet[Intent]:
+        unresolved = queryset.filter(resolution_source=ResolutionSource.UNRESOLVED)
+        return {
+            "resolved": queryset.exclude(resolution_source=ResolutionSource.UNRESOLVED),
+            "waiting": unresolved.filter(next_resolution_at__isnull=False),
+            "given_up": unresolved.filter(next_resolution_at__isnull=True),
+        }.get(self.value() or "", queryset)
+
+
 @admin.register(Intent)
 class IntentAdmin(admin.ModelAdmin):
-    list_display = ("intent_id", "raw_query", "region", "resolution_source", "created_at")
-    list_filter = ("resolution_source", "region")
+    list_display = (
+        "intent_id",
+        "raw_query",
+        "region",
+        "resolution_source",
+        "resolution_attempts",
+        "next_resolution_at",
+        "created_at",
+    )
+    list_filter = (ResolutionStateFilter, "resolution_source", "region")
     search_fields = ("=intent_id", "raw_query")
     date_hierarchy = "created_at"
-    readonly_fields = ("intent_id", "created_at", "updated_at")
+    readonly_fields = (
+        "intent_id",
+        "resolution_attempts",
+        "next_resolution_at",
+        "resolution_error",
+        "created_at",
+        "updated_at",
+    )
     inlines = [ProposalInline, MatchSessionInline]
+    actions = ["resolve_now"]
+
+    @admin.action(description="Try the selected unresolved intents again (given up ones too)")
+    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Intent]) -> None:
+        count = queryset.filter(resolution_source=ResolutionSource.UNRESOLVED).update(
+            next_resolution_at=timezone.now()
+        )
+        self.message_user(
+            request,
+            f"{count} unresolved {'intent' if count == 1 else 'intents'} will be tried again "
+            "at the next sweep (within INTENT_SWEEP_INTERVAL_S).",
+            messages.SUCCESS,
+        )
 
 
 @admin.register(Proposal)

@@ -39,9 +39,15 @@ MAX_OUTPUT_TOKENS = 600
 
 
 class EngineUnavailable(ApiError):
-    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
+    """503 `intent_engine_unavailable`. `asked` says whether the engine was asked about this
+    intent (it failed, or answered it badly), rather than not asked at all (not configured, or
+    its breaker open): what a retry schedule counts."""
+
+    def __init__(self, message: str, *, retry_after: int | None = None, asked: bool = True) -> None:
         headers = {"Retry-After": str(retry_after)} if retry_after else None
         super().__init__(503, "intent_engine_unavailable", message, headers=headers)
+        self.retry_after = retry_after
+        self.asked = asked
 
 
 def is_configured() -> bool:
@@ -52,7 +58,8 @@ def require_configured() -> None:
     if not is_configured():
         raise EngineUnavailable(
             "The intent engine is not configured on this gateway (INTENT_ENGINE_MODEL), so "
-            "shopping intents cannot be resolved."
+            "shopping intents cannot be resolved.",
+            asked=False,
         )
 
 
@@ -249,6 +256,7 @@ def _lookup(text: str, region: str | None, categories: Callable[[], Collection[s
             "The intent engine is failing, so the gateway stopped calling it for a while; "
             f"try again in {math.ceil(wait)} s.",
             retry_after=math.ceil(wait),
+            asked=False,
         )
     return _Lookup(key, found, None, list(categories()))
 

@@ -33,21 +33,46 @@ class Intent(models.Model):
         max_length=16, choices=ResolutionSource.choices, default=ResolutionSource.UNRESOLVED
     )
     resolution_summary = models.CharField(max_length=500, null=True, blank=True)
+    # An unresolved intent is tried again on a schedule (matching/resolving.py): how often the
+    # engine was asked, when it may be asked next (null: never again, once resolved or given
+    # up), and why the last attempt failed.
+    resolution_attempts = models.PositiveSmallIntegerField(default=0)
+    next_resolution_at = models.DateTimeField(null=True, blank=True)
+    resolution_error = models.CharField(max_length=300, blank=True, default="")
     metadata = JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-created_at", "-intent_id"]
+        indexes = [
+            # The sweep's question: the unresolved intents due for another attempt.
+            models.Index(
+                fields=["next_resolution_at"],
+                condition=Q(next_resolution_at__isnull=False),
+                name="intent_resolution_due",
+            )
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(resolution_source__in=ResolutionSource.values),
                 name="intent_resolution_source_valid",
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(resolution_source=ResolutionSource.UNRESOLVED)
+                | Q(next_resolution_at__isnull=True),
+                name="intent_retried_only_while_unresolved",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.intent_id
+
+    @property
+    def resolution_given_up(self) -> bool:
+        return self.resolution_source == ResolutionSource.UNRESOLVED and (
+            self.next_resolution_at is None
+        )
 
 
 class IntentTag(models.Model):

@@ -28,10 +28,10 @@ from gateway.cache import cached
 from matching import engine, ranking
 from matching.models import Intent, Proposal, ProposalStatus, Provenance
 from matching.resolution import Resolution, normalize
+from matching.resolving import resolved_fields
 from matching.services import (
     Candidate,
     intent_insert,
-    resolved_fields,
     session_ranking,
     session_record,
 )

@@ -19,10 +19,10 @@ from gateway.api import (
     channel_field,
     limit_field,
 )
-from matching.resolution import MAX_INTENT_CHARS
 from matching.mandates import Reason
 from matching.models import Intent, MatchSession, MatchToken, Proposal
 from matching.ranking import INVENTORY_STATUSES
+from matching.resolution import MAX_INTENT_CHARS
 
 MAX_TAGS = 20
 

@@ -3,12 +3,12 @@
 import base64
 import binascii
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import partial
 from typing import Any, NamedTuple
 
 import orjson
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import (
@@ -22,10 +22,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
 from catalog.models import Product, Recommendation, product_id_from
-from catalog.search import catalog_categories
 from catalog.services import cards_build, cards_record, products_with_videos
 from gateway.api import (
     INTENT,
@@ -38,7 +36,7 @@ from gateway.api import (
     new_id,
 )
 from gateway.api import not_found as _not_found
-from matching import engine, ranking
+from matching import ranking, resolving
 from matching.models import (
     AcceptanceState,
     Intent,
@@ -51,16 +49,12 @@ from matching.models import (
     Provenance,
     ResolutionSource,
 )
-from matching.resolution import Resolution
 from matching.serializers import IntentSerializer, ProposalSerializer
 from merchants.delivery import surge_publish
 from merchants.models import MerchantAgent, MerchantStatus
 from merchants.services import merchant_get
 
 logger = logging.getLogger(__name__)
-
-# Unresolved intents older than this are left alone: the shopper has moved on.
-UNRESOLVED_HORIZON = timedelta(days=1)
 
 
 def intent_not_found() -> ApiError:
@@ -82,45 +76,6 @@ def merchant_deactivated() -> ApiError:
 # --- Intents -----------------------------------------------------------------------------------
 
 
-def resolved_fields(
-    resolution: Resolution, cached: bool, *, kept: dict[str, Any]
-) -> dict[str, Any]:
-    """The intent's columns from an engine resolution; what the demand agent stated itself
-    (`kept`: region, target_audience, budget_range, constraints) wins over the engine."""
-    budget = asdict(resolution.budget)
-    return {
-        "normalized_query": resolution.normalized_query,
-        "intent_tags": resolution.intent_tags,
-        "region": kept.get("region") or resolution.region,
-        "target_audience": kept.get("target_audience") or resolution.target_audience,
-        "budget_range": kept.get("budget_range")
-        or (budget if any(value is not None for value in budget.values()) else None),
-        "constraints": kept.get("constraints") or resolution.constraints,
-        "resolution_source": ResolutionSource.ENGINE_CACHED if cached else ResolutionSource.ENGINE,
-        "resolution_summary": resolution.summary,
-    }
-
-
-def _resolve_quietly(text: str, region: str | None) -> tuple[Resolution, bool] | None:
-    """The engine's resolution, or None when it is not configured or fails."""
-    if not engine.is_configured():
-        return None
-    try:
-        return engine.resolve(text=text, region=region, categories=catalog_categories)
-    except engine.EngineUnavailable as exc:
-        logger.info("intent left unresolved for now: %s", exc.message)
-        return None
-
-
-def _resolve_later(intent_id: str) -> None:
-    from matching.tasks import resolve_intent  # the tasks call this module's use cases
-
-    try:
-        resolve_intent.apply_async((intent_id,), retry=False)
-    except (OperationalError, OSError) as exc:
-        logger.warning("broker unavailable, the intent sweeper will resolve it: %s", exc)
-
-
 def intent_create(
     *,
     raw_query: str,
@@ -131,24 +86,25 @@ def intent_create(
     intent_tags: list[str] | None,
     source_channel: str | None,
     metadata: dict[str, Any],
+    attempt: resolving.Attempt | None = None,
 ) -> Intent:
     """Record a demand agent's intent and announce it to the merchants its tags fit
     (Intent.Surge). Tags given by the agent make it `client`-resolved; otherwise the intent
-    engine resolves it within its timeout, and when it cannot (not configured, failing) the
-    intent is stored `unresolved` and resolved later by a task. Never fails for the engine."""
+    engine resolves it within its timeout (`attempt`, when the caller already asked it), and
+    when it cannot, the intent is stored `unresolved` and tried again on a schedule
+    (matching/resolving.py). Never fails for the engine."""
     fields: dict[str, Any] = {
         "region": region,
         "target_audience": audience,
         "budget_range": budget_range,
         "constraints": constraints,
         "intent_tags": intent_tags or [],
-        "resolution_source": ResolutionSource.CLIENT
-        if intent_tags
-        else ResolutionSource.UNRESOLVED,
     }
-    resolved = None if intent_tags else _resolve_quietly(raw_query, region)
-    if resolved is not None:
-        fields.update(resolved_fields(*resolved, kept=fields))
+    if intent_tags:
+        fields["resolution_source"] = ResolutionSource.CLIENT
+    else:
+        outcome = attempt or resolving.attempt(raw_query, region)
+        fields.update(resolving.creation_fields(outcome, kept=fields, now=timezone.now()))
     with transaction.atomic():
         intent = intent_insert(
             intent_id=new_id(INTENT),
@@ -158,62 +114,21 @@ def intent_create(
             **fields,
         )
         surge_publish(intent=IntentSerializer(intent).data)
-        if intent.resolution_source == ResolutionSource.UNRESOLVED and engine.is_configured():
-            # Unconfigured, the beat sweep resolves it once an engine is configured.
-            transaction.on_commit(partial(_resolve_later, intent.intent_id))
     return intent
+
+
+async def intent_create_async(**fields: Any) -> Intent:
+    """`intent_create` for coroutine views: the engine is awaited holding no thread."""
+    outcome = None
+    if not fields["intent_tags"]:
+        outcome = await resolving.attempt_async(fields["raw_query"], fields["region"])
+    return await sync_to_async(intent_create)(**fields, attempt=outcome)
 
 
 def intent_insert(**fields: Any) -> Intent:
     intent = Intent.objects.create(**fields)
     IntentTag.objects.bulk_create(IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags)
     return intent
-
-
-def intent_resolve(*, intent_id: str) -> bool:
-    """Resolve an `unresolved` intent through the engine and announce it; whether it did.
-
-    Raises EngineUnavailable when the engine fails (the caller retries later). Idempotent: the
-    intent is updated only while it is still unresolved.
-    """
-    intent = Intent.objects.filter(
-        intent_id=intent_id, resolution_source=ResolutionSource.UNRESOLVED
-    ).first()
-    if intent is None or not engine.is_configured():
-        return False
-    resolution, cached = engine.resolve(
-        text=intent.raw_query, region=intent.region, categories=catalog_categories
-    )
-    kept = {
-        "region": intent.region,
-        "target_audience": intent.target_audience,
-        "budget_range": intent.budget_range,
-        "constraints": intent.constraints,
-    }
-    fields = resolved_fields(resolution, cached, kept=kept)
-    with transaction.atomic():
-        claimed = Intent.objects.filter(
-            intent_id=intent_id, resolution_source=ResolutionSource.UNRESOLVED
-        ).update(**fields, updated_at=timezone.now())
-        if not claimed:
-            return False
-        intent.refresh_from_db()
-        IntentTag.objects.bulk_create(
-            (IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags),
-            ignore_conflicts=True,
-        )
-        surge_publish(intent=IntentSerializer(intent).data)
-    return True
-
-
-def intents_unresolved(*, limit: int) -> list[str]:
-    """Ids of unresolved intents of the last day, oldest first: the resolver sweep's work."""
-    since = timezone.now() - UNRESOLVED_HORIZON
-    return list(
-        Intent.objects.filter(resolution_source=ResolutionSource.UNRESOLVED, created_at__gte=since)
-        .order_by("created_at")
-        .values_list("intent_id", flat=True)[:limit]
-    )
 
 
 def intent_get(*, intent_id: str) -> Intent:

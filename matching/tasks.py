@@ -1,34 +1,23 @@
-"""Celery tasks of intent matching: resolving intents the engine could not resolve at once."""
+"""Celery tasks of intent matching: resolving the intents the engine could not resolve at once."""
 
-import logging
+import contextlib
 
 from celery import shared_task
 
-from matching import engine, services
-
-logger = logging.getLogger(__name__)
-
-SWEEP_BATCH = 20
+from matching import engine, resolving
 
 
 @shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
 def resolve_intent(intent_id: str) -> None:
-    """Resolve one unresolved intent. Idempotent: only a still-unresolved intent is updated."""
-    try:
-        services.intent_resolve(intent_id=intent_id)
-    except engine.EngineUnavailable as exc:
-        logger.info("intent %s stays unresolved for now: %s", intent_id, exc.message)
+    """Resolve one unresolved intent now, whatever its schedule (staff's "resolve now").
+    Idempotent: only a still-unresolved intent is updated."""
+    # A failure is recorded on the intent, which keeps its place on the schedule.
+    with contextlib.suppress(engine.EngineUnavailable):
+        resolving.intent_resolve(intent_id=intent_id, due_only=False)
 
 
 @shared_task(acks_late=True, soft_time_limit=240, time_limit=300, ignore_result=True)
 def resolve_pending_intents() -> None:
-    """Resolve the last day's unresolved intents, oldest first, until the engine fails.
-    Idempotent, as resolve_intent."""
-    if not engine.is_configured():
-        return
-    for intent_id in services.intents_unresolved(limit=SWEEP_BATCH):
-        try:
-            services.intent_resolve(intent_id=intent_id)
-        except engine.EngineUnavailable as exc:
-            logger.info("unresolved intents wait for the engine: %s", exc.message)
-            return
+    """Beat's sweep: one attempt at each unresolved intent that is due. Idempotent: every
+    attempt is claimed first."""
+    resolving.intents_sweep()

@@ -3,6 +3,7 @@ signed intent mandates."""
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.decorators import action
@@ -79,6 +80,10 @@ from merchants.services import merchant_get
 from merchants.views import MERCHANT_ID
 
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
+
+
+def _intent_data(intent: Any) -> dict[str, Any]:
+    return dict(IntentSerializer(intent).data)
 BAD_BODY = (
     "`missing_fields`: a required field is absent; `invalid_body`: the body is not a JSON "
     "object or a field is invalid. `fields` names each."
@@ -96,7 +101,7 @@ MATCH_TOKEN_ID = id_parameter(
 )
 
 
-class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
+class IntentViewSet(MerchantTokenActions, WaitingViewSet):
     lookup_url_kwarg = "intentId"
     lookup_value_regex = "[^/]+"
     token_actions = ("list",)  # the merchants' polling feed
@@ -125,9 +130,9 @@ class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
         },
         examples=[INTENT_REQUEST, INTENT_RESPONSE],
     )
-    def create(self, request: Request) -> Response:
+    async def create(self, request: Request) -> Response:
         body = validated(IntentCreateSerializer, request.data, source="body")
-        intent = services.intent_create(
+        intent = await services.intent_create_async(
             raw_query=body["raw_query"],
             region=body.get("region"),
             audience=body.get("audience"),
@@ -137,7 +142,7 @@ class IntentViewSet(MerchantTokenActions, viewsets.ViewSet):
             source_channel=body.get("source_channel"),
             metadata=body.get("metadata", {}),
         )
-        return Response({"intent": IntentSerializer(intent).data}, status=201)
+        return Response({"intent": await sync_to_async(_intent_data)(intent)}, status=201)
 
     @extend_schema(
         operation_id="getIntent",

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from catalog.models import Recommendation
-from matching.models import IntentMandate, MatchSession, Proposal
+from matching.models import Intent, IntentMandate, MatchSession, Proposal
 from merchants.models import MerchantAgent
 from reporting.models import Click, Conversion
 from tests.protocol import Merchant, create_intent, post, propose, register
@@ -187,3 +187,40 @@ def test_conversions_are_read_only_and_link_to_their_card_and_token(staff_client
     delete = reverse("admin:reporting_conversion_delete", args=[quote(conversion.pk)])
     assert staff_client.post(delete).status_code == 403
     assert Conversion.objects.count() == 2
+
+
+def test_intents_the_engine_gave_up_on_are_listed_apart_and_can_be_tried_again(
+    client, django_user_model, settings
+):
+    staff = django_user_model.objects.create_superuser("staff", "staff@gateway.test", "pw-not-used")
+    client.force_login(staff)
+    settings.INTENT_ENGINE_MODEL = ""  # stored unresolved
+    waiting = create_intent(client, raw_query="waits for the engine")["intent_id"]
+    given_up = create_intent(client, raw_query="the engine cannot read this")["intent_id"]
+    resolved = create_intent(client, raw_query="tagged", intent_tags=["trail"])["intent_id"]
+    Intent.objects.filter(intent_id=given_up).update(
+        resolution_attempts=6, next_resolution_at=None, resolution_error="Not a resolution."
+    )
+    changelist = reverse("admin:matching_intent_changelist")
+
+    listed = {
+        state: client.get(changelist, {"resolution": state}).content.decode()
+        for state in ("resolved", "waiting", "given_up")
+    }
+
+    shown = {
+        state: {resolved, waiting, given_up} & set(_ids(page)) for state, page in listed.items()
+    }
+    assert shown == {"resolved": {resolved}, "waiting": {waiting}, "given_up": {given_up}}
+    response = client.post(
+        changelist, {"action": "resolve_now", "_selected_action": [given_up, resolved]}
+    )
+    assert response.status_code == 302
+    assert Intent.objects.get(intent_id=given_up).next_resolution_at is not None  # due again
+    assert Intent.objects.get(intent_id=resolved).next_resolution_at is None  # untouched
+
+
+def _ids(page: str) -> list[str]:
+    import re
+
+    return re.findall(r"int_[0-9a-f]{24}", page)

@@ -94,8 +94,10 @@ def test_a_refused_key_is_an_outage(client, shelf, engine):
     for intent in ("trail shoes", "rain jacket", "coffee grinder"):
         assert recommend(client, intent).status_code == 503
 
-    assert recommend(client, "hiking socks").json()["message"].startswith(
-        "The intent engine is failing"
+    assert (
+        recommend(client, "hiking socks")
+        .json()["message"]
+        .startswith("The intent engine is failing")
     )
     assert engine.calls_count == 3
 

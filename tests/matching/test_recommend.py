@@ -306,7 +306,9 @@ def test_a_product_repriced_over_the_budget_leaves_the_answer_once_the_cache_exp
     assert [item["product"]["id"] for item in warm["items"]] == ["2001", "2003"]
     assert warm["items"][1]["product"]["price_usd"] == 60.0  # within the minute it is cached
 
-    caches["local"].delete_many(["catalog:product:2001", "catalog:product:2003"])  # the minute passed
+    caches["local"].delete_many(
+        ["catalog:product:2001", "catalog:product:2003"]
+    )  # the minute passed
     second = recommend(client, "trail running shoes", limit=2).json()
 
     assert [item["product"]["id"] for item in second["items"]] == ["2001"]

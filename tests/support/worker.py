@@ -40,9 +40,16 @@ def purge(broker_url: str) -> None:
 class Worker:
     """One worker process (with beat) and the log it writes."""
 
-    def __init__(self, tmp_path: Path, broker_url: str, name: str = "worker") -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        broker_url: str,
+        name: str = "worker",
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.log_path = tmp_path / f"{name}.log"
         self.broker_url = broker_url
+        self.extra_env = env or {}
         self.schedule = tmp_path / f"{name}-beat-schedule"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -56,6 +63,8 @@ class Worker:
             "WEBHOOK_TIMEOUT_S": "1",
             "WEBHOOK_SWEEP_INTERVAL_S": "1",
             "MERCHANT_PROBE_INTERVAL_S": "86400",
+            "INTENT_SWEEP_INTERVAL_S": "1",
+            **self.extra_env,
         }
         command = [
             sys.executable,
