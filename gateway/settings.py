@@ -393,8 +393,10 @@ INTENT_SWEEP_INTERVAL_S = _bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " s
 # Finished deliveries (with their attempts) and health probes are kept this many days.
 WEBHOOK_RETENTION_DAYS = _bounded_int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650, " days")
 HEALTH_PROBE_RETENTION_DAYS = _bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3650, " days")
-# A health answer is reused this long per merchant, however many callers ask.
+# A health answer is reused this long per merchant, however many callers ask; new probes asked
+# for through the API go out on this many threads per web process at most (merchants/probes.py).
 MERCHANT_HEALTH_CACHE_S = 30
+MERCHANT_PROBE_CONCURRENCY = _bounded_int("MERCHANT_PROBE_CONCURRENCY", 4, 1, 64)
 
 CELERY_TASK_ROUTES = {
     # Merchant-facing work has its own queue and workers: a slow merchant can hold up other

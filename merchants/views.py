@@ -4,7 +4,6 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +16,7 @@ from gateway.api import (
     errors,
     validated,
 )
+from gateway.asyncviews import WaitingViewSet
 from merchants import probes, services
 from merchants.auth import MerchantTokenActions, presented_token
 from merchants.auth import require_merchant as authenticated_as
@@ -48,7 +48,7 @@ BAD_BODY = (
 )
 
 
-class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
+class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
     lookup_url_kwarg = "merchantId"
     lookup_value_regex = "[^/]+"
     # Lookups are public; registration checks a presented token itself (a new merchant has
@@ -116,7 +116,7 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
     def retrieve(self, request: Request, merchantId: str) -> Response:
         return Response(merchant_body(services.merchant_get(merchant_id=merchantId)))
 
-    @extend_schema(
+    @extend_schema(  # type: ignore[type-var]  # DRF's stubs know only synchronous actions
         operation_id="probeMerchant",
         summary="Probe a merchant agent with a signed ping",
         description="Sends a signed `ping` event (Standard Webhooks) to the agent_endpoint: "
@@ -142,8 +142,8 @@ class MerchantViewSet(MerchantTokenActions, viewsets.ViewSet):
         },
     )
     @action(detail=True, methods=["get"])
-    def health(self, request: Request, merchantId: str) -> Response:
-        body = probes.merchant_health(merchant_id=merchantId)
+    async def health(self, request: Request, merchantId: str) -> Response:
+        body = await probes.merchant_health(merchant_id=merchantId)
         return Response(body, status=200 if body["healthy"] else 503)
 
     def get_throttles(self) -> list[Any]:

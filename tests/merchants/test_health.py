@@ -1,13 +1,15 @@
 """GET /v1/merchant/{id}/health and the scheduled probes, against a real receiver."""
 
+import asyncio
 import socket
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.core.cache import cache
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
-from merchants import tasks
+from merchants import probes, tasks
 from merchants.models import HealthProbe, MerchantAgent, MerchantStatus
 from tests.protocol import post, register
 
@@ -168,7 +170,8 @@ def test_a_scheduled_probe_under_30_seconds_old_answers_without_a_new_ping(clien
 
 def test_callers_arriving_during_a_probe_do_not_ping_again(client, receiver, shop):
     merchant = MerchantAgent.objects.get(merchant_id="shop-1")
-    cache.add(f"merchant-probe-running:{merchant.pk}", 1)  # another caller's probe is running
+    # Another web process's probe is running, and records nothing within the probe timeout.
+    cache.add(f"merchant-probe-running:{merchant.pk}", 1)
 
     response = client.get("/v1/merchant/shop-1/health")
 
@@ -177,3 +180,21 @@ def test_callers_arriving_during_a_probe_do_not_ping_again(client, receiver, sho
         "A probe of this merchant is under way; ask again shortly."
     )
     assert receiver.received == []
+
+
+def test_callers_asking_at_once_share_one_ping(receiver, shop):
+    receiver.script("slow:0.5")
+
+    async def both() -> list[dict]:
+        return list(
+            await asyncio.gather(
+                probes.merchant_health(merchant_id="shop-1"),
+                probes.merchant_health(merchant_id="shop-1"),
+            )
+        )
+
+    first, second = async_to_sync(both)()
+
+    assert (first["healthy"], second["healthy"]) == (True, True), second
+    assert len(receiver.received) == 1
+    assert HealthProbe.objects.count() == 1

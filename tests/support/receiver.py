@@ -7,9 +7,11 @@ from a script (2xx, 500, a redirect, 410, a hang, a huge body...).
         merchant.wait_for(2)
 """
 
+import contextlib
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -43,7 +45,8 @@ class _Handler(BaseHTTPRequestHandler):
         receiver.record(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
         kind, _, arg = step.partition(":")
         if kind == "hang":  # accept, then answer nothing until released or `arg` seconds pass
-            receiver.release.wait(float(arg or 30))
+            with receiver.holding():
+                receiver.release.wait(float(arg or 30))
             return
         if kind == "redirect":
             self.send_response(302)
@@ -105,6 +108,8 @@ class Receiver:
         self.release = threading.Event()
         self.answer_body = b'{"ok": true}'
         self.default = "200"  # the answer once the script is used up
+        self.held = 0  # hanging requests held open right now
+        self.most_held = 0  # and the most at any moment
         self.url_root = f"http://127.0.0.1:{self._server.server_address[1]}"
         self.url = f"{self.url_root}/hook"
 
@@ -131,6 +136,17 @@ class Receiver:
     def next_step(self) -> str:
         with self._lock:
             return self._steps.popleft() if self._steps else self.default
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        with self._lock:
+            self.held += 1
+            self.most_held = max(self.most_held, self.held)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.held -= 1
 
     def record(self, received: Received) -> None:
         with self._lock:
