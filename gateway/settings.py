@@ -398,11 +398,16 @@ HEALTH_PROBE_RETENTION_DAYS = _bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 
 MERCHANT_HEALTH_CACHE_S = 30
 MERCHANT_PROBE_CONCURRENCY = _bounded_int("MERCHANT_PROBE_CONCURRENCY", 4, 1, 64)
 
+# Deliveries under way to one merchant at most; the next ones wait a moment (merchants/delivery).
+WEBHOOK_MERCHANT_IN_FLIGHT = _bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 2, 1, 100)
+
 CELERY_TASK_ROUTES = {
-    # Merchant-facing work has its own queue and workers: a slow merchant can hold up other
-    # merchants' deliveries for at most one timeout, and never the gateway's own tasks.
+    # Merchant-facing work has queues and workers of its own, away from the gateway's own tasks:
+    # the fast lane, the slow lane (deliveries to merchants that stopped answering in time, sent
+    # there by merchants.delivery.deliveries_enqueue) and beat's probes.
+    "merchants.tasks.fan_out": {"queue": "webhooks"},
     "merchants.tasks.deliver": {"queue": "webhooks"},
-    "merchants.tasks.probe": {"queue": "webhooks"},
+    "merchants.tasks.probe": {"queue": "probes"},
 }
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     "sweep-deliveries": {

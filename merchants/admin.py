@@ -1,7 +1,6 @@
 from datetime import timedelta
 from typing import Any
 
-import orjson
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
@@ -11,7 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from kombu.exceptions import OperationalError
 
-from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, pretty_json
+from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline
 from merchants import delivery, services, tasks
 from merchants.endpoints import endpoint_problem
 from merchants.models import (
@@ -156,9 +155,9 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
         "next_attempt_at",
         "created_at",
     )
-    list_select_related = ("merchant",)
-    list_filter = ("status", "event_type", ("merchant", admin.RelatedOnlyFieldListFilter))
-    search_fields = ("=event_id", "=intent_id", "merchant__merchant_id")
+    list_select_related = ("merchant", "event")
+    list_filter = ("status", "event__event_type", ("merchant", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("=event__event_id", "=event__intent_id", "merchant__merchant_id")
     date_hierarchy = "created_at"
     fields = (
         "event_id",
@@ -178,9 +177,17 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
     inlines = [DeliveryAttemptInline]
     actions = ["retry_now"]
 
+    @admin.display(description="event type", ordering="event__event_type")
+    def event_type(self, delivery: WebhookDelivery) -> str:
+        return delivery.event.event_type
+
+    @admin.display(description="intent", ordering="event__intent_id")
+    def intent_id(self, delivery: WebhookDelivery) -> str | None:
+        return delivery.event.intent_id
+
     @admin.display(description="Body (the exact bytes signed and sent)")
     def payload(self, delivery: WebhookDelivery) -> SafeString:
-        return pretty_json(orjson.loads(delivery.body))
+        return format_html('<pre class="exact-bytes">{}</pre>', delivery.event.body)
 
     def has_retry_permission(self, request: HttpRequest) -> bool:
         # The records are read-only; sending one again is a change to the merchant's feed.

@@ -40,6 +40,7 @@ class Answer:
     latency_ms: int
     error: str  # in the gateway's words; empty when the merchant answered 2xx
     excerpt: str = ""  # the start of the merchant's body, for staff only
+    timed_out: bool = False  # no answer within the timeout (not a refusal or an error)
 
     @property
     def ok(self) -> bool:
@@ -111,7 +112,7 @@ def _post(url: str, body: bytes, headers: dict[str, str], timeout: float, starte
     except InvalidIPAddress:
         error = "Not sent: the endpoint resolved to a private address."
     except requests.Timeout:
-        error = f"No answer within {timeout:g} s."
+        return Answer(None, elapsed_ms(), f"No answer within {timeout:g} s.", timed_out=True)
     except requests.ConnectionError:
         error = "Could not connect to the endpoint."
     except (requests.RequestException, HTTPError, OSError) as exc:
@@ -142,7 +143,9 @@ def post_signed(*, url: str, secret: str, msg_id: str, body: bytes, timeout: flo
     thread.join(timeout)
     answer = answers[0] if answers else None
     if answer is None:
-        answer = Answer(None, round(timeout * 1000), f"No answer within {timeout:g} s.")
+        answer = Answer(
+            None, round(timeout * 1000), f"No answer within {timeout:g} s.", timed_out=True
+        )
     if not answer.ok:
         logger.info("merchant call %s failed: %s", msg_id, answer.error)
     return answer

@@ -1,12 +1,19 @@
-"""Intent.Surge delivery: publish to the merchants an intent fits, attempt, retry, give up.
+"""Intent.Surge delivery: publish an event, fan it out to the merchants it fits, attempt,
+retry, give up.
 
-Every delivery and every attempt is a row. Publishing writes the deliveries in the intent's own
-transaction and sends their tasks after commit; a task only names a delivery. A worker claims a
-due delivery with a conditional UPDATE, so a task that arrives twice sends once. Retries are
-scheduled in the database (`next_attempt_at`) and sent by the sweeper, which also takes back
-deliveries whose worker died mid-attempt: a lost broker message or a killed worker delays a
-delivery, never loses it. The merchant may see an event twice (at-least-once), always under the
-same `webhook-id`.
+Every event, delivery and attempt is a row. Publishing writes the event (its exact body, once)
+in the intent's own transaction and, after commit, sends one task that fans it out: one delivery
+per merchant the intent fits, each sent as a task that only names it. A worker claims a due
+delivery with a conditional UPDATE, so a task that arrives twice sends once. Retries are
+scheduled in the database (`next_attempt_at`) and sent by the sweeper, which also fans out
+events whose task was lost and takes back deliveries whose worker died mid-attempt: a lost
+broker message or a killed worker delays a delivery, never loses it. The merchant may see an
+event twice (at-least-once), always under the same `webhook-id`.
+
+No merchant can hold up another's deliveries (DESIGN.md section 7): a merchant has at most
+WEBHOOK_MERCHANT_IN_FLIGHT deliveries under way (the next ones wait a moment); a merchant whose
+last attempt or probe got no answer in time is `slow`, and its deliveries go to the slow lane,
+a queue with its own workers, until it answers again; probes have their own queue too.
 """
 
 import logging
@@ -21,7 +28,7 @@ import orjson
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import BooleanField, Q, QuerySet
+from django.db.models import BooleanField, F, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from kombu.exceptions import OperationalError
@@ -35,6 +42,7 @@ from merchants.models import (
     MerchantAgent,
     MerchantStatus,
     WebhookDelivery,
+    WebhookEvent,
 )
 
 logger = logging.getLogger(__name__)
@@ -157,55 +165,99 @@ def surge_body(event_id: str, intent: dict[str, Any], at: datetime) -> bytes:
     return body
 
 
-# --- Publishing --------------------------------------------------------------------------------
+# --- Publishing and fanning out ---------------------------------------------------------------
+
+FAST_LANE = "webhooks"
+SLOW_LANE = "webhooks-slow"
+# An event still not fanned out this long after it was written lost its task: the sweeper
+# fans it out.
+FAN_OUT_GRACE = timedelta(seconds=10)
+# How long a delivery waits when its merchant already has its fill of deliveries under way.
+IN_FLIGHT_PAUSE = timedelta(seconds=2)
 
 
-def surge_publish(*, intent: dict[str, Any]) -> int:
-    """Queue Intent.Surge for every active merchant the intent fits; returns how many.
+def surge_publish(*, intent: dict[str, Any]) -> WebhookEvent | None:
+    """Write the Intent.Surge event of an intent with tags; it is fanned out after commit.
 
-    Call it inside the transaction that gives the intent its tags: the deliveries commit or roll
-    back with the intent, and their tasks are sent only once both are committed.
+    Call it inside the transaction that gives the intent its tags: the event commits or rolls
+    back with the intent. The request writes one row and sends one task, however many
+    merchants the intent fits.
     """
-    tags = set(intent["intent_tags"])
+    tags = sorted(set(intent["intent_tags"]))
     if not tags:
+        return None
+    now, event_id = timezone.now(), new_id(EVENT)
+    event = WebhookEvent.objects.create(
+        event_id=event_id,
+        event_type=SURGE,
+        intent_id=intent["intent_id"],
+        tags=tags,
+        region=intent["region"],
+        body=surge_body(event_id, intent, now).decode(),
+    )
+    transaction.on_commit(partial(_fan_out_later, event_id))
+    return event
+
+
+def _fan_out_later(event_id: str) -> None:
+    from merchants.tasks import fan_out  # the tasks call this module's use cases
+
+    try:
+        fan_out.apply_async((event_id,), retry=False)
+    except (OperationalError, OSError) as exc:
+        logger.warning("broker unavailable, the sweeper will fan the event out: %s", exc)
+
+
+def event_fan_out(*, event_id: str) -> int:
+    """Write one delivery per active merchant the event fits and send them; how many merchants.
+
+    Idempotent: the event is claimed with a conditional UPDATE, so it is fanned out once. The
+    merchants that answer in time come first, then the first registered; at most
+    WEBHOOK_FANOUT_MAX.
+    """
+    event = WebhookEvent.objects.filter(pk=event_id, fanned_out_at__isnull=True).first()
+    if event is None:
         return 0
+    tags = set(event.tags)
     candidates = MerchantAgent.objects.filter(
         subscribed_to(tags), status=MerchantStatus.ACTIVE, deliveries_disabled_at__isnull=True
     ).only("id", "subscription_tags", "regions")
-    merchants = [m for m in candidates.order_by("id") if fits(m, tags, intent["region"])]
+    ordered = candidates.order_by(F("slow_since").asc(nulls_first=True), "id")
+    merchants = [m for m in ordered if fits(m, tags, event.region)]
     if len(merchants) > settings.WEBHOOK_FANOUT_MAX:
         logger.warning(
-            "intent %s fits %d merchants; delivering to the first %d (WEBHOOK_FANOUT_MAX)",
-            intent["intent_id"],
+            "event %s fits %d merchants; delivering to the first %d (WEBHOOK_FANOUT_MAX)",
+            event_id,
             len(merchants),
             settings.WEBHOOK_FANOUT_MAX,
         )
         merchants = merchants[: settings.WEBHOOK_FANOUT_MAX]
-    if not merchants:
-        return 0
-    now, event_id = timezone.now(), new_id(EVENT)
-    body = surge_body(event_id, intent, now).decode()
+    now = timezone.now()
     with transaction.atomic():
-        deliveries = WebhookDelivery.objects.bulk_create(
-            WebhookDelivery(
-                merchant=merchant,
-                event_id=event_id,
-                event_type=SURGE,
-                intent_id=intent["intent_id"],
-                body=body,
-                next_attempt_at=now,
-            )
-            for merchant in merchants
+        if not WebhookEvent.objects.filter(pk=event_id, fanned_out_at__isnull=True).update(
+            fanned_out_at=now
+        ):
+            return 0
+        WebhookDelivery.objects.bulk_create(
+            (WebhookDelivery(merchant=m, event=event, next_attempt_at=now) for m in merchants),
+            ignore_conflicts=True,
         )
-        transaction.on_commit(partial(deliveries_enqueue, [d.pk for d in deliveries]))
-    return len(deliveries)
+        pending = list(
+            event.deliveries.filter(status=DeliveryStatus.PENDING).values_list("pk", flat=True)
+        )
+        transaction.on_commit(partial(deliveries_enqueue, pending))
+    return len(merchants)
 
 
 def deliveries_enqueue(ids: Iterable[int]) -> int:
-    """Send one task per delivery. With the broker down the rest wait for the sweeper."""
+    """Send one task per delivery, on its merchant's lane. With the broker down the rest wait
+    for the sweeper."""
     from merchants.tasks import deliver  # the tasks call this module's use cases
 
     ids, now = list(ids), timezone.now()
+    lanes = dict(
+        WebhookDelivery.objects.filter(pk__in=ids).values_list("pk", "merchant__slow_since")
+    )
     # Stamped before sending: a worker may claim, fail and reschedule a delivery (clearing the
     # stamp) before this loop ends, and its retry must stay visible to the sweeper.
     WebhookDelivery.objects.filter(pk__in=ids, status=DeliveryStatus.PENDING).update(
@@ -213,7 +265,7 @@ def deliveries_enqueue(ids: Iterable[int]) -> int:
     )
     for sent, pk in enumerate(ids):
         try:
-            deliver.apply_async((pk,), retry=False)
+            deliver.apply_async((pk,), queue=SLOW_LANE if lanes.get(pk) else FAST_LANE, retry=False)
         except (OperationalError, OSError) as exc:
             logger.warning("broker unavailable, the sweeper will send the deliveries: %s", exc)
             WebhookDelivery.objects.filter(pk__in=ids[sent:], enqueued_at=now).update(
@@ -221,6 +273,16 @@ def deliveries_enqueue(ids: Iterable[int]) -> int:
             )
             return sent
     return len(ids)
+
+
+def merchant_answered(merchant_id: int, answer: Answer, now: datetime) -> None:
+    """What an attempt or a probe says of the merchant's speed: an answer in time brings it
+    back to the fast lane, none moves it to the slow lane."""
+    merchants = MerchantAgent.objects.filter(pk=merchant_id)
+    if answer.status_code is not None:
+        merchants.filter(slow_since__isnull=False).update(slow_since=None)
+    elif answer.timed_out:
+        merchants.filter(slow_since__isnull=True).update(slow_since=now)
 
 
 # --- Attempts ----------------------------------------------------------------------------------
@@ -241,13 +303,26 @@ def delivery_attempt(*, delivery_id: int) -> WebhookDelivery | None:
     one sends.
     """
     now = timezone.now()
+    due = WebhookDelivery.objects.filter(
+        pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=now
+    )
     with transaction.atomic():
-        claimed = WebhookDelivery.objects.filter(
-            pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=now
-        ).update(status=DeliveryStatus.SENDING, claimed_at=now)
-        if not claimed:
+        merchant_id = due.values_list("merchant_id", flat=True).first()
+        if merchant_id is None:
             return None
-        delivery = WebhookDelivery.objects.select_related("merchant").get(pk=delivery_id)
+        # Claims for one merchant are decided one at a time (a row lock on PostgreSQL; SQLite
+        # has one writer at a time anyway).
+        list(MerchantAgent.objects.select_for_update().filter(pk=merchant_id).values("pk"))
+        under_way = WebhookDelivery.objects.filter(
+            merchant_id=merchant_id, status=DeliveryStatus.SENDING
+        ).count()
+        if under_way >= settings.WEBHOOK_MERCHANT_IN_FLIGHT:
+            # The merchant has its fill: this one waits a moment, then the sweeper sends it.
+            due.update(next_attempt_at=now + IN_FLIGHT_PAUSE, enqueued_at=None)
+            return None
+        if not due.update(status=DeliveryStatus.SENDING, claimed_at=now):
+            return None
+        delivery = WebhookDelivery.objects.select_related("merchant", "event").get(pk=delivery_id)
         reason = _undeliverable(delivery.merchant)
         if reason:
             delivery.status, delivery.last_error, delivery.completed_at = (
@@ -268,12 +343,12 @@ def delivery_attempt(*, delivery_id: int) -> WebhookDelivery | None:
             url=merchant.agent_endpoint,
             secret=merchant.webhook_secret,
             msg_id=delivery.event_id,
-            body=delivery.body.encode(),
+            body=delivery.event.body.encode(),
             timeout=settings.WEBHOOK_TIMEOUT_S,
         )
     except SoftTimeLimitExceeded:
         elapsed = round((timezone.now() - now).total_seconds() * 1000)
-        answer = Answer(None, elapsed, "The attempt ran out of time.")
+        answer = Answer(None, elapsed, "The attempt ran out of time.", timed_out=True)
     _record(delivery, attempt, answer)
     return delivery
 
@@ -298,6 +373,7 @@ def _record(delivery: WebhookDelivery, attempt: DeliveryAttempt, answer: Answer)
     merchants = MerchantAgent.objects.filter(pk=delivery.merchant_id)
     with transaction.atomic():
         attempt.save()
+        merchant_answered(delivery.merchant_id, answer, now)
         # Only the holder of the claim settles the delivery: if the sweeper took it back (this
         # worker overran its lease), the attempt is on record and the new claim decides.
         mine = WebhookDelivery.objects.filter(
@@ -346,6 +422,13 @@ def deliveries_sweep() -> tuple[int, int]:
             ).update(claimed_at=None, last_error=WORKER_STOPPED, **changes)
             if changes["status"] == DeliveryStatus.FAILED:
                 _merchant_failing(merchant_id, now)
+    lost = list(
+        WebhookEvent.objects.filter(
+            fanned_out_at__isnull=True, created_at__lt=now - FAN_OUT_GRACE
+        ).values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    for event_id in lost:
+        event_fan_out(event_id=event_id)
     due = list(
         WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
         .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - REQUEUE_AFTER))
@@ -353,8 +436,13 @@ def deliveries_sweep() -> tuple[int, int]:
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
     sent = deliveries_enqueue(due) if due else 0
-    if stale or sent:
-        logger.info("sweep: %d deliveries taken back, %d sent", len(stale), sent)
+    if stale or sent or lost:
+        logger.info(
+            "sweep: %d events fanned out, %d deliveries taken back, %d sent",
+            len(lost),
+            len(stale),
+            sent,
+        )
     return len(stale), sent
 
 
@@ -387,11 +475,18 @@ def delete_in_batches(rows: QuerySet[Any]) -> int:
 
 
 def deliveries_prune(*, finished_before: datetime) -> int:
-    """Delete deliveries (and their attempts) finished before the given time; never a pending
-    or sending one. Returns how many went."""
-    return delete_in_batches(
+    """Delete deliveries (and their attempts) finished before the given time, never a pending
+    or sending one, then the fanned-out events left without deliveries. Returns how many
+    deliveries went."""
+    deleted = delete_in_batches(
         WebhookDelivery.objects.filter(
             status__in=[DeliveryStatus.SUCCEEDED, DeliveryStatus.FAILED],
             completed_at__lt=finished_before,
         )
     )
+    delete_in_batches(
+        WebhookEvent.objects.filter(
+            fanned_out_at__isnull=False, created_at__lt=finished_before, deliveries__isnull=True
+        )
+    )
+    return deleted

@@ -59,6 +59,9 @@ class MerchantAgent(models.Model):
     # Set when the endpoint answered 410 Gone: no more webhooks until the merchant registers
     # again with its token or changes its endpoint.
     deliveries_disabled_at = models.DateTimeField(null=True, blank=True)
+    # Set at the first of a run of attempts or probes that got no answer in time: its deliveries
+    # go to the slow lane (merchants/delivery.py) until it answers again.
+    slow_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["merchant_id"]
@@ -91,19 +94,44 @@ class DeliveryStatus(models.TextChoices):
     FAILED = "failed"  # final: attempts exhausted, 410 Gone, or the merchant went away
 
 
-class WebhookDelivery(models.Model):
-    """One event for one merchant: the exact body, its state, and when to try next.
+class WebhookEvent(models.Model):
+    """One event to announce to merchants (an Intent.Surge): its exact body, the same for every
+    merchant, and whether it has been fanned out to the merchants it fits.
 
-    Written in the same transaction as the intent it announces (an outbox): a lost broker
-    message or a killed worker delays a delivery, never loses it.
+    Written in the same transaction as what it announces (an outbox): one task, or the sweeper
+    when that task was lost, turns it into one delivery per merchant.
     """
 
-    merchant = models.ForeignKey(MerchantAgent, on_delete=models.CASCADE, related_name="deliveries")
     # Sent as webhook-id on every attempt, so a merchant can drop the duplicates it sees.
-    event_id = models.CharField(max_length=40)
+    event_id = models.CharField(max_length=40, primary_key=True)
     event_type = models.CharField(max_length=32)
     intent_id = models.CharField(max_length=40, null=True, blank=True, db_index=True)
+    # What subscriptions are matched against: the intent's tags (lower case) and region.
+    tags = JSONField(default=list, blank=True)
+    region = models.CharField(max_length=2, null=True, blank=True)
     body = models.TextField(help_text="The exact JSON body signed and sent on every attempt.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    fanned_out_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                condition=Q(fanned_out_at__isnull=True),
+                name="event_fan_out_due",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_type} {self.event_id}"
+
+
+class WebhookDelivery(models.Model):
+    """One event for one merchant: its state, and when to try next."""
+
+    merchant = models.ForeignKey(MerchantAgent, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey(WebhookEvent, on_delete=models.CASCADE, related_name="deliveries")
     status = models.CharField(
         max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
     )
@@ -128,11 +156,11 @@ class WebhookDelivery(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=DeliveryStatus.values), name="delivery_status_valid"
             ),
-            models.UniqueConstraint(fields=["event_id", "merchant"], name="delivery_once"),
+            models.UniqueConstraint(fields=["event", "merchant"], name="delivery_once"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.event_type} {self.event_id} to {self.merchant_id}"
+        return f"{self.event_id} to {self.merchant_id}"
 
 
 class AttemptOutcome(models.TextChoices):

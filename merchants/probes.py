@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 
 from gateway.api import EVENT, new_id
 from merchants.client import Answer, post_signed
-from merchants.delivery import delete_in_batches, event_body
+from merchants.delivery import delete_in_batches, event_body, merchant_answered
 from merchants.models import HealthProbe, MerchantAgent, MerchantStatus, ProbeTrigger
 from merchants.services import merchant_get
 
@@ -120,6 +120,7 @@ def probe_record(
             error=answer.error[:300],
             trigger=trigger,
         )
+        merchant_answered(merchant.pk, answer, checked_at)
         before, after = (
             (MerchantStatus.UNHEALTHY, MerchantStatus.ACTIVE)
             if answer.ok

@@ -1,7 +1,9 @@
-"""Celery tasks of the merchant side: webhook deliveries, the sweeper, health probes.
+"""Celery tasks of the merchant side: fan-outs, webhook deliveries, the sweeper, health probes.
 
-Tasks take ids and call the use cases in delivery.py and probes.py. `deliver` and `probe` run on
-the `webhooks` queue (settings.CELERY_TASK_ROUTES), away from the gateway's other work.
+Tasks take ids and call the use cases in delivery.py and probes.py. Merchant-facing work has
+queues of its own (settings.CELERY_TASK_ROUTES), away from the gateway's other work: `fan_out`
+and `deliver` the `webhooks` lane, `deliver` for slow merchants the `webhooks-slow` lane
+(delivery.deliveries_enqueue), beat's probes the `probes` queue.
 """
 
 from datetime import timedelta
@@ -14,6 +16,12 @@ from merchants import delivery, probes
 from merchants.models import MerchantAgent, ProbeTrigger
 
 SOFT_LIMIT, HARD_LIMIT = delivery.attempt_time_limits()
+
+
+@shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
+def fan_out(event_id: str) -> None:
+    """Write and send an event's deliveries. Idempotent: the event is claimed once."""
+    delivery.event_fan_out(event_id=event_id)
 
 
 @shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)

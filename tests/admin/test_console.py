@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from matching.models import Intent, MatchSession
-from merchants.models import MerchantAgent, WebhookDelivery
+from merchants.models import MerchantAgent, WebhookDelivery, WebhookEvent
 from tests.factories import ProductFactory
 from tests.protocol import create_intent, post, propose, register
 
@@ -87,16 +87,14 @@ def test_each_figure_links_to_the_records_it_counts(staff, contest):
 def test_failing_deliveries_count_today(staff, contest):
     merchant = MerchantAgent.objects.get(merchant_id="fast-shop")
     now = timezone.now()
-    common = {"merchant": merchant, "event_type": "intent.surge", "body": "{}"}
-    WebhookDelivery.objects.create(
-        event_id="evt_1", status="failed", completed_at=now, next_attempt_at=now, **common
-    )
-    WebhookDelivery.objects.create(
-        event_id="evt_2", status="pending", attempt_count=2, next_attempt_at=now, **common
-    )
-    WebhookDelivery.objects.create(
-        event_id="evt_3", status="pending", attempt_count=0, next_attempt_at=now, **common
-    )
+    events = [
+        WebhookEvent.objects.create(event_id=f"evt_{n}", event_type="intent.surge", body="{}")
+        for n in range(3)
+    ]
+    common = {"merchant": merchant, "next_attempt_at": now}
+    WebhookDelivery.objects.create(event=events[0], status="failed", completed_at=now, **common)
+    WebhookDelivery.objects.create(event=events[1], status="pending", attempt_count=2, **common)
+    WebhookDelivery.objects.create(event=events[2], status="pending", attempt_count=0, **common)
 
     counted = tiles(staff.get(reverse("admin:index")))
 

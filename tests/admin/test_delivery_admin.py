@@ -5,10 +5,11 @@ import json
 import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
+from django.utils.html import escape
 
 from merchants.delivery import delivery_attempt
 from merchants.models import DeliveryStatus, HealthProbe, WebhookDelivery
-from tests.protocol import create_intent, register
+from tests.protocol import create_intent, fan_out, register
 from tests.support.receiver import Receiver
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +30,7 @@ def failed_delivery(staff, settings):
         merchant.script("410")
         register(staff, "shop-1", agent_endpoint=merchant.url, subscription_tags=["trail"])
         create_intent(staff, intent_tags=["trail"])
+        fan_out()
         delivery = WebhookDelivery.objects.get()
         delivery_attempt(delivery_id=delivery.pk)
         yield delivery
@@ -40,7 +42,9 @@ def test_a_delivery_page_shows_its_body_and_every_attempt(staff, failed_delivery
     page = staff.get(url).content.decode()
 
     assert "The endpoint answered 410." in page
-    assert f"&quot;id&quot;: &quot;{failed_delivery.event_id}&quot;" in page
+    # The exact bytes signed and sent, escaped, not re-serialized.
+    assert escape(failed_delivery.event.body) in page
+    assert f"&quot;id&quot;:&quot;{failed_delivery.event_id}&quot;" in page
     assert ">410<" in page.replace(" ", "")
 
 

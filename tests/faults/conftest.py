@@ -104,8 +104,8 @@ def tally(merchants: dict[str, Receiver], intent_ids: set[str]) -> Tally:
     a reason it records (410, attempts exhausted): only an event with none of these is lost.
     """
     rows = {
-        (row.merchant.merchant_id, row.intent_id): row
-        for row in WebhookDelivery.objects.select_related("merchant")
+        (row.merchant.merchant_id, row.event.intent_id): row
+        for row in WebhookDelivery.objects.select_related("merchant", "event")
     }
     created = delivered = duplicated = lost = 0
     for merchant_id, receiver in merchants.items():

@@ -11,6 +11,7 @@ from django.core.cache import caches
 from catalog.models import Product, Recommendation
 from matching.models import Intent, MatchSession, Proposal
 from merchants.models import MerchantAgent, WebhookDelivery
+from tests.protocol import fan_out
 
 pytestmark = pytest.mark.django_db
 
@@ -266,12 +267,13 @@ def test_recommend_announces_the_intent_to_merchants_it_fits(client, shelf, engi
     engine.answer("trail running shoes", **SHOES)
 
     body = recommend(client, "trail running shoes").json()
+    fan_out()
 
-    delivery = WebhookDelivery.objects.get()
-    assert (delivery.merchant_id, delivery.intent_id) == (fits.pk, body["intent_id"])
+    delivery = WebhookDelivery.objects.select_related("event").get()
+    assert (delivery.merchant_id, delivery.event.intent_id) == (fits.pk, body["intent_id"])
     # The surge carries the intent exactly as the protocol serves it.
     served = client.get(f"/v1/intents/{body['intent_id']}").json()["intent"]
-    assert orjson.loads(delivery.body)["data"]["intent"] == served
+    assert orjson.loads(delivery.event.body)["data"]["intent"] == served
 
 
 def test_catalog_proposals_are_scored_and_ranked(client, shelf, engine):

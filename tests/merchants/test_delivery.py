@@ -8,6 +8,7 @@ from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
 from merchants.delivery import (
+    FAN_OUT_GRACE,
     MAX_ATTEMPTS,
     WORKER_STOPPED,
     claim_lease,
@@ -22,8 +23,9 @@ from merchants.models import (
     MerchantAgent,
     MerchantStatus,
     WebhookDelivery,
+    WebhookEvent,
 )
-from tests.protocol import create_intent, post, register
+from tests.protocol import create_intent, fan_out, post, register
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +35,14 @@ def shop(client, receiver):
     return register(client, "shop-1", agent_endpoint=receiver.url, subscription_tags=["trail"])
 
 
-def _surge(client) -> WebhookDelivery:
+def _publish(client) -> None:
+    """An intent the merchant subscribes to, fanned out as the fan-out task would."""
     create_intent(client, intent_tags=["trail"])
+    fan_out()
+
+
+def _surge(client) -> WebhookDelivery:
+    _publish(client)
     return WebhookDelivery.objects.get()
 
 
@@ -52,7 +60,7 @@ def test_a_2xx_answer_delivers_a_body_the_merchant_can_verify(client, receiver, 
     payload = Webhook(shop.webhook_secret).verify(request.body, request.headers)
     assert payload["id"] == delivery.event_id
     assert payload["type"] == "intent.surge"
-    assert request.body == delivery.body.encode()  # the exact bytes stored are the bytes sent
+    assert request.body == delivery.event.body.encode()  # the exact bytes stored are the bytes sent
     assert request.headers["webhook-id"] == delivery.event_id
     assert request.headers["content-type"] == "application/json"
     delivery.refresh_from_db()
@@ -120,7 +128,7 @@ def test_a_redirect_is_a_failure_and_is_never_followed(client, receiver, shop):
 def test_410_gone_disables_the_merchants_deliveries(client, receiver, shop):
     receiver.script("410")
     delivery = _surge(client)
-    create_intent(client, intent_tags=["trail"])  # a second delivery, still waiting
+    _publish(client)  # a second delivery, still waiting
     waiting = WebhookDelivery.objects.exclude(pk=delivery.pk).get()
 
     delivery_attempt(delivery_id=delivery.pk)
@@ -132,7 +140,7 @@ def test_410_gone_disables_the_merchants_deliveries(client, receiver, shop):
     assert merchant.deliveries_disabled_at is not None
     assert waiting.status == DeliveryStatus.FAILED
     assert waiting.attempt_count == 0
-    create_intent(client, intent_tags=["trail"])
+    _publish(client)
     assert WebhookDelivery.objects.count() == 2  # nothing new for a gone endpoint
     assert len(receiver.received) == 1
     lookup = client.get("/v1/merchant/shop-1").json()["merchant"]
@@ -147,7 +155,7 @@ def test_registering_again_re_enables_deliveries_after_410(client, receiver, sho
     assert post(client, "/v1/merchant/register", body, token=shop.token).status_code == 200
 
     assert MerchantAgent.objects.get(merchant_id="shop-1").deliveries_disabled_at is None
-    create_intent(client, intent_tags=["trail"])
+    _publish(client)
     assert WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).count() == 1
 
 
@@ -305,7 +313,7 @@ def test_the_sweeper_sends_due_deliveries_whose_task_never_went_out(client, shop
 
 
 def _surge_later(client) -> WebhookDelivery:
-    create_intent(client, intent_tags=["trail"])
+    _publish(client)
     later = WebhookDelivery.objects.order_by("-id")[0]
     WebhookDelivery.objects.filter(pk=later.pk).update(
         next_attempt_at=timezone.now() + timedelta(minutes=5)
@@ -389,3 +397,50 @@ def test_the_connection_filter_refuses_a_private_address_on_its_own(
     delivery.refresh_from_db()
     assert delivery.last_error == "Not sent: the endpoint resolved to a private address."
     assert receiver.received == []
+
+
+def test_a_merchant_with_its_fill_of_deliveries_under_way_waits_for_the_next(
+    client, receiver, shop, settings
+):
+    settings.WEBHOOK_MERCHANT_IN_FLIGHT = 2
+    for _ in range(3):
+        _publish(client)
+    first, second, third = WebhookDelivery.objects.order_by("id")
+    WebhookDelivery.objects.filter(pk__in=[first.pk, second.pk]).update(
+        status=DeliveryStatus.SENDING, claimed_at=timezone.now()
+    )  # two under way, as two workers would have them
+
+    assert delivery_attempt(delivery_id=third.pk) is None
+
+    third.refresh_from_db()
+    assert third.status == DeliveryStatus.PENDING
+    assert third.attempt_count == 0
+    assert third.next_attempt_at > timezone.now()  # a moment later, sent by the sweeper
+    assert third.enqueued_at is None
+    assert receiver.received == []
+
+
+def test_no_answer_in_time_moves_the_merchant_to_the_slow_lane_until_it_answers(
+    client, receiver, shop
+):
+    receiver.script("hang:5", "500")
+    delivery_attempt(delivery_id=_surge(client).pk)
+    assert MerchantAgent.objects.get(merchant_id="shop-1").slow_since is not None
+
+    _publish(client)
+    later = WebhookDelivery.objects.order_by("-id")[0]
+    delivery_attempt(delivery_id=later.pk)  # a 500 is an answer: back to the fast lane
+
+    assert MerchantAgent.objects.get(merchant_id="shop-1").slow_since is None
+
+
+def test_the_sweeper_fans_out_an_event_whose_task_was_lost(client, shop):
+    create_intent(client, intent_tags=["trail"])  # its fan-out task is never sent here
+    event = WebhookEvent.objects.get()
+    deliveries_sweep()
+    assert not WebhookDelivery.objects.exists()  # the task may still be on its way
+
+    WebhookEvent.objects.filter(pk=event.pk).update(created_at=timezone.now() - FAN_OUT_GRACE)
+    deliveries_sweep()
+
+    assert WebhookDelivery.objects.get().event_id == event.event_id

@@ -12,7 +12,7 @@ import pytest
 
 from merchants.delivery import delivery_attempt
 from merchants.models import WebhookDelivery
-from tests.protocol import create_intent, post, register
+from tests.protocol import create_intent, fan_out, post, register
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +39,7 @@ def test_a_merchant_following_the_document_verifies_the_surge_and_proposes(
 ):
     shop = register(client, "doc-shop", agent_endpoint=receiver.url, subscription_tags=["running"])
     intent_id = create_intent(client, intent_tags=["Running"])["intent_id"]
+    fan_out()
     delivery_attempt(delivery_id=WebhookDelivery.objects.get().pk)
     (request,) = receiver.wait_for(1)
 
@@ -63,6 +64,7 @@ def test_a_merchant_following_the_document_verifies_the_surge_and_proposes(
 def test_the_by_hand_recipe_refuses_a_changed_byte(client, receiver, trail_shoe):
     shop = register(client, "doc-shop", agent_endpoint=receiver.url, subscription_tags=["*"])
     create_intent(client, intent_tags=["trail"])
+    fan_out()
     delivery_attempt(delivery_id=WebhookDelivery.objects.get().pk)
     (request,) = receiver.wait_for(1)
     tampered = request.body.replace(b"trail", b"trall", 1)

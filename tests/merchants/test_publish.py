@@ -1,4 +1,5 @@
-"""Publishing Intent.Surge: which merchants an intent is for, and what each will be sent."""
+"""Publishing Intent.Surge: the event written with the intent, which merchants its fan-out is
+for, and what each will be sent."""
 
 import orjson
 import pytest
@@ -6,14 +7,21 @@ from django.db import transaction
 from django.utils import timezone
 
 from matching.services import intent_create
-from merchants.delivery import MAX_BODY_BYTES, surge_publish
-from merchants.models import DeliveryStatus, MerchantAgent, MerchantStatus, WebhookDelivery
-from tests.protocol import create_intent, post, register
+from merchants.delivery import MAX_BODY_BYTES, event_fan_out, surge_publish
+from merchants.models import (
+    DeliveryStatus,
+    MerchantAgent,
+    MerchantStatus,
+    WebhookDelivery,
+    WebhookEvent,
+)
+from tests.protocol import create_intent, fan_out, post, register
 
 pytestmark = pytest.mark.django_db
 
 
 def _recipients() -> set[str]:
+    fan_out()  # what the fan-out task does once the intent is committed
     return set(WebhookDelivery.objects.values_list("merchant__merchant_id", flat=True))
 
 
@@ -29,11 +37,13 @@ def test_an_intent_goes_to_the_merchants_whose_tags_and_regions_fit(client):
 
     assert _recipients() == {"runner", "everything", "us-only"}
     deliveries = WebhookDelivery.objects.all()
-    assert {d.intent_id for d in deliveries} == {intent["intent_id"]}
     assert {d.status for d in deliveries} == {DeliveryStatus.PENDING}
     assert {d.attempt_count for d in deliveries} == {0}
     # One event: the same webhook-id and body for every merchant it goes to.
-    assert len({(d.event_id, d.body) for d in deliveries}) == 1
+    (event,) = WebhookEvent.objects.all()
+    assert {d.event_id for d in deliveries} == {event.event_id}
+    assert event.intent_id == intent["intent_id"]
+    assert event.fanned_out_at is not None
 
 
 def test_an_intent_without_a_region_goes_to_merchants_of_every_region(client):
@@ -80,9 +90,10 @@ def test_the_surge_body_carries_the_intent_and_where_to_answer(client, settings)
     register(client, "runner", subscription_tags=["trail"])
 
     intent = create_intent(client, intent_tags=["trail"], region="US", audience="runners")
+    fan_out()
 
     delivery = WebhookDelivery.objects.get()
-    body = orjson.loads(delivery.body)
+    body = orjson.loads(delivery.event.body)
     assert body == {
         "id": delivery.event_id,
         "type": "intent.surge",
@@ -104,7 +115,7 @@ def test_an_oversized_intent_is_cut_down_below_20_kb_and_marked(client):
 
     intent = create_intent(client, intent_tags=["trail"], raw_query="q" * 2000, metadata=metadata)
 
-    body = WebhookDelivery.objects.get().body.encode()
+    body = WebhookEvent.objects.get().body.encode()
     data = orjson.loads(body)["data"]
     assert len(body) <= MAX_BODY_BYTES
     assert data["truncated"] is True
@@ -138,19 +149,51 @@ def test_deliveries_roll_back_with_the_intent_and_no_task_is_sent(
     ):
         create_then_fail()
 
-    assert not WebhookDelivery.objects.exists()
+    assert not WebhookEvent.objects.exists()
     assert callbacks == []
 
 
-def test_the_tasks_are_sent_only_after_commit(client, django_capture_on_commit_callbacks):
-    register(client, "runner", subscription_tags=["trail"])
+def test_the_request_writes_one_event_and_sends_one_task_after_commit(
+    client, django_capture_on_commit_callbacks
+):
+    for n in range(5):
+        register(client, f"runner-{n}", subscription_tags=["trail"])
 
     with django_capture_on_commit_callbacks() as callbacks:
         create_intent(client, intent_tags=["trail"])
+
+    assert len(callbacks) == 1  # one task, however many merchants the intent fits
+    assert WebhookEvent.objects.count() == 1
+    assert not WebhookDelivery.objects.exists()  # the task writes them
+
+
+def test_a_fan_out_is_made_once_and_sends_its_deliveries_after_commit(
+    client, django_capture_on_commit_callbacks
+):
+    register(client, "runner", subscription_tags=["trail"])
+    create_intent(client, intent_tags=["trail"])
+    event = WebhookEvent.objects.get()
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert event_fan_out(event_id=event.event_id) == 1
+    assert event_fan_out(event_id=event.event_id) == 0  # a duplicated task writes nothing
 
     assert len(callbacks) == 1
     assert WebhookDelivery.objects.get().enqueued_at is None  # sent (and stamped) after commit
 
 
+def test_merchants_that_answer_in_time_are_sent_to_first(client):
+    for name in ("slow-a", "quick", "slow-b"):
+        register(client, name, subscription_tags=["trail"])
+    MerchantAgent.objects.filter(merchant_id__startswith="slow").update(slow_since=timezone.now())
+
+    create_intent(client, intent_tags=["trail"])
+    fan_out()
+
+    ordered = WebhookDelivery.objects.order_by("id").values_list("merchant__merchant_id", flat=True)
+    assert list(ordered) == ["quick", "slow-a", "slow-b"]
+
+
 def test_publishing_without_tags_writes_nothing():
-    assert surge_publish(intent={"intent_id": "int_x", "intent_tags": [], "region": None}) == 0
+    assert surge_publish(intent={"intent_id": "int_x", "intent_tags": [], "region": None}) is None
+    assert not WebhookEvent.objects.exists()

@@ -12,6 +12,7 @@ from merchants.models import (
     HealthProbe,
     MerchantAgent,
     WebhookDelivery,
+    WebhookEvent,
 )
 from tests.protocol import register
 
@@ -23,13 +24,19 @@ def _delivery(merchant, status, completed_days_ago, event):
     completed = None if completed_days_ago is None else now - timedelta(days=completed_days_ago)
     delivery = WebhookDelivery.objects.create(
         merchant=merchant,
-        event_id=event,
-        event_type="intent.surge",
-        body="{}",
+        event=WebhookEvent.objects.get_or_create(
+            event_id=event,
+            defaults={
+                "event_type": "intent.surge",
+                "body": "{}",
+                "fanned_out_at": now - timedelta(days=60),
+            },
+        )[0],
         status=status,
         next_attempt_at=now - timedelta(days=60),
         completed_at=completed,
     )
+    WebhookEvent.objects.filter(pk=event).update(created_at=now - timedelta(days=60))
     DeliveryAttempt.objects.create(delivery=delivery, number=1, started_at=now)
     return delivery
 
@@ -57,6 +64,8 @@ def test_finished_deliveries_and_probes_past_retention_are_deleted(client, setti
 
     kept = set(WebhookDelivery.objects.values_list("pk", flat=True))
     assert kept == {recent.pk, waiting.pk}
+    # Events go once no delivery of theirs is left.
+    assert set(WebhookEvent.objects.values_list("pk", flat=True)) == {"evt_c", "evt_d"}
     assert not DeliveryAttempt.objects.filter(delivery_id__in=[old_success.pk, old_failure.pk])
     assert DeliveryAttempt.objects.count() == 2
     (probe,) = HealthProbe.objects.all()

@@ -19,15 +19,7 @@ from typing import Any
 import orjson
 
 from tests.support.network import free_port
-from tests.support.worker import ROOT, database_url
-
-
-def procfile_command(role: str) -> str:
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        name, _, command = line.partition(":")
-        if name.strip() == role:
-            return command.strip()
-    raise KeyError(role)
+from tests.support.worker import ROOT, database_url, procfile_command
 
 
 class Answer:

@@ -16,7 +16,7 @@ from django.db import connection
 from gateway.celery import app
 
 ROOT = Path(__file__).resolve().parents[2]
-QUEUES = ("celery", "webhooks")
+QUEUES = ("celery", "webhooks", "webhooks-slow", "probes")
 
 
 def database_url() -> str:
@@ -37,8 +37,18 @@ def purge(broker_url: str) -> None:
                 conn.default_channel.queue_purge(queue)  # type: ignore[attr-defined]
 
 
+def procfile_command(role: str) -> str:
+    """The command line of a role of the Procfile, as honcho runs it for `make run`."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name.strip() == role:
+            return command.strip()
+    raise KeyError(role)
+
+
 class Worker:
-    """One worker process (with beat) and the log it writes."""
+    """One worker process and the log it writes: every queue with beat embedded, or one role of
+    the Procfile as `make run` starts it (`role`)."""
 
     def __init__(
         self,
@@ -46,10 +56,12 @@ class Worker:
         broker_url: str,
         name: str = "worker",
         env: dict[str, str] | None = None,
+        role: str | None = None,
     ) -> None:
-        self.log_path = tmp_path / f"{name}.log"
+        self.log_path = tmp_path / f"{role or name}.log"
         self.broker_url = broker_url
         self.extra_env = env or {}
+        self.role = role
         self.schedule = tmp_path / f"{name}-beat-schedule"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -64,9 +76,27 @@ class Worker:
             "WEBHOOK_SWEEP_INTERVAL_S": "1",
             "MERCHANT_PROBE_INTERVAL_S": "86400",
             "INTENT_SWEEP_INTERVAL_S": "1",
+            "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
             **self.extra_env,
         }
-        command = [
+        command = (
+            ["/bin/sh", "-c", "exec " + procfile_command(self.role)]
+            if self.role
+            else self._all_queues()
+        )
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(  # noqa: S603 - our own command line
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        return self
+
+    def _all_queues(self) -> list[str]:
+        return [
             sys.executable,
             "-m",
             "celery",
@@ -87,16 +117,6 @@ class Worker:
             "--loglevel",
             "INFO",
         ]
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(  # noqa: S603 - our own command line
-                command,
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        return self
 
     def kill(self) -> None:
         """SIGKILL the worker, its pool children and its beat: no chance to clean up."""
