@@ -84,6 +84,8 @@ TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
 
 def _intent_data(intent: Any) -> dict[str, Any]:
     return dict(IntentSerializer(intent).data)
+
+
 BAD_BODY = (
     "`missing_fields`: a required field is absent; `invalid_body`: the body is not a JSON "
     "object or a field is invalid. `fields` names each."
