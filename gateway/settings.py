@@ -388,6 +388,16 @@ WEBHOOK_TIMEOUT_S = _bounded("WEBHOOK_TIMEOUT_S", 10.0, 1, 60, " seconds")
 WEBHOOK_FANOUT_MAX = _bounded_int("WEBHOOK_FANOUT_MAX", 1000, 1, 100_000)
 WEBHOOK_SWEEP_INTERVAL_S = _bounded("WEBHOOK_SWEEP_INTERVAL_S", 5.0, 0.5, 300, " seconds")
 MERCHANT_PROBE_INTERVAL_S = _bounded("MERCHANT_PROBE_INTERVAL_S", 60.0, 5, 86_400, " seconds")
+# What recommends and intents store is kept this long, unless attribution still points at it
+# (reporting/retention.py): intents with their proposals and sessions, then the cards.
+INTENT_RETENTION_DAYS = _bounded_int("INTENT_RETENTION_DAYS", 30, 1, 3650, " days")
+RECOMMENDATION_RETENTION_DAYS = _bounded_int("RECOMMENDATION_RETENTION_DAYS", 90, 1, 3650, " days")
+if RECOMMENDATION_RETENTION_DAYS < INTENT_RETENTION_DAYS:
+    # A kept session keeps its cards: cards must outlive the intents they answered.
+    raise ImproperlyConfigured(
+        "RECOMMENDATION_RETENTION_DAYS must be at least INTENT_RETENTION_DAYS "
+        f"({RECOMMENDATION_RETENTION_DAYS} < {INTENT_RETENTION_DAYS})"
+    )
 # How often beat's sweep tries the unresolved intents that are due (matching/resolving.py).
 INTENT_SWEEP_INTERVAL_S = _bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " seconds")
 # Finished deliveries (with their attempts) and health probes are kept this many days.
@@ -419,6 +429,7 @@ CELERY_BEAT_SCHEDULE: dict[str, Any] = {
         "schedule": MERCHANT_PROBE_INTERVAL_S,
     },
     "prune-merchant-records": {"task": "merchants.tasks.prune_records", "schedule": 3600.0},
+    "prune-recommend-records": {"task": "reporting.tasks.prune_records", "schedule": 3600.0},
     "resolve-intents": {
         "task": "matching.tasks.resolve_pending_intents",
         "schedule": INTENT_SWEEP_INTERVAL_S,

@@ -238,6 +238,9 @@ def event_fan_out(*, event_id: str) -> int:
             fanned_out_at=now
         ):
             return 0
+        if not merchants:  # announced to nobody: nothing will ever read it
+            WebhookEvent.objects.filter(pk=event_id).delete()
+            return 0
         WebhookDelivery.objects.bulk_create(
             (WebhookDelivery(merchant=m, event=event, next_attempt_at=now) for m in merchants),
             ignore_conflicts=True,

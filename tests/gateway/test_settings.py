@@ -73,6 +73,23 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
             "MERCHANT_PROBE_INTERVAL_S must be",
         ),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_RETENTION_DAYS": "1.5"}, "must be a whole number"),
+        ({"DJANGO_SECRET_KEY": "k", "WEB_THREADS": "0"}, "WEB_THREADS must be"),
+        (
+            {"DJANGO_SECRET_KEY": "k", "MERCHANT_PROBE_CONCURRENCY": "1000"},
+            "MERCHANT_PROBE_CONCURRENCY must be",
+        ),
+        (
+            {"DJANGO_SECRET_KEY": "k", "INTENT_ENGINE_CACHE_ENTRIES": "10"},
+            "INTENT_ENGINE_CACHE_ENTRIES must be",
+        ),
+        (
+            {
+                "DJANGO_SECRET_KEY": "k",
+                "INTENT_RETENTION_DAYS": "60",
+                "RECOMMENDATION_RETENTION_DAYS": "30",
+            },
+            "RECOMMENDATION_RETENTION_DAYS must be at least INTENT_RETENTION_DAYS",
+        ),
         (
             {"DJANGO_SECRET_KEY": "k", "MANDATE_SIGNING_KEY": "x", "MANDATE_SIGNING_KEY_FILE": ""},
             "MANDATE_SIGNING_KEY holds no PEM block",

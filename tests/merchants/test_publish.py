@@ -197,3 +197,13 @@ def test_merchants_that_answer_in_time_are_sent_to_first(client):
 def test_publishing_without_tags_writes_nothing():
     assert surge_publish(intent={"intent_id": "int_x", "intent_tags": [], "region": None}) is None
     assert not WebhookEvent.objects.exists()
+
+
+def test_an_event_no_merchant_fits_is_gone_once_fanned_out(client):
+    register(client, "kitchen", subscription_tags=["kitchen"])
+    create_intent(client, intent_tags=["trail"])
+    assert WebhookEvent.objects.count() == 1
+
+    assert fan_out() == 0
+
+    assert not WebhookEvent.objects.exists()  # nothing would ever read it
