@@ -40,7 +40,7 @@ def _delete_in_batches(rows: QuerySet[Any], keep: set[str] | None = None) -> int
     """Delete `rows` BATCH at a time (no long lock), skipping primary keys in `keep`."""
     deleted, skipped = 0, set(keep or ())
     while True:
-        batch = [pk for pk in rows.exclude(pk__in=skipped).values_list("pk", flat=True)[:BATCH]]
+        batch = list(rows.exclude(pk__in=skipped).values_list("pk", flat=True)[:BATCH])
         if not batch:
             return deleted
         rows.model.objects.filter(pk__in=batch).delete()
