@@ -28,12 +28,13 @@ import orjson
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import BooleanField, F, Q, QuerySet
+from django.db.models import BooleanField, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from gateway.api import EVENT, new_id
+from merchants import subscriptions
 from merchants.client import Answer, post_signed
 from merchants.models import (
     AttemptOutcome,
@@ -181,10 +182,11 @@ def surge_publish(*, intent: dict[str, Any]) -> WebhookEvent | None:
 
     Call it inside the transaction that gives the intent its tags: the event commits or rolls
     back with the intent. The request writes one row and sends one task, however many
-    merchants the intent fits.
+    merchants the intent fits, and neither when no merchant subscribes to its tags
+    (merchants/subscriptions.py).
     """
     tags = sorted(set(intent["intent_tags"]))
-    if not tags:
+    if not tags or not subscriptions.anyone_subscribes(set(tags)):
         return None
     now, event_id = timezone.now(), new_id(EVENT)
     event = WebhookEvent.objects.create(

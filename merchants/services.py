@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from gateway.api import ApiError, not_found
+from merchants import subscriptions
 from merchants.auth import invalid_token, missing_token
 from merchants.credentials import new_registration_token, new_webhook_secret, token_digest
 from merchants.endpoints import endpoint_problem
@@ -56,6 +57,7 @@ def merchant_register(
         token, secret = new_registration_token(), new_webhook_secret()
         try:
             with transaction.atomic():
+                subscriptions.changed()
                 merchant = MerchantAgent.objects.create(
                     merchant_id=merchant_id,
                     token_hash=token_digest(token),
@@ -70,6 +72,7 @@ def merchant_register(
     if presented_token is None:
         raise missing_token()
     with transaction.atomic():
+        subscriptions.changed()
         # Locked and re-read: a rotation committing meanwhile must win, and the token hash is
         # never among the fields written back.
         merchant = MerchantAgent.objects.select_for_update().get(pk=existing.pk)
@@ -105,6 +108,7 @@ def merchant_update(*, merchant: MerchantAgent, changes: dict[str, Any]) -> Merc
     for name, value in changes.items():
         setattr(merchant, name, value)
     merchant.save(update_fields=fields)
+    subscriptions.changed()
     return merchant
 
 

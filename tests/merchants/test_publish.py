@@ -200,10 +200,32 @@ def test_publishing_without_tags_writes_nothing():
 
 
 def test_an_event_no_merchant_fits_is_gone_once_fanned_out(client):
-    register(client, "kitchen", subscription_tags=["kitchen"])
-    create_intent(client, intent_tags=["trail"])
+    register(client, "gb-only", subscription_tags=["trail"], regions=["GB"])
+    create_intent(client, intent_tags=["trail"], region="US")
     assert WebhookEvent.objects.count() == 1
 
     assert fan_out() == 0
 
     assert not WebhookEvent.objects.exists()  # nothing would ever read it
+
+
+def test_an_intent_nobody_subscribes_to_writes_no_event_and_sends_no_task(
+    client, django_capture_on_commit_callbacks
+):
+    register(client, "kitchen", subscription_tags=["kitchen"])
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        create_intent(client, intent_tags=["trail"])
+
+    assert not WebhookEvent.objects.exists()
+    assert callbacks == []
+
+
+def test_a_new_subscription_counts_from_the_next_intent(client, django_capture_on_commit_callbacks):
+    create_intent(client, intent_tags=["trail"])  # nobody subscribes yet
+    with django_capture_on_commit_callbacks(execute=True):
+        register(client, "runner", subscription_tags=["trail"])
+
+    create_intent(client, intent_tags=["trail"])
+
+    assert _recipients() == {"runner"}
