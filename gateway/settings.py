@@ -408,8 +408,9 @@ HEALTH_PROBE_RETENTION_DAYS = _bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 
 MERCHANT_HEALTH_CACHE_S = 30
 MERCHANT_PROBE_CONCURRENCY = _bounded_int("MERCHANT_PROBE_CONCURRENCY", 4, 1, 64)
 
-# Deliveries under way to one merchant at most; the next ones wait a moment (merchants/delivery).
-WEBHOOK_MERCHANT_IN_FLIGHT = _bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 2, 1, 100)
+# Deliveries under way to one merchant at most; the next one goes when one finishes
+# (merchants/delivery.py). A merchant that hangs holds this many of the fast lane's threads.
+WEBHOOK_MERCHANT_IN_FLIGHT = _bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 1, 1, 100)
 
 CELERY_TASK_ROUTES = {
     # Merchant-facing work has queues and workers of its own, away from the gateway's own tasks:

@@ -175,6 +175,23 @@ SLOW_LANE = "webhooks-slow"
 FAN_OUT_GRACE = timedelta(seconds=10)
 # How long a delivery waits when its merchant already has its fill of deliveries under way.
 IN_FLIGHT_PAUSE = timedelta(seconds=2)
+# A merchant with a delivery under way for longer than this is slow at once, before its attempt
+# runs out of time: its next deliveries take the slow lane, so another merchant waits about a
+# second at most (DESIGN.md section 7).
+STUCK_AFTER = timedelta(seconds=1)
+
+
+def slow_merchants(merchant_ids: Iterable[int], now: datetime) -> set[int]:
+    """Of these merchants, the slow ones: no answer in time lately, or a delivery under way
+    for longer than STUCK_AFTER."""
+    ids = set(merchant_ids)
+    marked = MerchantAgent.objects.filter(pk__in=ids, slow_since__isnull=False)
+    stuck = WebhookDelivery.objects.filter(
+        merchant_id__in=ids, status=DeliveryStatus.SENDING, claimed_at__lt=now - STUCK_AFTER
+    )
+    return set(marked.values_list("pk", flat=True)) | set(
+        stuck.values_list("merchant_id", flat=True)
+    )
 
 
 def surge_publish(*, intent: dict[str, Any]) -> WebhookEvent | None:
@@ -224,8 +241,9 @@ def event_fan_out(*, event_id: str) -> int:
     candidates = MerchantAgent.objects.filter(
         subscribed_to(tags), status=MerchantStatus.ACTIVE, deliveries_disabled_at__isnull=True
     ).only("id", "subscription_tags", "regions")
-    ordered = candidates.order_by(F("slow_since").asc(nulls_first=True), "id")
-    merchants = [m for m in ordered if fits(m, tags, event.region)]
+    fitting = [m for m in candidates.order_by("id") if fits(m, tags, event.region)]
+    slow = slow_merchants((m.pk for m in fitting), timezone.now())
+    merchants = sorted(fitting, key=lambda m: m.pk in slow)  # the slow ones last
     if len(merchants) > settings.WEBHOOK_FANOUT_MAX:
         logger.warning(
             "event %s fits %d merchants; delivering to the first %d (WEBHOOK_FANOUT_MAX)",
@@ -260,9 +278,8 @@ def deliveries_enqueue(ids: Iterable[int]) -> int:
     from merchants.tasks import deliver  # the tasks call this module's use cases
 
     ids, now = list(ids), timezone.now()
-    lanes = dict(
-        WebhookDelivery.objects.filter(pk__in=ids).values_list("pk", "merchant__slow_since")
-    )
+    merchant_of = dict(WebhookDelivery.objects.filter(pk__in=ids).values_list("pk", "merchant_id"))
+    slow = slow_merchants(merchant_of.values(), now)
     # Stamped before sending: a worker may claim, fail and reschedule a delivery (clearing the
     # stamp) before this loop ends, and its retry must stay visible to the sweeper.
     WebhookDelivery.objects.filter(pk__in=ids, status=DeliveryStatus.PENDING).update(
@@ -270,7 +287,8 @@ def deliveries_enqueue(ids: Iterable[int]) -> int:
     )
     for sent, pk in enumerate(ids):
         try:
-            deliver.apply_async((pk,), queue=SLOW_LANE if lanes.get(pk) else FAST_LANE, retry=False)
+            lane = SLOW_LANE if merchant_of.get(pk) in slow else FAST_LANE
+            deliver.apply_async((pk, lane), queue=lane, retry=False)
         except (OperationalError, OSError) as exc:
             logger.warning("broker unavailable, the sweeper will send the deliveries: %s", exc)
             WebhookDelivery.objects.filter(pk__in=ids[sent:], enqueued_at=now).update(
@@ -278,6 +296,35 @@ def deliveries_enqueue(ids: Iterable[int]) -> int:
             )
             return sent
     return len(ids)
+
+
+def _next_in_line(merchant_id: int) -> None:
+    """Send the merchant's next due delivery that no task is on its way for: one that waited
+    for this one to finish (WEBHOOK_MERCHANT_IN_FLIGHT) goes now, not at the next sweep."""
+    waiting = (
+        WebhookDelivery.objects.filter(
+            merchant_id=merchant_id,
+            status=DeliveryStatus.PENDING,
+            enqueued_at__isnull=True,
+            next_attempt_at__lte=timezone.now() + IN_FLIGHT_PAUSE,
+        )
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if waiting is not None:
+        WebhookDelivery.objects.filter(pk=waiting).update(next_attempt_at=timezone.now())
+        deliveries_enqueue([waiting])
+
+
+def _to_slow_lane(delivery_id: int) -> None:
+    from merchants.tasks import deliver
+
+    try:
+        deliver.apply_async((delivery_id, SLOW_LANE), queue=SLOW_LANE, retry=False)
+    except (OperationalError, OSError) as exc:
+        logger.warning("broker unavailable, the sweeper will send the delivery: %s", exc)
+        WebhookDelivery.objects.filter(pk=delivery_id).update(enqueued_at=None)
 
 
 def merchant_answered(merchant_id: int, answer: Answer, now: datetime) -> None:
@@ -301,8 +348,10 @@ def _undeliverable(merchant: MerchantAgent) -> str:
     return ""
 
 
-def delivery_attempt(*, delivery_id: int) -> WebhookDelivery | None:
-    """Make a due delivery's next attempt; None when it is not due or another worker has it.
+def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDelivery | None:
+    """Make a due delivery's next attempt; None when it is not due, another worker has it, its
+    merchant has its fill under way, or (in the fast lane) its merchant turned slow and the
+    delivery moved to the slow lane.
 
     Idempotent: the claim is a conditional UPDATE, so of two tasks for the same delivery only
     one sends.
@@ -325,6 +374,10 @@ def delivery_attempt(*, delivery_id: int) -> WebhookDelivery | None:
             # The merchant has its fill: this one waits a moment, then the sweeper sends it.
             due.update(next_attempt_at=now + IN_FLIGHT_PAUSE, enqueued_at=None)
             return None
+        if lane == FAST_LANE and slow_merchants([merchant_id], now):
+            due.update(enqueued_at=now)
+            transaction.on_commit(partial(_to_slow_lane, delivery_id))
+            return None
         if not due.update(status=DeliveryStatus.SENDING, claimed_at=now):
             return None
         delivery = WebhookDelivery.objects.select_related("merchant", "event").get(pk=delivery_id)
@@ -342,6 +395,8 @@ def delivery_attempt(*, delivery_id: int) -> WebhookDelivery | None:
         attempt = DeliveryAttempt.objects.create(
             delivery=delivery, number=delivery.attempt_count, started_at=now
         )
+    if not connection.in_atomic_block:
+        connection.close()  # no connection held while the merchant takes its time
     merchant = delivery.merchant
     try:
         answer = post_signed(
@@ -355,6 +410,7 @@ def delivery_attempt(*, delivery_id: int) -> WebhookDelivery | None:
         elapsed = round((timezone.now() - now).total_seconds() * 1000)
         answer = Answer(None, elapsed, "The attempt ran out of time.", timed_out=True)
     _record(delivery, attempt, answer)
+    _next_in_line(delivery.merchant_id)
     return delivery
 
 

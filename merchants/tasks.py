@@ -25,9 +25,9 @@ def fan_out(event_id: str) -> None:
 
 
 @shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)
-def deliver(delivery_id: int) -> None:
+def deliver(delivery_id: int, lane: str = delivery.FAST_LANE) -> None:
     """Make one attempt of a delivery. Idempotent: it sends only if it wins the claim."""
-    delivery.delivery_attempt(delivery_id=delivery_id)
+    delivery.delivery_attempt(delivery_id=delivery_id, lane=lane)
 
 
 @shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)

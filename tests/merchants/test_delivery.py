@@ -9,6 +9,8 @@ from standardwebhooks.webhooks import Webhook
 
 from merchants.delivery import (
     FAN_OUT_GRACE,
+    FAST_LANE,
+    SLOW_LANE,
     MAX_ATTEMPTS,
     WORKER_STOPPED,
     claim_lease,
@@ -429,7 +431,10 @@ def test_no_answer_in_time_moves_the_merchant_to_the_slow_lane_until_it_answers(
 
     _publish(client)
     later = WebhookDelivery.objects.order_by("-id")[0]
-    delivery_attempt(delivery_id=later.pk)  # a 500 is an answer: back to the fast lane
+    assert delivery_attempt(delivery_id=later.pk, lane=FAST_LANE) is None  # handed over
+    later.refresh_from_db()
+    assert (later.status, later.attempt_count) == (DeliveryStatus.PENDING, 0)
+    delivery_attempt(delivery_id=later.pk, lane=SLOW_LANE)  # a 500 is an answer: back again
 
     assert MerchantAgent.objects.get(merchant_id="shop-1").slow_since is None
 
