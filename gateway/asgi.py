@@ -7,8 +7,8 @@ a thousand waiting requests cost a thousand small objects on the event loop, not
 workers. Every other view is ordinary synchronous Django, run whole (middleware, view, response)
 on one thread of a bounded pool whose threads keep their database connections between requests,
 as a threaded worker's would. The coroutine views' own synchronous steps (queries, writes) run
-on the same pool, so the database connections of a web process stay bounded by `WEB_THREADS`
-however many requests wait. docs/operations.md explains the choice, with its figures.
+on a second pool of the same size, so the database connections of a web process stay bounded
+by twice `WEB_THREADS` however many requests wait. docs/operations.md explains the choice, with its figures.
 
 Before a worker accepts its first request, the lifespan protocol warms it: every app whose
 AppConfig has a `warm_up()` loads there what its first request would otherwise wait for (the
@@ -85,12 +85,15 @@ class _TooLarge(Exception):
 
 class GatewayHandler(ASGIHandler):
     """Django's ASGI handler, serving a request one of two ways: a coroutine view on the event
-    loop (its synchronous steps on the pool), any other view whole on one thread of the pool."""
+    loop, its synchronous steps on one pool, any other view whole on another. Two pools, so a
+    burst of recommends, each a few steps of database work, never queues ahead of a card
+    lookup."""
 
     def __init__(self, threads: int) -> None:
         super().__init__()
         self.sync_chain = _SyncChain()
         self.pool = ConnectionKeepingPool(threads, thread_name_prefix="web")
+        self.steps = ConnectionKeepingPool(threads, thread_name_prefix="web-steps")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -106,8 +109,8 @@ class GatewayHandler(ASGIHandler):
             )
             return
         if _waits(scope["path"]):
-            # The view's thread-sensitive steps go to the pool: bounded, connections kept.
-            async with ThreadSensitiveContext(executor=self.pool):
+            # The view's thread-sensitive steps go to their pool: bounded, connections kept.
+            async with ThreadSensitiveContext(executor=self.steps):
                 await self.handle(scope, _replay(body, receive), send)
             return
         loop = asyncio.get_running_loop()
@@ -185,6 +188,7 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             _gateway.pool.shutdown(wait=False, cancel_futures=True)
+            _gateway.steps.shutdown(wait=False, cancel_futures=True)
             await send({"type": "lifespan.shutdown.complete"})
             return
 

@@ -47,7 +47,7 @@ class RequestIdMiddleware:
 
     @staticmethod
     def _adopt(request: HttpRequest) -> str:
-        inbound = request.headers.get("X-Request-ID", "")
+        inbound = request.META.get("HTTP_X_REQUEST_ID", "")
         request_id = inbound if _CLIENT_ID.fullmatch(inbound) else new_id(REQUEST)
         request.request_id = request_id  # type: ignore[attr-defined]
         return request_id

@@ -71,7 +71,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "gateway",
+    "gateway.apps.GatewayConfig",
     "catalog",
     "merchants",
     "matching",
@@ -96,7 +96,7 @@ WSGI_APPLICATION = "gateway.wsgi.application"
 ASGI_APPLICATION = "gateway.asgi.application"
 # Threads of a web worker that run synchronous views and the synchronous steps of the views that
 # wait (gateway/asgi.py); each keeps its own database connection between requests.
-WEB_THREADS = _bounded_int("WEB_THREADS", 16, 1, 256)
+WEB_THREADS = _bounded_int("WEB_THREADS", 4, 1, 256)
 # The API's paths carry no trailing slash; never redirect a POST to a slashed twin.
 APPEND_SLASH = False
 

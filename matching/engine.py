@@ -121,13 +121,15 @@ def _retryable(failure: Failure) -> bool:
     return not failure.cause.startswith("HTTP 4") or failure.cause == "HTTP 429"
 
 
-def _completion_kwargs(messages: list[dict[str, str]], timeout: float) -> dict[str, Any]:
+def _completion_kwargs(messages: list[dict[str, str]]) -> dict[str, Any]:
     return {
         "model": settings.INTENT_ENGINE_MODEL,
         "messages": messages,
         "api_base": settings.INTENT_ENGINE_API_BASE,
         "api_key": settings.INTENT_ENGINE_API_KEY,
-        "timeout": timeout,
+        # The same on every call: litellm keys the client it keeps on it, and a new client per
+        # call cost milliseconds. The caller's own deadline bounds each attempt.
+        "timeout": settings.INTENT_ENGINE_TIMEOUT_S,
         "max_retries": 0,
         "temperature": 0,
         "max_tokens": MAX_OUTPUT_TOKENS,
@@ -172,7 +174,7 @@ def _call(messages: list[dict[str, str]]) -> str:
     while True:
         attempt += 1
         remaining = deadline - time.monotonic()
-        future = _pool.submit(litellm.completion, **_completion_kwargs(messages, remaining))
+        future = _pool.submit(litellm.completion, **_completion_kwargs(messages))
         try:
             return _content(future.result(timeout=remaining))
         except FutureTimeout:
@@ -197,7 +199,7 @@ async def _acall(messages: list[dict[str, str]]) -> str:
         remaining = deadline - time.monotonic()
         try:
             async with asyncio.timeout(remaining):
-                response = await litellm.acompletion(**_completion_kwargs(messages, remaining))
+                response = await litellm.acompletion(**_completion_kwargs(messages))
             return _content(response)
         except TimeoutError:
             failure = failure_of(TimeoutError())
@@ -335,3 +337,30 @@ def warm_up() -> None:
         )
     with contextlib.suppress(ImportError):
         import openai.resources  # noqa: F401
+    # litellm's own first call sets up its logging and cost tables: a mocked call, which
+    # sends nothing, does it now.
+    with contextlib.suppress(Exception):
+        litellm.completion(
+            model=settings.INTENT_ENGINE_MODEL,
+            messages=[{"role": "user", "content": "warm-up"}],
+            mock_response="{}",
+        )
+    # The response types are built by pydantic on first use (tens of milliseconds).
+    with contextlib.suppress(Exception):
+        litellm.ModelResponse(**_SAMPLE_COMPLETION)
+        from openai.types.chat import ChatCompletion
+
+        ChatCompletion.model_validate(_SAMPLE_COMPLETION)
+
+
+# What a completion looks like, to build the response types before the first real one.
+_SAMPLE_COMPLETION = {
+    "id": "chatcmpl-warm-up",
+    "object": "chat.completion",
+    "created": 0,
+    "model": "warm-up",
+    "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "{}"}, "finish_reason": "stop"}
+    ],
+    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+}

@@ -310,6 +310,8 @@ def recommend_answer(
         for proposal in proposals
     ]
     fields = resolved_fields(resolution, from_cache, kept={"region": region})
+    # Ranked before the transaction: on SQLite every writer waits for it to end.
+    top, summary = session_ranking(Intent(**fields), candidates, max(limit, 1))
     with transaction.atomic():
         intent_row = intent_insert(
             intent_id=intent_id,
@@ -325,7 +327,6 @@ def recommend_answer(
         )
         cards_record(products=products, cards=cards, region=region, intent_id=intent_id)
         Proposal.objects.bulk_create(proposals)
-        top, summary = session_ranking(intent_row, candidates, max(limit, 1))
         session = session_record(intent_row, top, summary, cards)
         surge_publish(intent=intent_body(intent_row))
     return {
