@@ -18,7 +18,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import common
 
-SCRIPTS = ["startup", "catalog_import", "recommend", "match", "cards", "search_100k"]
+SCRIPTS = [
+    "startup",
+    "catalog_import",
+    "recommend",
+    "match",
+    "cards",
+    "search_100k",
+    "concurrency",
+]
 
 
 def collect() -> tuple[list[dict[str, object]], list[str]]:

@@ -1,12 +1,11 @@
 """Benchmark of GET /v1/cards/{rec_id} (DESIGN.md section 11: >= 1,000 requests/s from the
-database with 2 gunicorn workers).
+database with 2 web workers).
 
-Issues cards on the 10k-product demo catalog, starts gunicorn (2 sync workers, throttling off)
-on a free loopback port and drives it with a load generator for CARDS_SECONDS (10), each request
-for a card picked at random, after a short warm-up: `wrk` when it is on PATH, else Python
-processes each opening a fresh connection per request (gunicorn's sync workers close the
-connection after every response anyway). BENCH_LOAD_GENERATOR=python forces the latter. Prints
-requests/s and p50/p99 latency, and which generator measured them.
+Issues cards on the 10k-product demo catalog, starts the Procfile's `web` role (2 workers,
+throttling off) on a free loopback port and drives it with a load generator for CARDS_SECONDS
+(10), each request for a card picked at random, after a short warm-up: `wrk` when it is on PATH,
+else Python processes each opening a fresh connection per request. BENCH_LOAD_GENERATOR=python
+forces the latter. Prints requests/s and p50/p99 latency, and which generator measured them.
 
 Runs alone (`python bench/cards.py`) or as part of `make bench`; see bench/common.py for the
 scratch databases. Prints figures; asserts nothing.
@@ -15,19 +14,16 @@ scratch databases. Prints figures; asserts nothing.
 import http.client
 import multiprocessing
 import os
-import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import common
-from bench.common import Figure, at_least, median, percentile
+from bench.common import Figure, Load, at_least, median, percentile
 
 SECONDS = float(os.environ.get("CARDS_SECONDS", "10"))
 WARM_UP_SECONDS = 2.0
@@ -35,16 +31,6 @@ CARDS = 500
 WORKERS = 2
 CONNECTIONS = 16  # wrk's open connections
 PROCESSES = 4  # the Python generator's client processes
-
-
-@dataclass(frozen=True)
-class Load:
-    generator: str
-    requests: int
-    seconds: float
-    p50_ms: float
-    p99_ms: float
-    failed: int  # answers other than 200, and socket errors
 
 
 def issue_cards() -> list[str]:
@@ -57,56 +43,12 @@ def issue_cards() -> list[str]:
     return [card["rec_id"] for card in services.cards_issue(products=products, channel="bench")]
 
 
-# --- wrk ---------------------------------------------------------------------------------------
-
 WRK_SCRIPT = """
 local paths = {%s}
 request = function()
   return wrk.format("GET", paths[math.random(#paths)], {["Host"] = "localhost"})
 end
 """
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def _wrk_ms(output: str, label: str) -> float:
-    found = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", output, re.MULTILINE)
-    return float(found[1]) * _UNITS[found[2]] if found else float("nan")
-
-
-def wrk(executable: str, port: int, paths: list[str], seconds: float) -> Load:
-    with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
-        script.write(WRK_SCRIPT % ", ".join(f'"{path}"' for path in paths))
-        script.flush()
-        output = subprocess.run(  # noqa: S603
-            [
-                executable,
-                "-t2",
-                f"-c{CONNECTIONS}",
-                f"-d{seconds:g}s",
-                "--latency",
-                "-s",
-                script.name,
-                f"http://127.0.0.1:{port}",
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-    done = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s)", output)
-    assert done, output
-    failed = sum(
-        int(n) for n in re.findall(r"(?:Non-2xx or 3xx responses|timeout):? (\d+)", output)
-    )
-    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+)", output)
-    failed += sum(int(n) for n in errors.groups()) if errors else 0
-    return Load(
-        "wrk",
-        int(done[1]),
-        float(done[2]) * _UNITS[done[3]] / 1000,
-        _wrk_ms(output, "50%"),
-        _wrk_ms(output, "99%"),
-        failed,
-    )
 
 
 # --- Python processes --------------------------------------------------------------------------
@@ -146,9 +88,9 @@ def python_processes(port: int, paths: list[str], seconds: float) -> Load:
 
 
 def drive(port: int, paths: list[str], seconds: float) -> Load:
-    executable = shutil.which("wrk")
-    if executable and os.environ.get("BENCH_LOAD_GENERATOR", "wrk") == "wrk":
-        return wrk(executable, port, paths, seconds)
+    if shutil.which("wrk") and os.environ.get("BENCH_LOAD_GENERATOR", "wrk") == "wrk":
+        script = WRK_SCRIPT % ", ".join(f'"{path}"' for path in paths)
+        return common.wrk(port, script, connections=CONNECTIONS, seconds=seconds)
     return python_processes(port, paths, seconds)
 
 
@@ -160,12 +102,12 @@ def run(database_url: str) -> None:
     paths = [f"/v1/cards/{rec_id}" for rec_id in issue_cards()]
     connection.close()
     vendor = common.vendor_of(database_url)
-    print(f"\n== GET /v1/cards/{{rec_id}} on {common.VENDORS[vendor]}, gunicorn {WORKERS} workers")
-    with common.gunicorn(common.gateway_env(database_url), workers=WORKERS) as port:
+    print(f"\n== GET /v1/cards/{{rec_id}} on {common.VENDORS[vendor]}, {WORKERS} web workers")
+    with common.web_server(common.gateway_env(database_url), workers=WORKERS) as port:
         drive(port, paths, WARM_UP_SECONDS)
         load = drive(port, paths, SECONDS)
     rate = load.requests / load.seconds
-    throughput = at_least("GET /v1/cards/{rec_id}, 2 gunicorn workers", vendor, rate, 1000, "req/s")
+    throughput = at_least("GET /v1/cards/{rec_id}, 2 web workers", vendor, rate, 1000, "req/s")
     summary = f"{load.generator}, {load.requests:,} requests in {load.seconds:.1f} s"
     common.report(
         [

@@ -1,5 +1,6 @@
-"""What the bench scripts share: scratch databases, Django set-up, the demo catalog, gunicorn
-on loopback, percentiles, and the figures each script reports against DESIGN.md section 11.
+"""What the bench scripts share: scratch databases, Django set-up, the demo catalog, the web
+role on loopback, load generators, percentiles, and the figures each script reports against
+DESIGN.md section 11.
 
 Every script measures on SQLite (a scratch file under var/) and, when DATABASE_URL or
 BENCH_POSTGRES_URL points to PostgreSQL, on a scratch database `gateway_<name>` of that server;
@@ -11,11 +12,14 @@ file they are also appended to it, one JSON object a line, for bench/budgets.py'
 import contextlib
 import json
 import os
+import re
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -30,6 +34,14 @@ VENDORS = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 # --- Figures -----------------------------------------------------------------------------------
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out waiting for {what}")
+        time.sleep(0.1)
 
 
 def percentile(samples: list[float], share: float) -> float:
@@ -138,6 +150,9 @@ def gateway_env(database_url: str) -> dict[str, str]:
         "DATABASE_URL": database_url,
         "THROTTLE_RATES": "off",
         "LOG_LEVEL": "ERROR",
+        # Merchants and the engine are receivers on loopback.
+        "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
+        "WEBHOOK_ALLOW_HTTP": "true",
         "DJANGO_SETTINGS_MODULE": "gateway.settings",
         "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
     }
@@ -192,6 +207,41 @@ def ensure_catalog(products: int = PRODUCTS) -> None:
         call_command("flush", interactive=False, verbosity=0)
         print(f"  (loading the {products:,}-product demo catalog)")
         call_command("import_catalog", str(demo_catalog_file(products)), stdout=StringIO())
+    forget_records()
+
+
+# What the gateway records as it serves, newest tables first: every run measures from the same
+# state, the catalog alone (a scratch database kept between runs would otherwise grow by
+# hundreds of MB, and its figures drift with it).
+RECORD_TABLES = (
+    "reporting_conversion",
+    "reporting_click",
+    "matching_matchtoken",
+    "matching_matchsession",
+    "matching_proposal",
+    "matching_intenttag",
+    "matching_intent",
+    "matching_intentmandate",
+    "catalog_recommendation",
+    "merchants_deliveryattempt",
+    "merchants_webhookdelivery",
+    "merchants_webhookevent",
+    "merchants_healthprobe",
+    "merchants_merchantagent",
+)
+
+
+def forget_records() -> None:
+    """Delete everything recorded on the scratch database; keep the catalog."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"TRUNCATE {', '.join(RECORD_TABLES)} CASCADE")
+        else:
+            for table in RECORD_TABLES:
+                cursor.execute(f"DELETE FROM {table}")  # noqa: S608 - constant names
+            cursor.execute("VACUUM")
 
 
 def title_words(title: str) -> list[str]:
@@ -199,13 +249,103 @@ def title_words(title: str) -> list[str]:
     return [word.lower() for word in title.split() if len(word) > 3][:2] or ["gift"]
 
 
-# --- gunicorn on loopback ----------------------------------------------------------------------
+def shopper_intents(count: int) -> dict[str, dict[str, object]]:
+    """`count` intents the catalog can answer, each with the resolution a language model would
+    give it: two words of a product's title, the product's category, a budget of $150."""
+    from catalog.models import Product
+
+    step = 20  # every twentieth product of the catalog's first ones
+    rows = Product.objects.order_by("id").values("title", "category_l2")[: count * step : step]
+    intents: dict[str, dict[str, object]] = {}
+    for n, row in enumerate(rows):
+        words = title_words(str(row["title"]))
+        intents[f"bench intent {n}: {' '.join(words)} please"] = {
+            "normalized_query": " ".join(words),
+            "keywords": words,
+            "categories": [str(row["category_l2"])],
+            "intent_tags": words,
+            "budget": {"min": None, "max": 150, "currency": "USD"},
+        }
+    return intents
+
+
+# --- Load generators ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Load:
+    generator: str
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    failed: int  # answers other than 2xx, timeouts and socket errors
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def _wrk_ms(output: str, label: str) -> float:
+    found = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", output, re.MULTILINE)
+    return float(found[1]) * _UNITS[found[2]] if found else float("nan")
+
+
+def wrk(port: int, script: str, *, connections: int, seconds: float, timeout_s: int = 10) -> Load:
+    """Drive 127.0.0.1:`port` with wrk (Debian package `wrk`) for `seconds`, `connections`
+    connections kept open, each request made by the Lua `script`."""
+    executable = shutil.which("wrk")
+    if executable is None:
+        raise SystemExit("wrk is not installed: apt-get install wrk")
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as lua:
+        lua.write(script)
+        lua.flush()
+        output = subprocess.run(  # noqa: S603
+            [executable, "-t2", f"-c{connections}", f"-d{seconds:g}s", f"--timeout={timeout_s}s",
+             "--latency", "-s", lua.name, f"http://127.0.0.1:{port}"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout  # fmt: skip
+    done = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s)", output)
+    assert done, output
+    failed = sum(
+        int(n) for n in re.findall(r"(?:Non-2xx or 3xx responses|timeout):? (\d+)", output)
+    )
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+)", output)
+    failed += sum(int(n) for n in errors.groups()) if errors else 0
+    return Load(
+        "wrk",
+        int(done[1]),
+        float(done[2]) * _UNITS[done[3]] / 1000,
+        _wrk_ms(output, "50%"),
+        _wrk_ms(output, "99%"),
+        failed,
+    )
+
+
+# --- The gateway on loopback -------------------------------------------------------------------
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def post(port: int, path: str, body: bytes, timeout: float = 30) -> int:
+    """The status of one JSON POST on a fresh connection."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(
+            "POST", path, body, headers={"Host": "localhost", "Content-Type": "application/json"}
+        )
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
 
 
 def get(port: int, path: str, timeout: float = 30) -> int:
@@ -222,27 +362,44 @@ def get(port: int, path: str, timeout: float = 30) -> int:
         conn.close()
 
 
+def procfile_command(role: str) -> str:
+    """The command line of a role of the Procfile, as honcho runs it for `make run`."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name.strip() == role:
+            return command.strip()
+    raise KeyError(f"no {role!r} role in the Procfile")
+
+
 @contextlib.contextmanager
-def gunicorn(env: dict[str, str], *, workers: int = 2) -> Iterator[int]:
-    """gunicorn (the Procfile's server) on a free loopback port: yields the port once it
-    answers /healthz, and stops it afterwards."""
+def web_server(env: dict[str, str], *, workers: int = 2) -> Iterator[int]:
+    """The Procfile's `web` role (what `make run` serves) on a free loopback port with
+    `workers` workers: yields the port once it answers /healthz, and stops it afterwards."""
     port = free_port()
-    server = subprocess.Popen(  # noqa: S603
-        [str(Path(sys.executable).parent / "gunicorn"), "gateway.wsgi",
-         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--log-level", "warning"],
+    env = {
+        **env,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "WEB_CONCURRENCY": str(workers),
+        "PATH": f"{Path(sys.executable).parent}:{env.get('PATH', '')}",
+    }
+    server = subprocess.Popen(  # noqa: S603 - the Procfile's own command line
+        ["/bin/sh", "-c", "exec " + procfile_command("web")],
         cwd=ROOT,
         env=env,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,  # the access log
+        start_new_session=True,
+    )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while True:
             with contextlib.suppress(OSError):
                 if get(port, "/healthz", timeout=5) == 200:
                     break
             if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("gunicorn did not start")
+                raise SystemExit("the web server did not start")
             time.sleep(0.2)
         yield port
     finally:
-        server.send_signal(signal.SIGTERM)
+        os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

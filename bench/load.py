@@ -1,6 +1,6 @@
 """Load test of the running gateway: `make load`.
 
-Starts gunicorn (2 workers, as the Procfile does) on a free loopback port over a scratch
+Starts the Procfile's `web` role (2 workers) on a free loopback port over a scratch
 database with a 10k-product demo catalog, the scripted intent engine on loopback, and drives a
 bounded mixed workload from client threads:
 
@@ -77,7 +77,7 @@ class Gateway:
                 response = self.conn.getresponse()
                 return response.status, response.read()
             except (http.client.HTTPException, OSError):
-                # gunicorn's sync workers close idle keep-alive connections: reconnect once.
+                # The server may close an idle keep-alive connection: reconnect once.
                 self.conn.close()
                 self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
                 if attempt == 2:
@@ -103,8 +103,8 @@ def run() -> None:
         connection.close()
         vendor = common.VENDORS[common.vendor_of(database)]
         print(f"== load: {vendor}, {common.PRODUCTS:,} products, "
-              f"gunicorn {WORKERS} workers, {CLIENTS} clients, {SECONDS:g} s")  # fmt: skip
-        with common.gunicorn(common.gateway_env(database) | settings, workers=WORKERS) as port:
+              f"{WORKERS} web workers, {CLIENTS} clients, {SECONDS:g} s")  # fmt: skip
+        with common.web_server(common.gateway_env(database) | settings, workers=WORKERS) as port:
             drive(port)
 
 

@@ -26,26 +26,6 @@ from tests.support.engine import ScriptedEngine
 TIER_BUDGETS = {"raw_substring": 5.0, "strict": 5.0, "narrow": 5.0, "fuzzy": 20.0}
 
 
-def scripted_intents(
-    engine_server: ScriptedEngine, sample: Sequence[Mapping[str, object]]
-) -> list[str]:
-    """One intent per sampled product, answered by the scripted engine from its own words."""
-    intents = []
-    for n, row in enumerate(sample):
-        words = common.title_words(str(row["title"]))
-        text = f"bench intent {n}: {' '.join(words)} please"
-        engine_server.answer(
-            text,
-            normalized_query=" ".join(words),
-            keywords=words,
-            categories=[str(row["category_l2"])],
-            intent_tags=words,
-            budget={"min": None, "max": 150, "currency": "USD"},
-        )
-        intents.append(text)
-    return intents
-
-
 def recommend_figures(vendor: str, intents: list[str]) -> list[Figure]:
     from django.test import Client
 
@@ -150,10 +130,12 @@ def run(database_url: str) -> None:
         print(f"\n== recommend on {common.VENDORS[vendor]}, {Product.objects.count():,} products")
         # Intents the catalog can answer, from its own titles and categories.
         sample = list(Product.objects.order_by("id").values("title", "category_l2")[:400:20])
-        intents = scripted_intents(engine_server, sample)
-        common.report(recommend_figures(vendor, intents))
+        intents = common.shopper_intents(len(sample))
+        for text, resolution in intents.items():
+            engine_server.answer(text, **resolution)
+        common.report(recommend_figures(vendor, list(intents)))
         common.report(retrieval_figures(vendor, sample))
-        common.report(unconfigured_figures(vendor, intents[0]))
+        common.report(unconfigured_figures(vendor, next(iter(intents))))
 
 
 if __name__ == "__main__":

@@ -76,9 +76,10 @@ class Worker:
             "WEBHOOK_SWEEP_INTERVAL_S": "1",
             "MERCHANT_PROBE_INTERVAL_S": "86400",
             "INTENT_SWEEP_INTERVAL_S": "1",
-            "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
             **self.extra_env,
         }
+        # The Procfile's commands are found where this interpreter's are.
+        env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
         command = (
             ["/bin/sh", "-c", "exec " + procfile_command(self.role)]
             if self.role
