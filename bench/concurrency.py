@@ -218,8 +218,9 @@ def surge_isolation(vendor: str, port: int, database_url: str) -> list[Figure]:
             for role in ("webhooks", "slow-webhooks")
         ]
         try:
-            for worker in lanes:
-                common.wait_for(lambda w=worker: " ready." in w.log(), "the Celery lanes")
+            common.wait_for(
+                lambda: all(" ready." in worker.log() for worker in lanes), "the Celery lanes"
+            )
             latencies = []
             for n in range(SURGES):
                 body = orjson.dumps({"raw_query": f"surge {n}", "intent_tags": [tag]})

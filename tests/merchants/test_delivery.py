@@ -10,8 +10,8 @@ from standardwebhooks.webhooks import Webhook
 from merchants.delivery import (
     FAN_OUT_GRACE,
     FAST_LANE,
-    SLOW_LANE,
     MAX_ATTEMPTS,
+    SLOW_LANE,
     WORKER_STOPPED,
     claim_lease,
     deliveries_retry,
