@@ -20,6 +20,6 @@ class GatewayConfig(AppConfig):
 
         get_resolver().url_patterns  # noqa: B018 - evaluated for its imports
         app.backend  # noqa: B018 - every task sent asks for it, and finding it scans entry points
-        with contextlib.suppress(Exception):  # a broker that is down is the sender's concern
-            with app.producer_or_acquire() as producer:
-                producer.connection.ensure_connection(max_retries=1)
+        # A broker that is down is the sender's concern, not the worker's start.
+        with contextlib.suppress(Exception), app.producer_or_acquire() as producer:
+            producer.connection.ensure_connection(max_retries=1)

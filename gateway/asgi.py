@@ -8,7 +8,8 @@ workers. Every other view is ordinary synchronous Django, run whole (middleware,
 on one thread of a bounded pool whose threads keep their database connections between requests,
 as a threaded worker's would. The coroutine views' own synchronous steps (queries, writes) run
 on a second pool of the same size, so the database connections of a web process stay bounded
-by twice `WEB_THREADS` however many requests wait. docs/operations.md explains the choice, with its figures.
+by twice `WEB_THREADS` however many requests wait. docs/operations.md explains the choice, with
+its figures.
 
 Before a worker accepts its first request, the lifespan protocol warms it: every app whose
 AppConfig has a `warm_up()` loads there what its first request would otherwise wait for (the
