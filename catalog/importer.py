@@ -18,7 +18,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from catalog.models import REGION, USERNAME, Creator, Product, RiskLevel, Video
-from catalog.search import search_indexes_refresh
+from catalog.text import clean
 from gateway.api import dumps
 
 BATCH_SIZE = 500
@@ -71,6 +71,13 @@ class ImportSummary:
     updated: int = 0
     videos: int = 0
     creators: int = 0
+    cleaned_ids: set[int] = field(default_factory=set)  # text cleaned (catalog.text.clean)
+
+    @property
+    def cleaned(self) -> int:
+        """Products whose text lost markup or invisible characters as it was stored."""
+        return len(self.cleaned_ids)
+
     rejected: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -218,6 +225,7 @@ class ProductRecord:
 
     product: Row
     videos: list[tuple[Row, Row]]  # (video, its creator)
+    cleaned: bool = False
 
 
 def parse_line(raw: bytes | str) -> ProductRecord:
@@ -276,7 +284,26 @@ def parse_line(raw: bytes | str) -> ProductRecord:
     task_ids = [video["task_id"] for video, _ in parsed]
     if len(set(task_ids)) != len(task_ids):
         raise LineError("videos repeat a task_id")
-    return ProductRecord(product=product, videos=parsed)
+    return ProductRecord(product=product, videos=parsed, cleaned=_clean_text(product))
+
+
+CLEANED_TEXT = ("title", "brand", "category_l1", "category_l2", "description")
+
+
+def _clean_text(product: Row) -> bool:
+    """Store readable text (catalog.text.clean): whether any of the product's text changed."""
+    changed = False
+    for key in CLEANED_TEXT:
+        value = product[key]
+        if value:
+            product[key] = clean(value) or (None if key != "description" else "")
+            changed = changed or product[key] != value
+    if not product["title"]:
+        raise LineError("title must not be empty")
+    tags = list(dict.fromkeys(tag for tag in map(clean, product["tags"]) if tag))
+    changed = changed or tags != product["tags"]
+    product["tags"] = tags
+    return changed
 
 
 # --- Writing -----------------------------------------------------------------------------------
@@ -393,6 +420,9 @@ class _Writer:
         self.summary.created += len(records) - len(existing)
         self.summary.updated += len(existing)
         self.summary.videos += len(videos)
+        self.summary.cleaned_ids.update(
+            product_id for product_id, record in records.items() if record.cleaned
+        )
         self.summary.creators = len(self.creators)
 
 
@@ -433,6 +463,5 @@ def catalog_import(
         if strict and summary.rejected:
             transaction.set_rollback(True)
             summary.created = summary.updated = summary.videos = summary.creators = 0
-    if summary.created or summary.updated:
-        search_indexes_refresh()
+            summary.cleaned_ids.clear()
     return summary

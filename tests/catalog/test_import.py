@@ -326,3 +326,34 @@ def test_any_value_in_any_field_is_imported_or_rejected_never_a_crash(place, val
 
     assert summary.created + len(summary.rejected) == 1
     assert all(reason for _, reason in summary.rejected)
+
+
+def test_text_is_cleaned_as_it_is_stored_and_the_summary_counts_it(tmp_path):
+    messy = product_line(
+        1,
+        title="Women&#39;s  Trail\u200b Shoe\ufffd &amp;amp; Socks\x07",
+        brand="  Trail&amp;Co ",
+        description="Light&nbsp;and\r\n\tdry",
+        tags=["trail&amp;run", "\u200b"],
+    )
+    path = write_lines(tmp_path, [messy, product_line(2), messy])
+
+    out, _ = run(path)
+
+    product = Product.objects.get(id=1)
+    assert product.title == "Women's Trail Shoe & Socks"
+    assert product.brand == "Trail&Co"
+    assert product.description == "Light and dry"
+    assert product.tags == ["trail&run"]
+    assert Product.objects.get(id=2).title == "Lumora Vitamin C Serum 2"  # clean text untouched
+    # Listed twice, cleaned once: the summary counts products.
+    assert "cleaned the text of 1 product(s)" in out
+
+
+def test_a_title_that_is_only_invisible_characters_is_rejected(tmp_path):
+    path = write_lines(tmp_path, [product_line(1, title="\u200b&#8203;\ufeff")])
+
+    _, err = run(path)
+
+    assert "line 1: title must not be empty" in err
+    assert not Product.objects.exists()

@@ -34,6 +34,11 @@ def run_import(
         f"({summary.videos} videos, {summary.creators} creators) in {elapsed:.2f} s, "
         f"{rate:,.0f} products/s"
     )
+    if summary.cleaned:
+        command.stdout.write(
+            f"cleaned the text of {summary.cleaned} product(s): HTML entities decoded, control and "
+            "zero-width characters removed, whitespace collapsed"
+        )
     return summary
 
 

@@ -1,0 +1,147 @@
+"""Product text: how it is cleaned at import and how it is read by search and ranking.
+
+One analyzer serves every reader of product text (catalog/index.py, the shopper guide,
+proposal relevance), on every database, so a word means the same thing everywhere:
+
+- clean(): what import stores. HTML entities decoded, control, zero-width and replacement
+  characters removed, whitespace collapsed.
+- terms(): the words of a text as search compares them. Lower case, split on anything that is
+  not a letter or a digit, and between letters and digits (so "5-in-1" is 5, in, 1, "64GB" is
+  64, gb, and "Women's" is one word, women), each
+  stemmed by the Snowball English stemmer: "shoes" and "shoe", "running" and "run" meet, "men"
+  and "women" do not.
+- A keyword of several words is a phrase: its words must stand near each other (within
+  PHRASE_SLACK other words, in either order) in one field of the product.
+"""
+
+import html
+import re
+import unicodedata
+from collections.abc import Sequence
+
+import snowballstemmer
+
+# Words that carry no meaning for retrieval: never searched, never counted.
+STOP_WORDS = frozenset(
+    {"a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it"}
+    | {"of", "on", "or", "s", "the", "to", "with"}
+)
+# How many other words may stand between the words of a phrase keyword.
+PHRASE_SLACK = 1
+# Things sold for a product rather than the product itself: a title where one of these follows
+# the product's name ("Yoga Mat Bag", "Cricket Bat Grip") or precedes "for" and the name
+# ("Stand for Guitar") offers an accessory of what the shopper named.
+ACCESSORIES = frozenset(
+    {"adapter", "bag", "cable", "capo", "case", "charger", "cover", "grip", "gripper", "hanger"}
+    | {"holder", "mount", "organizer", "organiser", "pick", "pouch", "protector", "refill"}
+    | {"replacement", "skin", "sleeve", "spare", "stand", "sticker", "strap", "string"}
+    | {"tray", "winder"}
+)
+
+# A word: letters, or digits; "64GB" and "55inch" are two words each, as "64 GB" and "55 inch".
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+_APOSTROPHES = re.compile(r"(?<=\w)['\u2019](?=\w)")
+_SPACES = re.compile(r"\s+")
+# Left out of stored text: U+FFFD (a character lost before the catalog reached us) and the
+# invisible format characters (zero-width spaces and joiners, byte-order marks, bidi marks).
+_INVISIBLE = {"Cc", "Cf", "Cs", "Co"}
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+def clean(text: str) -> str:
+    """Text as a product should store it: readable, no markup, no invisible characters."""
+    decoded = text
+    for _ in range(2):  # "&amp;#39;" was encoded twice: decode until it stops changing
+        once = html.unescape(decoded)
+        if once == decoded:
+            break
+        decoded = once
+    kept = "".join(
+        " " if char in "\t\n\r\x0b\x0c" else char
+        for char in decoded
+        if char in "\t\n\r\x0b\x0c"
+        or (char != "\ufffd" and unicodedata.category(char) not in _INVISIBLE)
+    )
+    return _SPACES.sub(" ", kept).strip()
+
+
+# Every word's stem, once per process: a catalog has tens of thousands of distinct words.
+_stems: dict[str, str] = {}
+STEMS_KEPT = 500_000
+
+
+def stem(word: str) -> str:
+    """The stem of one lower-case word."""
+    found = _stems.get(word)
+    if found is None:
+        found = str(_stemmer.stemWord(word))
+        if len(_stems) < STEMS_KEPT:
+            _stems[word] = found
+    return found
+
+
+ACCESSORY_TERMS = frozenset(stem(word) for word in ACCESSORIES)
+
+
+def words(text: str) -> list[str]:
+    """The lower-case words of a text, apostrophes inside a word dropped ("women's": womens)."""
+    return _WORD.findall(_APOSTROPHES.sub("", text.lower()))
+
+
+def terms(text: str) -> list[str]:
+    """The stemmed words of a text, in order, stop words included (phrases need positions)."""
+    get = _stems.get
+    return [get(word) or stem(word) for word in words(text)]
+
+
+def query_terms(text: str) -> list[str]:
+    """The stemmed words of a keyword that search looks for: stop words left out."""
+    return [stem(word) for word in words(text) if word not in STOP_WORDS]
+
+
+def near(phrase: Sequence[str], field: Sequence[str]) -> bool:
+    """Whether the terms of `phrase` occur in `field` in their order, with at most
+    PHRASE_SLACK other words among them ("yoga mat": "Yoga Exercise Mat", not "Mat for Yoga";
+    "5 star": "5 Star", not "1.5 Ton 3 Star")."""
+    if not phrase:
+        return False
+    if len(phrase) == 1:
+        return phrase[0] in field
+    for start, term in enumerate(field):
+        if term != phrase[0]:
+            continue
+        position, skipped = start, 0
+        for wanted in phrase[1:]:
+            position += 1
+            while position < len(field) and field[position] != wanted:
+                skipped += 1
+                position += 1
+            if position >= len(field) or skipped > PHRASE_SLACK:
+                break
+        else:
+            return True
+    return False
+
+
+def accessory_of(heads: Sequence[str], title: Sequence[str], asked: set[str]) -> bool:
+    """Whether a title offers an accessory of the product `heads` name (each keyword's last
+    term): an accessory word the shopper did not ask for right after a head's first mention,
+    or before a "for" up to three words ahead of it."""
+    for head in heads:
+        if head not in title:
+            continue
+        at = title.index(head)
+        after = title[at + 1] if at + 1 < len(title) else ""
+        if after in ACCESSORY_TERMS and after not in asked:
+            return True
+        for position in range(max(1, at - 3), at):  # "Stand for (Acoustic) Guitar"
+            before = title[position - 1]
+            if title[position] == "for" and before in ACCESSORY_TERMS and before not in asked:
+                return True
+    return False
+
+
+def mentions(keyword: str, field: Sequence[str]) -> bool:
+    """Whether a field's terms hold a keyword: its one word, or its words near each other."""
+    return near(query_terms(keyword), field)

@@ -1,0 +1,70 @@
+"""The product text analyzer (catalog/text.py): what import stores and how search reads it."""
+
+import pytest
+
+from catalog import text
+
+
+@pytest.mark.parametrize(
+    ("raw", "stored"),
+    [
+        ("Women&#39;s Shoe", "Women's Shoe"),
+        ("Salt &amp;amp; Pepper", "Salt & Pepper"),  # encoded twice
+        ("Zero\u200bwidth\u200d join\ufeff", "Zerowidth join"),
+        ("Lost \ufffd char", "Lost char"),
+        ("  tabs\tand\r\nlines \x07bell ", "tabs and lines bell"),
+        ("Plain title", "Plain title"),
+    ],
+)
+def test_clean(raw, stored):
+    assert text.clean(raw) == stored
+
+
+def test_terms_split_on_word_boundaries_and_stem():
+    assert text.terms("Women's Running-Shoes, 64GB 5-in-1 kids'") == [
+        "women",
+        "run",
+        "shoe",
+        "64",
+        "gb",
+        "5",
+        "in",
+        "1",
+        "kid",
+    ]
+    assert "men" not in text.terms("Women's")
+
+
+def test_query_terms_leave_stop_words_out():
+    assert text.query_terms("mat for the yoga") == ["mat", "yoga"]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "title", "near"),
+    [
+        ("yoga mat", "Yoga Exercise Mat", True),
+        ("yoga mat", "Mat bag for Yoga", False),
+        ("5 star", "LG 1.5 Ton 5 Star Inverter", True),
+        ("5 star", "Lloyd 1.5 Ton 3 Star Inverter", False),
+        ("5 star", "Godrej 3 Star 5-In-1", False),
+        ("running shoes", "Trail Running Shoe", True),
+    ],
+)
+def test_near(phrase, title, near):
+    assert text.mentions(phrase, text.terms(title)) is near
+
+
+@pytest.mark.parametrize(
+    ("heads", "title", "asked", "accessory"),
+    [
+        (["mat"], "Trendy Yoga Mat Bag", set(), True),
+        (["mat"], "Yoga Mat with Carry Bag", set(), False),
+        (["bat"], "Padded Cover for Cricket Bat", set(), True),
+        (["guitar"], "Acoustic Guitar with Strap", set(), False),
+        (["holder"], "Car Phone Holder", {"holder"}, False),
+        (["cover"], "Car Body Cover", {"cover"}, False),
+    ],
+)
+def test_accessory_of(heads, title, asked, accessory):
+    terms = text.terms(title)
+    assert text.accessory_of(heads, terms, {text.stem(word) for word in asked}) is accessory
