@@ -6,9 +6,9 @@ class CatalogConfig(AppConfig):
     verbose_name = "Catalog"
 
     def warm_up(self) -> None:
-        """As a web worker starts: the fuzzy tier's vocabulary and the catalog's categories,
-        so that no shopper's recommend waits for them."""
-        from catalog import search
+        """As a web worker starts: the search index and the catalog's categories, so that no
+        shopper's recommend waits for them."""
+        from catalog import index, search
 
-        search.vocabulary()
+        index.current()
         search.catalog_categories()

@@ -1,11 +1,13 @@
-"""Tiered retrieval (catalog/search.py) on the database under test: SQLite FTS5 or PostgreSQL."""
+"""Tiered retrieval (catalog/search.py, on the index of catalog/index.py) on the database under
+test: the same answers, in the same order, on SQLite and PostgreSQL."""
 
 import pytest
 from django.core.cache import caches
 
-from catalog import search
+from catalog import index, search
 from catalog.models import Product
 from catalog.search import SearchQuery, retrieve, tier_ids
+from tests.factories import ProductFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -43,12 +45,14 @@ def test_fuzzy_forgives_a_misspelt_word_that_no_exact_tier_matches(shelf):
 
 
 def test_fuzzy_corrects_to_the_catalogs_own_words_only(shelf):
-    vocabulary = search.vocabulary()
+    catalog = index.current()
 
-    assert vocabulary.similar("waterprooff") == ["waterproof"]
-    assert vocabulary.similar("blendr") == ["blender"]
-    # "blah" shares a trigram with "black"-like words but is not like any of them.
-    assert vocabulary.similar("blah") == []
+    assert catalog.correction("waterprooff") == "waterproof"
+    assert catalog.correction("blendr") == "blender"
+    assert catalog.correction("mernio") == "merino"  # two letters swapped: one edit
+    # "blah" is spelled like no word of the catalog within one edit.
+    assert catalog.correction("blah") is None
+    assert catalog.correction("waterproof") is None  # known and common enough
     assert tier_ids("fuzzy", query("", ["qwertyuiop"]), 10) == []
 
 
@@ -56,13 +60,58 @@ def test_fuzzy_words_under_four_letters_are_not_corrected(shelf):
     assert tier_ids("fuzzy", query("", ["vst"]), 10) == []
 
 
-def test_the_vocabulary_follows_the_catalog_once_its_version_is_read_again(shelf):
+def test_fuzzy_keeps_the_other_keywords_and_the_categories(shelf):
+    assert tier_ids("fuzzy", query("", ["waterprooff", "boot"]), 10) == [2004]
+    assert tier_ids("fuzzy", query("", ["waterprooff"], ["Hiking Boots"]), 10) == [2004]
+
+
+def test_fuzzy_never_matches_category_names(shelf):
+    # "Kitchen Appliances" is only a category name: no title, tag or brand says "appliances".
+    assert tier_ids("fuzzy", query("", ["applainces"]), 10) == []
+    assert sorted(tier_ids("narrow", query("", ["appliances"]), 10)) == [2006, 2007]
+
+
+def test_the_index_follows_the_catalog_once_its_version_is_read_again(shelf):
     assert tier_ids("fuzzy", query("", ["kayakk"]), 10) == []
     Product.objects.filter(id=2005).update(title="Merino Kayak Socks")
     Product.objects.get(id=2005).save()  # a saved product changes the catalog version
 
-    caches["local"].delete(search.VOCABULARY_KEY)  # the check interval passed
+    caches["local"].delete(index.VERSION_KEY)  # the check interval passed
     assert tier_ids("fuzzy", query("", ["kayakk"]), 10) == [2005]
+
+
+def test_words_match_whole_words_with_their_stems(shelf):
+    ProductFactory(id=2101, title="Women's Trail Jacket", category_l2="Jackets", tags=[])
+    ProductFactory(id=2102, title="Men's Trail Jacket", category_l2="Jackets", tags=[])
+
+    assert tier_ids("narrow", query("", ["men", "jacket"]), 10) == [2102]
+    assert tier_ids("narrow", query("", ["women", "jackets"]), 10) == [2101]
+    assert sorted(tier_ids("narrow", query("", ["shoes"]), 10)) == [2001, 2002]
+
+
+def test_a_phrase_keyword_needs_its_words_in_order_and_near(shelf):
+    ProductFactory(id=2101, title="Lloyd 1.5 Ton 3 Star Inverter AC", category_l2="AC", tags=[])
+    ProductFactory(id=2102, title="LG 1.5 Ton 5 Star Inverter AC", category_l2="AC", tags=[])
+
+    assert tier_ids("narrow", query("", ["5 star"]), 10) == [2102]
+    assert sorted(tier_ids("narrow", query("", ["running shoe"]), 10)) == [2001, 2002]
+    assert tier_ids("narrow", query("", ["shoe running"]), 10) == []
+
+
+def test_inside_a_tier_the_best_match_of_the_products_own_text_comes_first(shelf):
+    ProductFactory(id=2101, title="Seat Cushion", category_l2="Strollers", tags=["stroller"])
+    ProductFactory(id=2102, title="Lightweight Stroller", category_l2="Strollers", tags=[])
+    ProductFactory(id=2103, title="Stroller Rain Cover", category_l2="Strollers", tags=[])
+
+    # The title outweighs a tag; the stroller itself comes before a cover for one.
+    assert tier_ids("narrow", query("", ["stroller"]), 10) == [2102, 2103, 2101]
+
+
+def test_broadened_ranks_by_the_keywords_first_and_sales_second(shelf):
+    plan = query("", ["vest", "zzzz"], ["Running Shoes", "Running Gear"])
+
+    # The shoe sells more with creators; the vest is what the shopper named.
+    assert tier_ids("broadened", plan, 10) == [2003, 2001, 2002]
 
 
 def test_broadened_returns_the_categories_when_no_keyword_matches(shelf):
@@ -139,11 +188,15 @@ def test_a_budget_floor_is_kept_too(shelf):
 
 
 def test_the_index_follows_a_renamed_and_a_deleted_product(shelf):
-    Product.objects.filter(id=2004).update(title="Alpine Summit Boot")
+    boot = Product.objects.get(id=2004)
+    boot.title = "Alpine Summit Boot"
+    boot.save()
+    caches["local"].delete(index.VERSION_KEY)
 
     assert tier_ids("raw_substring", query("waterproof hiking"), 5) == []
     assert tier_ids("raw_substring", query("summit boot"), 5) == [2004]
     Product.objects.filter(id=2004).delete()
+    caches["local"].delete(index.VERSION_KEY)
     assert tier_ids("raw_substring", query("summit boot"), 5) == []
 
 

@@ -1,0 +1,41 @@
+"""Retrieval reads the in-process index of catalog/index.py (one analyzer and one score on
+every database), so the database search indexes of migrations 0002 and 0003 are no longer read:
+dropping them spares every product write their upkeep. Stored product text is cleaned as import
+now cleans it (catalog.text.clean: HTML entities decoded, invisible characters removed)."""
+
+from django.db import migrations
+
+from catalog.text import clean
+
+_0002 = __import__("catalog.migrations.0002_product_search", fromlist=["_run"])
+
+# Back to the indexes 0003 left: the trigram index of the whole text stays dropped.
+POSTGRES_AFTER_0003 = [sql for sql in _0002.POSTGRES_FORWARD if "document_trgm" not in sql]
+TEXT = ("title", "brand", "category_l1", "category_l2", "description")
+
+
+def clean_products(apps, schema_editor):  # type: ignore[no-untyped-def]
+    Product = apps.get_model("catalog", "Product")
+    changed = []
+    for product in Product.objects.only(*TEXT, "tags").iterator(chunk_size=2000):
+        before = [getattr(product, name) for name in TEXT] + [product.tags]
+        for name in TEXT:
+            value = getattr(product, name)
+            if value:
+                setattr(product, name, clean(value) or value)
+        product.tags = [tag for tag in map(clean, product.tags) if tag]
+        if [getattr(product, name) for name in TEXT] + [product.tags] != before:
+            changed.append(product)
+    Product.objects.bulk_update(changed, [*TEXT, "tags"], batch_size=500)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("catalog", "0003_drop_document_trigram_index")]
+
+    operations = [
+        migrations.RunPython(
+            _0002._run({"postgresql": _0002.POSTGRES_BACKWARD, "sqlite": _0002.SQLITE_BACKWARD}),
+            _0002._run({"postgresql": POSTGRES_AFTER_0003, "sqlite": _0002.SQLITE_FORWARD}),
+        ),
+        migrations.RunPython(clean_products, migrations.RunPython.noop),
+    ]
