@@ -76,7 +76,7 @@ def setup() -> str:
                 shipping_commitment={"max_days": n % 14, "free": n % 3 == 0},
                 commission_plan={"rate": (n % 20) / 100},
                 evidence=[{}] * (n % 4),
-                product_text=[products[n // len(merchants)].title, "trail"],
+                product_fields={"title": products[n // len(merchants)].title, "tags": "trail"},
             ),
         )
         for n in range(PROPOSALS)

@@ -80,7 +80,7 @@ RANKED: dict[str, Any] = {
         "commission": 0.6,
     },
     "reasons": [
-        "matches 2 of 2 intent tags (running, shoes)",
+        "matches 2 of 2 intent tags: running (title, category), shoes (title, category)",
         "within budget: 69.99 vs max 90.00",
         "in stock",
         "ships in 2 days, free",

@@ -2,8 +2,10 @@
 
 score = sum(WEIGHTS[c] * component c), each component in [0, 1]:
 
-- relevance     share of the intent's tags found in the product (title, tags, categories) and
-                offer title; a multi-word tag counts when all its words are there. 0.5 without tags.
+- relevance     share of the intent's tags found in the product's own catalog text (title, tags,
+                brand, categories; words compared as search compares them, catalog/text.py); a
+                multi-word tag counts when all its words are there. A merchant's offer_title is
+                shown, never scored. 0.5 without tags.
 - price_fit     1 inside the budget; below the minimum 0.8; above the maximum it falls linearly
                 to 0 at twice the maximum; no price 0.2; no budget 0.5.
 - availability  in_stock 1, low_stock 0.7, preorder 0.4, unknown 0.3, out_of_stock 0.
@@ -18,12 +20,13 @@ Ties break on price (lower first, none last), then submission order, then propos
 inputs always give the same order.
 """
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cached_property
 from typing import Any
+
+from catalog import text
 
 WEIGHTS: dict[str, float] = {
     "relevance": 0.30,
@@ -43,11 +46,20 @@ AVAILABILITY = {
 }
 INVENTORY_STATUSES = tuple(AVAILABILITY)
 RECENTLY_SEEN = timedelta(hours=24)
-_WORD = re.compile(r"[a-z0-9]+")
+# The product fields relevance reads, in the order reasons name them.
+PRODUCT_FIELDS = ("title", "tags", "brand", "category")
 
 
-def words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+def product_fields(
+    *, title: str, tags: Sequence[str], brand: str | None, categories: Sequence[str | None]
+) -> dict[str, str]:
+    """A catalog product's own text, by field, as score_inputs reads it."""
+    return {
+        "title": title,
+        "tags": " . ".join(tags),
+        "brand": brand or "",
+        "category": " . ".join(name for name in categories if name),
+    }
 
 
 @dataclass(frozen=True)
@@ -58,8 +70,8 @@ class IntentFacts:
 
     @cached_property
     def tag_words(self) -> tuple[frozenset[str], ...]:
-        """Each tag's words, read once per ranking rather than once per proposal."""
-        return tuple(frozenset(words(tag)) for tag in self.tags)
+        """Each tag's terms, read once per ranking rather than once per proposal."""
+        return tuple(frozenset(text.query_terms(tag)) for tag in self.tags)
 
 
 @dataclass(frozen=True)
@@ -73,9 +85,22 @@ class ProposalFacts:
     free_shipping: bool
     commission_rate: float | None
     evidence_count: int
-    product_terms: frozenset[str]
+    product_terms: frozenset[str]  # every field's terms
     reliability: float
     order: int  # submission order: the last tie-break before the id
+    product_fields: tuple[tuple[str, frozenset[str]], ...] = ()  # (field, its terms)
+
+    @classmethod
+    def fields_of(cls, stored: Any) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The stored `product_fields` of score inputs; inputs stored before fields were kept
+        hold a list of words, read as one field."""
+        if isinstance(stored, dict):
+            return tuple(
+                (name, frozenset(stored.get(name, ()))) for name in PRODUCT_FIELDS if name in stored
+            )
+        if isinstance(stored, list):
+            return (("text", frozenset(text.stem(str(word)) for word in stored)),)
+        return ()
 
 
 def score_inputs(
@@ -85,7 +110,7 @@ def score_inputs(
     shipping_commitment: dict[str, Any],
     commission_plan: dict[str, Any],
     evidence: Sequence[Any],
-    product_text: Iterable[str],
+    product_fields: Mapping[str, str],
 ) -> dict[str, Any]:
     """The proposal_score_inputs stored with a proposal: its facts, read once at submission."""
     days = shipping_commitment.get("max_days", shipping_commitment.get("days"))
@@ -103,7 +128,11 @@ def score_inputs(
         if isinstance(rate, int | float) and not isinstance(rate, bool) and 0 <= rate <= 1
         else None,
         "evidence_count": len(evidence),
-        "product_terms": sorted(set().union(*(words(text) for text in product_text))),
+        "product_fields": {
+            name: sorted(set(text.query_terms(value)))
+            for name, value in product_fields.items()
+            if value
+        },
     }
 
 
@@ -162,14 +191,22 @@ def _shipping(days: int | None, free: bool) -> float:
     return min(1.0, base + (0.1 if free else 0.0))
 
 
+def _where(intent: IntentFacts, facts: ProposalFacts, tag: str) -> str:
+    """The product fields holding a matched tag's words: "trail running (title, tags)"."""
+    wanted = frozenset(text.query_terms(tag))
+    names = [name for name, terms in facts.product_fields if wanted & terms]
+    return f"{tag} ({', '.join(names)})" if names else tag
+
+
 def _reasons(
     intent: IntentFacts, facts: ProposalFacts, matched: list[str], parts: dict[str, float]
 ) -> list[str]:
     reasons = []
     if intent.tags:
+        found = [_where(intent, facts, tag) for tag in matched]
         reasons.append(
             f"matches {len(matched)} of {len(intent.tags)} intent tags"
-            + (f" ({', '.join(matched)})" if matched else "")
+            + (f": {', '.join(found)}" if found else "")
         )
     if facts.price is not None and intent.budget_max is not None:
         relation = "within" if facts.price <= intent.budget_max else "over"

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from catalog import search
+from catalog import search, text
 from catalog.cards import iso, sales_stats
 from catalog.models import Product
 from catalog.services import cards_build, cards_record, products_for_cards
@@ -39,10 +39,6 @@ from merchants.delivery import surge_publish
 
 TIER_WORDS = {
     "raw_substring": "its title contains your exact words",
-    "strict": "it matches every keyword in the category you want",
-    "narrow": "it matches every keyword",
-    "fuzzy": "it is a close match for a keyword",
-    "broadened": "it is in the category you want",
     search.TRENDING: "it is trending with creators",
 }
 
@@ -74,18 +70,67 @@ def _budget_words(resolution: Resolution) -> str:
     return ""
 
 
+def _pick_reasons(pick: Pick, resolution: Resolution) -> list[str]:
+    """Why a pick is here, each reason true of the product: which of its fields hold which
+    keywords (read by the analyzer search uses), and the category when that is why."""
+    product = pick.product
+    if pick.tier == search.TRENDING:
+        return [TIER_WORDS[search.TRENDING]]
+    reasons = [TIER_WORDS[pick.tier]] if pick.tier in TIER_WORDS else []
+    keywords = list(resolution.keywords)
+    if pick.tier == "fuzzy":
+        fixed = search.corrections(keywords)
+        reasons += [
+            f"\u201c{word}\u201d read as \u201c{known}\u201d" for word, known in fixed.items()
+        ]
+        keywords = [
+            " ".join(fixed.get(word, word) for word in text.words(keyword)) for keyword in keywords
+        ]
+    fields = {
+        "title": text.terms(product.title),
+        "tags": text.terms(" . ".join(product.tags)),
+        "brand": text.terms(product.brand or ""),
+        "description": text.terms(product.description),
+    }
+    said = set()
+    for name, wording in (
+        ("title", "its title mentions"),
+        ("tags", "its tags mention"),
+        ("brand", "its brand mentions"),
+        ("description", "its description mentions"),
+    ):
+        found = [
+            keyword
+            for keyword in keywords
+            if keyword not in said and text.mentions(keyword, fields[name])
+        ]
+        if found:
+            reasons.append(f"{wording} {_quoted(found)}")
+            said.update(found)
+    categories = [product.category_l2, product.category_l1]
+    wanted = {name.casefold() for name in resolution.categories}
+    in_category = next((name for name in categories if name and name.casefold() in wanted), None)
+    if in_category:
+        reasons.append(f"it is in the category \u201c{in_category}\u201d")
+    else:
+        category_terms = text.terms(" . ".join(name for name in categories if name))
+        found = [
+            keyword
+            for keyword in keywords
+            if keyword not in said and text.mentions(keyword, category_terms)
+        ]
+        if found:
+            reasons.append(
+                f"its category \u201c{product.category_l2 or product.category_l1}\u201d "
+                f"matches {_quoted(found)}"
+            )
+    return reasons
+
+
 def _pick_line(number: int, pick: Pick, resolution: Resolution) -> str:
     product = pick.product
-    parts = [product.title, product.brand, product.category_l1, product.category_l2]
-    document = " ".join([part or "" for part in parts] + list(product.tags)).lower()
-    matched = [word for word in resolution.keywords if word in document]
-    reasons = [TIER_WORDS[pick.tier]]
-    if matched and pick.tier != search.TRENDING:
-        reasons.append(f"it mentions {_quoted(matched)}")
-    in_category = [name for name in resolution.categories if name in parts]
-    if in_category and pick.tier in ("fuzzy", "narrow", "raw_substring"):
-        reasons.append(f"it is in {in_category[0]}")
-    line = f"{number}. {product.title}: {'; '.join(reasons)}."
+    reasons = _pick_reasons(pick, resolution)
+    line = f"{number}. {product.title}" + (f": {'; '.join(reasons)}." if reasons else ".")
     if product.price_usd is not None:
         price = float(product.price_usd)
         line += f" {_money(price)}"
@@ -224,12 +269,12 @@ def _catalog_proposal(intent_id: str, pick: Pick, now: Any) -> Proposal:
             shipping_commitment={},
             commission_plan={},
             evidence=evidence,
-            product_text=[
-                product.title,
-                product.category_l1 or "",
-                product.category_l2 or "",
-                *product.tags,
-            ],
+            product_fields=ranking.product_fields(
+                title=product.title,
+                tags=product.tags,
+                brand=product.brand,
+                categories=[product.category_l1, product.category_l2],
+            ),
         ),
         product_snapshot={**card["product"], "url": product.url},
         metadata={"rec_id": card["rec_id"], "match_tier": pick.tier},

@@ -231,13 +231,13 @@ def proposal_submit(
         shipping_commitment=fields.get("shipping_commitment") or {},
         commission_plan=fields.get("commission_plan") or {},
         evidence=fields.get("evidence") or [],
-        product_text=[
-            product.title,
-            product.category_l1 or "",
-            product.category_l2 or "",
-            offer_title,
-            *product.tags,
-        ],
+        # The product's own catalog text: offer_title is the merchant's words, shown only.
+        product_fields=ranking.product_fields(
+            title=product.title,
+            tags=product.tags,
+            brand=product.brand,
+            categories=[product.category_l1, product.category_l2],
+        ),
     )
     with transaction.atomic():
         # Lock the merchant: a deactivation committing meanwhile must not leave this proposal
@@ -331,6 +331,9 @@ def candidates_of(intent: Intent, now: datetime) -> QuerySet[Any]:
 
 def proposal_facts(candidate: Candidate, order: int) -> ranking.ProposalFacts:
     inputs = orjson.loads(candidate.score_inputs)
+    fields = ranking.ProposalFacts.fields_of(
+        inputs.get("product_fields", inputs.get("product_terms"))
+    )
     return ranking.ProposalFacts(
         proposal_id=candidate.proposal_id,
         price=inputs.get("price"),
@@ -339,7 +342,8 @@ def proposal_facts(candidate: Candidate, order: int) -> ranking.ProposalFacts:
         free_shipping=bool(inputs.get("free_shipping")),
         commission_rate=inputs.get("commission_rate"),
         evidence_count=int(inputs.get("evidence_count", 0)),
-        product_terms=frozenset(inputs.get("product_terms", ())),
+        product_terms=frozenset().union(*(terms for _, terms in fields)),
+        product_fields=fields,
         reliability=ranking.merchant_reliability(
             status=candidate.merchant_status, seen_recently=bool(candidate.seen_recently)
         ),

@@ -96,7 +96,7 @@ def test_the_whole_protocol_walkthrough(client, market):
     }
     assert first["score"] == 0.975
     assert first["reasons"][:2] == [
-        "matches 2 of 2 intent tags (trail, running)",
+        "matches 2 of 2 intent tags: trail (title, tags), running (title, category)",
         "within budget: 99.00 vs max 120.00",
     ]
     assert first["product_id"] == 1001
@@ -486,3 +486,32 @@ def test_a_limit_of_integral_float_reads_as_that_integer(client, market):
     assert response.status_code == 201
     assert len(response.json()["match_session"]["ranked_proposals"]) == 2
     assert fraction.status_code == 400
+
+
+def test_an_offer_title_is_shown_never_scored(client):
+    """A merchant who titles a sleeping bag "trail running waterproof" does not outrank a real
+    trail shoe: relevance reads the product's own catalog text, and says which fields matched."""
+    ProductFactory(
+        id=1001,
+        title="TrailFox GTX Trail Running Shoe",
+        category_l2="Running Shoes",
+        tags=["waterproof"],
+    )
+    ProductFactory(id=1003, title="Down Sleeping Bag", category_l2="Camping", tags=["camping"])
+    merchant = register(client, "shop")
+    intent = create_intent(client, intent_tags=["trail running", "waterproof"])
+    same = {"price": 90, "inventory_status": "in_stock"}
+    gamed = propose(
+        client, merchant, intent["intent_id"], 1003, offer_title="trail running waterproof", **same
+    ).json()["proposal"]
+    shoe = propose(client, merchant, intent["intent_id"], 1001, **same).json()["proposal"]
+
+    ranked = match(client, intent["intent_id"]).json()["match_session"]["ranked_proposals"]
+
+    assert gamed["offer_title"] == "trail running waterproof"  # shown as the merchant wrote it
+    assert [item["proposal_id"] for item in ranked] == [shoe["proposal_id"], gamed["proposal_id"]]
+    assert ranked[0]["components"]["relevance"] == 1.0
+    assert ranked[1]["components"]["relevance"] == 0.0
+    assert ranked[0]["reasons"][0] == (
+        "matches 2 of 2 intent tags: trail running (title, category), waterproof (tags)"
+    )

@@ -18,7 +18,7 @@ def facts(**overrides) -> ranking.ProposalFacts:
         "free_shipping": False,
         "commission_rate": 0.2,
         "evidence_count": 3,
-        "product_terms": frozenset({"trail", "running", "shoe"}),
+        "product_terms": frozenset({"trail", "run", "shoe"}),  # stems, as catalog/text.py reads
         "reliability": 1.0,
         "order": 0,
         **overrides,
@@ -124,7 +124,12 @@ def test_score_inputs_read_the_submission_once():
         shipping_commitment={"days": 3, "free": True},
         commission_plan={"percent": 12},
         evidence=[{}, {}],
-        product_text=["TrailFox GTX-2 Shoe", "Running Shoes"],
+        product_fields=ranking.product_fields(
+            title="TrailFox GTX-2 Shoes",
+            tags=["trail"],
+            brand="TrailFox",
+            categories=["Sports & Outdoors", "Running Shoes"],
+        ),
     )
 
     assert inputs == {
@@ -134,8 +139,54 @@ def test_score_inputs_read_the_submission_once():
         "free_shipping": True,
         "commission_rate": 0.12,
         "evidence_count": 2,
-        "product_terms": ["2", "gtx", "running", "shoe", "shoes", "trailfox"],
+        "product_fields": {
+            "title": ["2", "gtx", "shoe", "trailfox"],
+            "tags": ["trail"],
+            "brand": ["trailfox"],
+            "category": ["outdoor", "run", "shoe", "sport"],
+        },
     }
+
+
+def test_relevance_reads_the_products_own_text_never_the_offer_title():
+    """A merchant who titles a sleeping bag "trail running waterproof" gains nothing: only
+    the product's catalog text is scored, and the reasons name the fields that matched."""
+
+    def inputs(title, tags, categories):
+        return ranking.score_inputs(
+            price=None,
+            inventory_status="in_stock",
+            shipping_commitment={},
+            commission_plan={},
+            evidence=[],
+            product_fields=ranking.product_fields(
+                title=title, tags=tags, brand=None, categories=categories
+            ),
+        )
+
+    sleeping_bag = inputs("Down Sleeping Bag", ["camping"], ["Camping"])
+    shoe = inputs("TrailFox Trail Running Shoe", ["waterproof"], [])
+    wanted = intent(tags=("trail running", "waterproof"))
+
+    def scored(inputs, proposal_id):
+        fields = ranking.ProposalFacts.fields_of(inputs["product_fields"])
+        terms = frozenset().union(*(terms for _, terms in fields))
+        return ranking.score(
+            wanted, facts(proposal_id=proposal_id, product_terms=terms, product_fields=fields)
+        )
+
+    assert scored(sleeping_bag, "prp_bag")["components"]["relevance"] == 0.0
+    best = scored(shoe, "prp_shoe")
+    assert best["components"]["relevance"] == 1.0
+    assert best["reasons"][0] == (
+        "matches 2 of 2 intent tags: trail running (title), waterproof (tags)"
+    )
+
+
+def test_inputs_stored_as_a_list_of_words_are_still_read():
+    fields = ranking.ProposalFacts.fields_of(["trail", "running", "shoes"])
+
+    assert fields == (("text", frozenset({"trail", "run", "shoe"})),)
 
 
 @pytest.mark.parametrize(
@@ -148,7 +199,7 @@ def test_nonsense_commission_plans_count_as_none(plan):
         shipping_commitment={"days": -1},
         commission_plan=plan,
         evidence=[],
-        product_text=[],
+        product_fields={},
     )
     assert inputs["commission_rate"] is None
     assert inputs["shipping_days"] is None
