@@ -135,7 +135,11 @@ class ProposalCreateSerializer(serializers.Serializer):
     merchant_agent_id = JsonStringField(max_length=64)
     intent_id = JsonStringField(max_length=64)
     # A string in the contract; a JSON number is accepted too, as agents often send one.
-    product_id = serializers.CharField(max_length=30, help_text="The catalog product id.")
+    product_id = serializers.CharField(
+        max_length=30,
+        trim_whitespace=False,  # " " names no product (404), as the contract allows it
+        help_text="The catalog product id.",
+    )
     offer_title = JsonStringField(max_length=300, required=False, allow_null=True)
     price = serializers.DecimalField(
         max_digits=12,
