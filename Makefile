@@ -7,7 +7,7 @@ PORT ?= 8000
 # The intent mandate signing key `make run` uses when none is configured.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
-.PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-tools load clean
+.PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-tools relevance load clean
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
 	@echo "Gateway on http://127.0.0.1:$(PORT)  (admin: /admin/, contract: /openapi.json, docs: /docs/)"
@@ -69,6 +69,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 bench-tools:
 	@command -v wrk >/dev/null || { echo "Installing wrk with apt-get"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk >/dev/null; }
+
+relevance: install ## the labelled queries against the real catalog, on SQLite and PostgreSQL if configured
+	$(BIN)/python relevance/run.py
 
 load: install ## gunicorn on loopback under a bounded mixed workload (scratch database under var/)
 	$(BIN)/python bench/load.py

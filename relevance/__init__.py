@@ -1,0 +1,1 @@
+"""`make relevance`: the gateway's recommendations judged on a real catalog (docs/relevance.md)."""
