@@ -172,6 +172,15 @@ def django_setup(database_url: str, **env: str) -> None:
     django.setup()
 
 
+def engine_env(api_base: str) -> dict[str, str]:
+    """The settings that point the gateway at the scripted engine on loopback."""
+    return {
+        "INTENT_ENGINE_MODEL": "openai/scripted",
+        "INTENT_ENGINE_API_BASE": api_base,
+        "INTENT_ENGINE_API_KEY": "sk-bench",
+    }
+
+
 # --- The demo catalog --------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ the scratch databases. Prints figures; asserts nothing.
 
 import logging
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -42,18 +43,20 @@ def recommend_figures(vendor: str, intents: list[str]) -> list[Figure]:
 
     # Cold: every intent once. The engine's own share is timed around the litellm call.
     engine_ms: list[float] = []
-    call = engine._call
+    call = engine._acall
 
-    def timed_call(messages: list[dict[str, str]]) -> str:
-        result: list[str] = []
-        engine_ms.append(timed_ms(lambda: result.append(call(messages))))
-        return result[0]
+    async def timed_call(messages: list[dict[str, str]]) -> str:
+        started = time.perf_counter()
+        try:
+            return await call(messages)
+        finally:
+            engine_ms.append((time.perf_counter() - started) * 1000)
 
-    engine._call = timed_call
+    engine._acall = timed_call
     get("bench warm-up: litellm import")()
     engine_ms.clear()
     cold = [timed_ms(get(intent)) for intent in intents]
-    engine._call = call
+    engine._acall = call
     overhead = [total - spent for total, spent in zip(cold, engine_ms, strict=True)]
     warm = [timed_ms(get(intents[n % len(intents)])) for n in range(RUNS)]
     print(f"  (cold recommend: total median {median(cold):.2f} ms, engine call median "
@@ -114,18 +117,14 @@ def unconfigured_figures(vendor: str, intent: str) -> list[Figure]:
 
 def run(database_url: str) -> None:
     with ScriptedEngine() as engine_server:
-        common.django_setup(
-            database_url,
-            INTENT_ENGINE_MODEL="openai/scripted",
-            INTENT_ENGINE_API_BASE=engine_server.api_base,
-            INTENT_ENGINE_API_KEY="sk-bench",
-        )
-        from django.core.cache import cache
+        common.django_setup(database_url, **common.engine_env(engine_server.api_base))
+        from django.core.cache import caches
 
         from catalog.models import Product
 
         common.ensure_catalog()
-        cache.clear()
+        for name in ("default", "local", "engine"):
+            caches[name].clear()
         vendor = common.vendor_of(database_url)
         print(f"\n== recommend on {common.VENDORS[vendor]}, {Product.objects.count():,} products")
         # Intents the catalog can answer, from its own titles and categories.
