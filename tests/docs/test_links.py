@@ -1,0 +1,63 @@
+"""The README and docs/: every relative link reaches a file, every #anchor a heading of it, and
+the README stays a short front page."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = sorted([ROOT / "README.md", ROOT / "SECURITY.md", *(ROOT / "docs").glob("*.md")])
+LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+README_LIMIT = 12 * 1024
+
+
+def anchors(page: Path) -> set[str]:
+    """GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces to
+    hyphens, a repeated heading numbered."""
+    seen: dict[str, int] = {}
+    found = set()
+    for heading in re.findall(r"^#{1,6} (.+)$", FENCE.sub("", page.read_text()), re.MULTILINE):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        found.add(slug if not count else f"{slug}-{count}")
+    return found
+
+
+def links(page: Path) -> list[str]:
+    return LINK.findall(FENCE.sub("", page.read_text()))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
+def test_every_relative_link_and_anchor_resolves(page):
+    broken = []
+    for target in links(page):
+        if re.match(r"[a-z]+:", target):
+            continue  # http(s), mailto: not checked offline
+        path, _, anchor = target.partition("#")
+        resolved = (page.parent / path).resolve() if path else page
+        if not resolved.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+            broken.append(f"{target}: no heading with that anchor")
+    assert broken == []
+
+
+def test_the_checker_finds_a_broken_link_and_a_broken_anchor(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# Top\n\n## A heading\n\n[ok](#a-heading) [bad](#nowhere) [gone](gone.md)\n")
+
+    assert anchors(page) == {"top", "a-heading"}
+    assert links(page) == ["#a-heading", "#nowhere", "gone.md"]
+
+
+def test_every_page_of_docs_is_reachable_from_the_readme():
+    linked = {(ROOT / target.partition("#")[0]).resolve() for target in links(ROOT / "README.md")}
+    unlinked = [page.name for page in (ROOT / "docs").glob("*.md") if page.resolve() not in linked]
+    assert unlinked == []
+
+
+def test_the_readme_is_a_short_front_page():
+    assert len((ROOT / "README.md").read_bytes()) <= README_LIMIT
