@@ -22,8 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import common
-from bench.common import Figure, Load, at_least, median, percentile
+from bench import common, loopback
+from bench.common import Figure, at_least, median, percentile
+from bench.loopback import Load
 
 SECONDS = float(os.environ.get("CARDS_SECONDS", "10"))
 WARM_UP_SECONDS = 2.0
@@ -90,7 +91,7 @@ def python_processes(port: int, paths: list[str], seconds: float) -> Load:
 def drive(port: int, paths: list[str], seconds: float) -> Load:
     if shutil.which("wrk") and os.environ.get("BENCH_LOAD_GENERATOR", "wrk") == "wrk":
         script = WRK_SCRIPT % ", ".join(f'"{path}"' for path in paths)
-        return common.wrk(port, script, connections=CONNECTIONS, seconds=seconds)
+        return loopback.wrk(port, script, connections=CONNECTIONS, seconds=seconds)
     return python_processes(port, paths, seconds)
 
 
@@ -103,7 +104,7 @@ def run(database_url: str) -> None:
     connection.close()
     vendor = common.vendor_of(database_url)
     print(f"\n== GET /v1/cards/{{rec_id}} on {common.VENDORS[vendor]}, {WORKERS} web workers")
-    with common.web_server(common.gateway_env(database_url), workers=WORKERS) as port:
+    with loopback.web_server(common.gateway_env(database_url), workers=WORKERS) as port:
         drive(port, paths, WARM_UP_SECONDS)
         load = drive(port, paths, SECONDS)
     rate = load.requests / load.seconds

@@ -6,34 +6,32 @@ Every script measures on SQLite (a scratch file under var/) and, when DATABASE_U
 BENCH_POSTGRES_URL points to PostgreSQL, on a scratch database `gateway_<name>` of that server;
 never on the gateway's own data. Django is set up once per process, so a script runs itself once
 per database (`script.py --run URL`). Figures are printed as they come; when BENCH_RESULTS names a
-file they are also appended to it, one JSON object a line, for bench/budgets.py's table.
-"""
+file they are also appended to it, one JSON object a line, for bench/budgets.py's table."""
 
-import contextlib
 import json
 import os
-import re
-import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
 VAR = ROOT / "var"
+
+
 PRODUCTS = 10_000  # the catalog size of every budget
+
+
 RUNS = 200
+
+
 VENDORS = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
-
-
-# --- Figures -----------------------------------------------------------------------------------
 
 
 def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
@@ -91,9 +89,6 @@ def report(figures: list[Figure]) -> None:
             for figure in figures:
                 results.write(json.dumps(asdict(figure)) + "\n")
     sys.stdout.flush()
-
-
-# --- Scratch databases -------------------------------------------------------------------------
 
 
 def vendor_of(database_url: str) -> str:
@@ -181,9 +176,6 @@ def engine_env(api_base: str) -> dict[str, str]:
     }
 
 
-# --- The demo catalog --------------------------------------------------------------------------
-
-
 def demo_catalog_file(products: int = PRODUCTS) -> Path:
     """The demo catalog as JSON Lines (what seed_demo writes), generated once under var/."""
     path = VAR / f"bench_catalog_{products}.jsonl"
@@ -191,7 +183,7 @@ def demo_catalog_file(products: int = PRODUCTS) -> Path:
         from datetime import UTC, datetime
 
         from catalog.demo import generate_catalog
-        from gateway.api import dumps
+        from gateway.jsonio import dumps
 
         today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         partial = path.with_suffix(".part")
@@ -276,139 +268,3 @@ def shopper_intents(count: int) -> dict[str, dict[str, object]]:
             "budget": {"min": None, "max": 150, "currency": "USD"},
         }
     return intents
-
-
-# --- Load generators ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Load:
-    generator: str
-    requests: int
-    seconds: float
-    p50_ms: float
-    p99_ms: float
-    failed: int  # answers other than 2xx, timeouts and socket errors
-
-
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def _wrk_ms(output: str, label: str) -> float:
-    found = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", output, re.MULTILINE)
-    return float(found[1]) * _UNITS[found[2]] if found else float("nan")
-
-
-def wrk(port: int, script: str, *, connections: int, seconds: float, timeout_s: int = 10) -> Load:
-    """Drive 127.0.0.1:`port` with wrk (Debian package `wrk`) for `seconds`, `connections`
-    connections kept open, each request made by the Lua `script`."""
-    executable = shutil.which("wrk")
-    if executable is None:
-        raise SystemExit("wrk is not installed: apt-get install wrk")
-    with tempfile.NamedTemporaryFile("w", suffix=".lua") as lua:
-        lua.write(script)
-        lua.flush()
-        output = subprocess.run(  # noqa: S603
-            [executable, "-t2", f"-c{connections}", f"-d{seconds:g}s", f"--timeout={timeout_s}s",
-             "--latency", "-s", lua.name, f"http://127.0.0.1:{port}"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout  # fmt: skip
-    done = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s)", output)
-    assert done, output
-    failed = sum(
-        int(n) for n in re.findall(r"(?:Non-2xx or 3xx responses|timeout):? (\d+)", output)
-    )
-    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+)", output)
-    failed += sum(int(n) for n in errors.groups()) if errors else 0
-    return Load(
-        "wrk",
-        int(done[1]),
-        float(done[2]) * _UNITS[done[3]] / 1000,
-        _wrk_ms(output, "50%"),
-        _wrk_ms(output, "99%"),
-        failed,
-    )
-
-
-# --- The gateway on loopback -------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def post(port: int, path: str, body: bytes, timeout: float = 30) -> int:
-    """The status of one JSON POST on a fresh connection."""
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        conn.request(
-            "POST", path, body, headers={"Host": "localhost", "Content-Type": "application/json"}
-        )
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
-
-
-def get(port: int, path: str, timeout: float = 30) -> int:
-    """The status of one GET on a fresh connection."""
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        conn.request("GET", path, headers={"Host": "localhost"})
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
-
-
-def procfile_command(role: str) -> str:
-    """The command line of a role of the Procfile, as honcho runs it for `make run`."""
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        name, _, command = line.partition(":")
-        if name.strip() == role:
-            return command.strip()
-    raise KeyError(f"no {role!r} role in the Procfile")
-
-
-@contextlib.contextmanager
-def web_server(env: dict[str, str], *, workers: int = 2) -> Iterator[int]:
-    """The Procfile's `web` role (what `make run` serves) on a free loopback port with
-    `workers` workers: yields the port once it answers /healthz, and stops it afterwards."""
-    port = free_port()
-    env = {
-        **env,
-        "PORT": str(port),
-        "HOST": "127.0.0.1",
-        "WEB_CONCURRENCY": str(workers),
-        "PATH": f"{Path(sys.executable).parent}:{env.get('PATH', '')}",
-    }
-    server = subprocess.Popen(  # noqa: S603 - the Procfile's own command line
-        ["/bin/sh", "-c", "exec " + procfile_command("web")],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,  # the access log
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            with contextlib.suppress(OSError):
-                if get(port, "/healthz", timeout=5) == 200:
-                    break
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("the web server did not start")
-            time.sleep(0.2)
-        yield port
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)

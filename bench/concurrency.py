@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import orjson
 
-from bench import common
+from bench import common, loopback
 from bench.common import Figure, at_least, at_most, percentile, timed_ms
 from tests.support.engine import ScriptedEngine, fallback_resolution
 from tests.support.receiver import Receiver
@@ -137,7 +137,7 @@ def concurrent_recommends(
         "run": f"r{random.randrange(16**8):08x}t",  # noqa: S311 - distinct from earlier runs'
     }
     with Sampler(port, card_paths) as cards:
-        load = common.wrk(port, script, connections=CONCURRENT, seconds=SECONDS, timeout_s=10)
+        load = loopback.wrk(port, script, connections=CONCURRENT, seconds=SECONDS, timeout_s=10)
     rate = load.requests / load.seconds
     name = f"{CONCURRENT} concurrent cold recommends (engine {ENGINE_DELAY_S:g} s)"
     throughput = at_least(f"{name}, throughput", vendor, rate, 40, "req/s")
@@ -176,7 +176,7 @@ def _register(port: int, merchant_id: str, endpoint: str, tags: list[str]) -> No
     body = orjson.dumps(
         {"merchant_id": merchant_id, "agent_endpoint": endpoint, "subscription_tags": tags}
     )
-    status = common.post(port, "/v1/merchant/register", body)
+    status = loopback.post(port, "/v1/merchant/register", body)
     assert status == 200, f"registering {merchant_id}: {status}"
 
 
@@ -188,7 +188,7 @@ def probe_flood(vendor: str, port: int, card_paths: list[str]) -> list[Figure]:
             _register(port, merchant_id, f"{hanging.url}?m={merchant_id}", ["nothing"])
         script = PROBE_SCRIPT % ", ".join(f'"{merchant_id}"' for merchant_id in ids)
         with Sampler(port, card_paths) as cards, Sampler(port, ["/healthz"]) as health:
-            load = common.wrk(port, script, connections=32, seconds=SECONDS, timeout_s=10)
+            load = loopback.wrk(port, script, connections=32, seconds=SECONDS, timeout_s=10)
         hanging.release.set()
     name = f"during a flood of probes of {HANGING_PROBED} hanging merchants"
     return [
@@ -224,7 +224,7 @@ def surge_isolation(vendor: str, port: int, database_url: str) -> list[Figure]:
             latencies = []
             for n in range(SURGES):
                 body = orjson.dumps({"raw_query": f"surge {n}", "intent_tags": [tag]})
-                assert common.post(port, "/v1/intents", body) == 201
+                assert loopback.post(port, "/v1/intents", body) == 201
                 created = time.monotonic()
                 healthy.wait_for(n + 1, timeout=60)
                 latencies.append((healthy.received[n].at - created) * 1000)
@@ -249,7 +249,7 @@ def first_recommend(vendor: str, database_url: str, intents: list[str]) -> list[
         delay_s=ENGINE_DELAY_S, resolver=resolver(common.shopper_intents(40))
     ) as engine:
         env = common.gateway_env(database_url) | engine_env(engine)
-        with common.web_server(env, workers=2) as port:
+        with loopback.web_server(env, workers=2) as port:
             run_id = random.randrange(16**8)  # noqa: S311
             first = timed_ms(lambda: _recommend(port, f"{intents[0]} f{run_id}x1"))
             later = timed_ms(lambda: _recommend(port, f"{intents[1]} f{run_id}x2"))
@@ -261,7 +261,7 @@ def first_recommend(vendor: str, database_url: str, intents: list[str]) -> list[
 
 
 def _recommend(port: int, intent: str) -> None:
-    status = common.get(port, f"/v1/recommend?limit=3&intent={quote_plus(intent)}")
+    status = loopback.get(port, f"/v1/recommend?limit=3&intent={quote_plus(intent)}")
     assert status == 200, status
 
 
@@ -274,7 +274,7 @@ def repeated_queries(vendor: str, database_url: str, intents: list[str]) -> list
     random.shuffle(mix)
     with ScriptedEngine(resolver=resolver(common.shopper_intents(40))) as engine:
         env = common.gateway_env(database_url) | engine_env(engine)
-        with common.web_server(env, workers=2) as port:
+        with loopback.web_server(env, workers=2) as port:
             for query in mix:
                 _recommend(port, query)
         again = engine.calls_count - len(queries)
@@ -363,7 +363,7 @@ def run(database_url: str) -> None:
     intents = common.shopper_intents(40)
     with ScriptedEngine(delay_s=ENGINE_DELAY_S, resolver=resolver(intents)) as engine:
         env = common.gateway_env(database_url) | engine_env(engine)
-        with common.web_server(env, workers=2) as port:
+        with loopback.web_server(env, workers=2) as port:
             common.report(concurrent_recommends(vendor, port, list(intents), card_paths))
             common.report(probe_flood(vendor, port, card_paths))
             common.report(surge_isolation(vendor, port, database_url))

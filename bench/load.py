@@ -34,7 +34,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import common
+from bench import common, loopback
 from tests.support.engine import ScriptedEngine
 
 SECONDS = float(os.environ.get("LOAD_SECONDS", "20"))
@@ -104,7 +104,7 @@ def run() -> None:
         vendor = common.VENDORS[common.vendor_of(database)]
         print(f"== load: {vendor}, {common.PRODUCTS:,} products, "
               f"{WORKERS} web workers, {CLIENTS} clients, {SECONDS:g} s")  # fmt: skip
-        with common.web_server(common.gateway_env(database) | settings, workers=WORKERS) as port:
+        with loopback.web_server(common.gateway_env(database) | settings, workers=WORKERS) as port:
             drive(port)
 
 

@@ -26,7 +26,7 @@ def setup() -> str:
     from django.utils import timezone
 
     from catalog.models import Product, Recommendation
-    from gateway.api import INTENT, PROPOSAL, new_id
+    from gateway.ids import INTENT, PROPOSAL, new_id
     from matching import ranking
     from matching.models import Intent, MatchSession, MatchToken, Proposal
     from merchants.models import MerchantAgent

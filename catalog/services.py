@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from catalog.cards import build_card
 from catalog.models import USERNAME, Creator, Product, Recommendation, Video, product_id_from
-from gateway.api import REC, is_minted, new_id, not_found
+from gateway.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
+from gateway.ids import REC, is_minted, new_id
 
 
 def products_with_videos() -> QuerySet[Product]:
@@ -108,7 +109,7 @@ def card_get(*, rec_id: str) -> orjson.Fragment:
             cursor.execute(CARD_JSON_SQL, [rec_id])
             row = cursor.fetchone()
     if row is None:
-        raise not_found("not found", "No card was issued under that rec_id.")
+        raise CARD_NOT_FOUND()
     return orjson.Fragment(row[0])
 
 
@@ -117,7 +118,7 @@ def product_card_issue(*, product_id: str, channel: str | None) -> dict[str, Any
     known = product_id_from(product_id)
     product = products_with_videos().filter(id=known).first() if known is not None else None
     if product is None:
-        raise not_found("product_not_found", "No product has that id.")
+        raise PRODUCT_NOT_FOUND()
     return cards_issue(products=[product], channel=channel)[0]
 
 
@@ -127,7 +128,7 @@ def creator_showcase(*, username: str, limit: int, channel: str | None) -> list[
         Creator.objects.filter(username=username).first() if USERNAME.fullmatch(username) else None
     )
     if creator is None:
-        raise not_found("creator_not_found", "No creator has that username.")
+        raise CREATOR_NOT_FOUND()
     best = (
         Video.objects.filter(creator=creator, gmv_usd__gt=0)
         .values("product_id")

@@ -16,7 +16,10 @@ from catalog.serializers import (
     ShowcaseQuerySerializer,
     ShowcaseSerializer,
 )
-from gateway.api import BAD_QUERY, REC, THROTTLED, errors, id_parameter, validated
+from gateway.contract import BAD_QUERY, THROTTLED, errors, id_parameter
+from gateway.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
+from gateway.ids import REC
+from gateway.validation import validated
 
 REC_ID = id_parameter("recId", REC, "The card's rec_id: `rec_` and 24 hex characters.")
 PRODUCT_ID = OpenApiParameter(
@@ -51,7 +54,7 @@ class CardViewSet(viewsets.ViewSet):
         parameters=[REC_ID],
         responses={
             200: CardSerializer,
-            **errors({404: "`not found`: no card was issued under that rec_id.", 429: THROTTLED}),
+            **errors({404: CARD_NOT_FOUND.doc(), 429: THROTTLED}),
         },
         examples=[CARD_EXAMPLE],
     )
@@ -76,7 +79,7 @@ class ProductViewSet(viewsets.ViewSet):
             **errors(
                 {
                     400: BAD_QUERY,
-                    404: "`product_not_found`: no product has that id.",
+                    404: PRODUCT_NOT_FOUND.doc(),
                     429: THROTTLED,
                 }
             ),
@@ -107,7 +110,7 @@ class CreatorViewSet(viewsets.ViewSet):
             **errors(
                 {
                     400: BAD_QUERY,
-                    404: "`creator_not_found`: no creator has that username.",
+                    404: CREATOR_NOT_FOUND.doc(),
                     429: THROTTLED,
                 }
             ),

@@ -1,10 +1,15 @@
 """Small pieces the apps' admin pages share: readable JSON and read-only record pages."""
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -39,3 +44,36 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+# --- The staff console's front page (gateway/admin_site.py) ------------------------------------
+
+
+@dataclass(frozen=True)
+class Tile:
+    label: str
+    value: int
+    url: str
+    alarm: bool = False  # shown as a warning while above zero
+
+
+TileProvider = Callable[[datetime], list[Tile]]
+TILE_PROVIDERS: list[tuple[int, TileProvider]] = []
+
+
+def console_tiles(position: int) -> Callable[[TileProvider], TileProvider]:
+    """Register an app's figures of the day (given the day's start, UTC) for the front page,
+    shown in `position` order."""
+
+    def register(provider: TileProvider) -> TileProvider:
+        TILE_PROVIDERS.append((position, provider))
+        return provider
+
+    return register
+
+
+def changelist(model: type[Any], **filters: Any) -> str:
+    """The admin list of `model`, filtered."""
+    opts = model._meta
+    url = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
+    return f"{url}?{urlencode(filters)}" if filters else url

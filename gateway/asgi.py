@@ -41,7 +41,7 @@ from django.db import close_old_connections  # noqa: E402
 from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
-from gateway.api import PayloadTooLarge, error_body  # noqa: E402
+from gateway.handlers import error_body, payload_too_large  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class GatewayHandler(ASGIHandler):
         except _Aborted:
             return
         except _TooLarge:
-            error = PayloadTooLarge()
+            error = payload_too_large()
             await self.send_response(
                 JsonResponse(error_body(error.code, error.message), status=413), send
             )

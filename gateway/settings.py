@@ -9,37 +9,21 @@ import re
 from pathlib import Path
 from typing import Any
 
-import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from gateway.contract_settings import spectacular_settings
+from gateway.environment import (
+    bounded,
+    bounded_int,
+    database,
+    env,
+    supply_keys,
+    throttle_rates,
+)
 from gateway.signing import load_signing_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
-
-env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
-
-
-def _bounded(name: str, default: float, low: float, high: float, unit: str = "") -> float:
-    """A number from the environment within [low, high]; anything else stops the start."""
-    raw = env.str(name, default=str(default))
-    try:
-        value = float(raw)
-    except ValueError:
-        value = float("nan")
-    if not low <= value <= high:  # NaN fails this too
-        raise ImproperlyConfigured(
-            f"{name} must be between {low:g} and {high:g}{unit}, not {raw!r}"
-        )
-    return value
-
-
-def _bounded_int(name: str, default: int, low: int, high: int, unit: str = "") -> int:
-    value = _bounded(name, default, low, high, unit)
-    if value != int(value):
-        raise ImproperlyConfigured(f"{name} must be a whole number, not {value:g}")
-    return int(value)
 
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -96,7 +80,7 @@ WSGI_APPLICATION = "gateway.wsgi.application"
 ASGI_APPLICATION = "gateway.asgi.application"
 # Threads of a web worker that run synchronous views and the synchronous steps of the views that
 # wait (gateway/asgi.py); each keeps its own database connection between requests.
-WEB_THREADS = _bounded_int("WEB_THREADS", 4, 1, 256)
+WEB_THREADS = bounded_int("WEB_THREADS", 4, 1, 256)
 # The API's paths carry no trailing slash; never redirect a POST to a slashed twin.
 APPEND_SLASH = False
 
@@ -116,43 +100,15 @@ TEMPLATES = [
 ]
 
 
-def _database(url: str) -> dict[str, Any]:
-    config: dict[str, Any] = environ.Env.db_url_config(url)
-    engine = config["ENGINE"]
-    if engine == "django.db.backends.sqlite3":
-        name = Path(config["NAME"])
-        if config["NAME"] != ":memory:":
-            name = name if name.is_absolute() else BASE_DIR / name
-            name.parent.mkdir(parents=True, exist_ok=True)
-            config["NAME"] = str(name)
-            # The test database is a file too, so worker processes started by tests share it.
-            config["TEST"] = {"NAME": str(name.with_name(f"test-{name.name}"))}
-        config["ENGINE"] = "gateway.sqlite"
-        config["OPTIONS"] = {
-            # WAL lets readers run beside the single writer; IMMEDIATE avoids lock upgrades
-            # that would otherwise fail with "database is locked" under concurrent writes.
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-        }
-    elif engine != "django.db.backends.postgresql":
-        raise ImproperlyConfigured(f"DATABASE_URL must be sqlite:// or postgres://, not {engine}")
-    # Kept between requests on both vendors: opening a SQLite connection and running its
-    # init_command costs more than serving a card (about 1 ms against 0.5 ms).
-    config["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
-    config["CONN_HEALTH_CHECKS"] = True
-    return config
-
-
-DATABASES = {"default": _database(env.str("DATABASE_URL", default="sqlite:///var/gateway.sqlite3"))}
+DATABASES = {"default": database(env.str("DATABASE_URL", default="sqlite:///var/gateway.sqlite3"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 # The caches (gateway/cache.py says what lives in each): shared state, the intent engine's
 # resolutions, and each process's own memory of the catalog.
-INTENT_ENGINE_CACHE_ENTRIES = _bounded_int("INTENT_ENGINE_CACHE_ENTRIES", 10_000, 100, 10_000_000)
-CATALOG_CACHE_S = _bounded_int("CATALOG_CACHE_S", 60, 0, 3600, " seconds")
-CATALOG_CACHE_ENTRIES = _bounded_int("CATALOG_CACHE_ENTRIES", 5_000, 100, 1_000_000)
+INTENT_ENGINE_CACHE_ENTRIES = bounded_int("INTENT_ENGINE_CACHE_ENTRIES", 10_000, 100, 10_000_000)
+CATALOG_CACHE_S = bounded_int("CATALOG_CACHE_S", 60, 0, 3600, " seconds")
+CATALOG_CACHE_ENTRIES = bounded_int("CATALOG_CACHE_ENTRIES", 5_000, 100, 1_000_000)
 if REDIS_URL:
     _redis = {
         "BACKEND": "gateway.cache.RedisCache",
@@ -236,107 +192,26 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
 }
 
 
-def _throttle_rates(raw: str) -> dict[str, str | None]:
-    rates = dict(DEFAULT_THROTTLE_RATES)
-    if raw.strip().lower() == "off":
-        return dict.fromkeys(rates)
-    for item in filter(None, (part.strip() for part in raw.split(","))):
-        scope, _, rate = item.partition("=")
-        if scope not in rates or not re.fullmatch(r"\d+/(s|sec|m|min|h|hour|d|day)", rate):
-            raise ImproperlyConfigured(
-                f"THROTTLE_RATES entry {item!r} must be scope=N/period with a scope of "
-                f"{', '.join(sorted(rates))} and a period of s, min, hour or day"
-            )
-        rates[scope] = rate
-    return rates
-
-
 REST_FRAMEWORK: dict[str, Any] = {
-    "DEFAULT_RENDERER_CLASSES": ["gateway.api.OrjsonRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["gateway.api.OrjsonParser"],
+    "DEFAULT_RENDERER_CLASSES": ["gateway.jsonio.OrjsonRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["gateway.jsonio.OrjsonParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_THROTTLE_CLASSES": ["gateway.api.ScopeThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["gateway.throttles.ScopeThrottle"],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_THROTTLE_RATES": _throttle_rates(env.str("THROTTLE_RATES", default="")),
+    "DEFAULT_THROTTLE_RATES": throttle_rates(
+        env.str("THROTTLE_RATES", default=""), DEFAULT_THROTTLE_RATES
+    ),
     # Clients are identified by REMOTE_ADDR unless the operator says how many proxies to trust;
     # trusting X-Forwarded-For blindly would let anyone pick their own throttle bucket.
     "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
-    "EXCEPTION_HANDLER": "gateway.api.exception_handler",
+    "EXCEPTION_HANDLER": "gateway.handlers.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "URL_FORMAT_OVERRIDE": None,
 }
 
-SPECTACULAR_SETTINGS: dict[str, Any] = {
-    "TITLE": "Product Recommendation and Intent-Matching Gateway",
-    "DESCRIPTION": (
-        "Demand-side discovery (product cards with creator videos and attributed buy links) and "
-        "agent-to-agent intent matching. All request and response bodies are JSON."
-    ),
-    "VERSION": "0.1.0",
-    "OAS_VERSION": "3.1.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    "COMPONENT_SPLIT_REQUEST": True,
-    "SERVERS": [{"url": PUBLIC_BASE_URL}],
-    "ENUM_NAME_OVERRIDES": {"MandateVerificationReasonEnum": "matching.mandates.Reason"},
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "gateway.schema.retry_after_header",
-        "gateway.schema.required_bodies",
-        "gateway.schema.empty_query_values",
-    ],
-    "TAGS": [
-        {
-            "name": "recommend",
-            "description": "Product cards for a natural-language shopping intent, resolved by "
-            "the intent engine.",
-        },
-        {
-            "name": "cards",
-            "description": "Product cards (PCD): lookups by rec_id, fresh cards for a product, "
-            "creator showcases and the attributed buy link.",
-        },
-        {
-            "name": "merchants",
-            "description": "The merchant agent registry: registration, lookup, heartbeat, "
-            "updates, token rotation, deactivation and health probes.",
-        },
-        {
-            "name": "intents",
-            "description": "Shopping intents of demand agents, the merchants' intent feed and "
-            "the proposals submitted against an intent.",
-        },
-        {"name": "proposals", "description": "Merchant offers submitted against an intent."},
-        {
-            "name": "match",
-            "description": "Match sessions that rank an intent's proposals, and the match tokens "
-            "minted and confirmed by accepting one.",
-        },
-        {
-            "name": "mandates",
-            "description": "Signed intent mandates for checkout flows (RS256 over RFC 8785 "
-            "canonical JSON) and their verification.",
-        },
-        {
-            "name": "attribution",
-            "description": "Orders reported by merchants as the outcome of a card or a match "
-            "token.",
-        },
-        {
-            "name": "report",
-            "description": "Attribution figures for supply teams, behind `X-Supply-Key`.",
-        },
-        {
-            "name": "discovery",
-            "description": "Documents that describe the gateway: the contract, the agent card, "
-            "the protocol and the mandate keys.",
-        },
-        {"name": "operations", "description": "Liveness and readiness probes."},
-    ],
-}
+
+SPECTACULAR_SETTINGS = spectacular_settings(PUBLIC_BASE_URL)
 
 # Bodies above 256 KB are refused with 413 before they are parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
@@ -384,14 +259,14 @@ WEBHOOK_ALLOW_HTTP = env.bool("WEBHOOK_ALLOW_HTTP", default=False)
 # Intent.Surge webhooks and health probes (DESIGN.md section 7). One attempt may take at most
 # WEBHOOK_TIMEOUT_S (connect, answer and read together); the delivery task's time limits and the
 # lease after which a claimed delivery counts as abandoned follow from it.
-WEBHOOK_TIMEOUT_S = _bounded("WEBHOOK_TIMEOUT_S", 10.0, 1, 60, " seconds")
-WEBHOOK_FANOUT_MAX = _bounded_int("WEBHOOK_FANOUT_MAX", 1000, 1, 100_000)
-WEBHOOK_SWEEP_INTERVAL_S = _bounded("WEBHOOK_SWEEP_INTERVAL_S", 5.0, 0.5, 300, " seconds")
-MERCHANT_PROBE_INTERVAL_S = _bounded("MERCHANT_PROBE_INTERVAL_S", 60.0, 5, 86_400, " seconds")
+WEBHOOK_TIMEOUT_S = bounded("WEBHOOK_TIMEOUT_S", 10.0, 1, 60, " seconds")
+WEBHOOK_FANOUT_MAX = bounded_int("WEBHOOK_FANOUT_MAX", 1000, 1, 100_000)
+WEBHOOK_SWEEP_INTERVAL_S = bounded("WEBHOOK_SWEEP_INTERVAL_S", 5.0, 0.5, 300, " seconds")
+MERCHANT_PROBE_INTERVAL_S = bounded("MERCHANT_PROBE_INTERVAL_S", 60.0, 5, 86_400, " seconds")
 # What recommends and intents store is kept this long, unless attribution still points at it
 # (reporting/retention.py): intents with their proposals and sessions, then the cards.
-INTENT_RETENTION_DAYS = _bounded_int("INTENT_RETENTION_DAYS", 30, 1, 3650, " days")
-RECOMMENDATION_RETENTION_DAYS = _bounded_int("RECOMMENDATION_RETENTION_DAYS", 90, 1, 3650, " days")
+INTENT_RETENTION_DAYS = bounded_int("INTENT_RETENTION_DAYS", 30, 1, 3650, " days")
+RECOMMENDATION_RETENTION_DAYS = bounded_int("RECOMMENDATION_RETENTION_DAYS", 90, 1, 3650, " days")
 if RECOMMENDATION_RETENTION_DAYS < INTENT_RETENTION_DAYS:
     # A kept session keeps its cards: cards must outlive the intents they answered.
     raise ImproperlyConfigured(
@@ -399,18 +274,18 @@ if RECOMMENDATION_RETENTION_DAYS < INTENT_RETENTION_DAYS:
         f"({RECOMMENDATION_RETENTION_DAYS} < {INTENT_RETENTION_DAYS})"
     )
 # How often beat's sweep tries the unresolved intents that are due (matching/resolving.py).
-INTENT_SWEEP_INTERVAL_S = _bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " seconds")
+INTENT_SWEEP_INTERVAL_S = bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " seconds")
 # Finished deliveries (with their attempts) and health probes are kept this many days.
-WEBHOOK_RETENTION_DAYS = _bounded_int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650, " days")
-HEALTH_PROBE_RETENTION_DAYS = _bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3650, " days")
+WEBHOOK_RETENTION_DAYS = bounded_int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650, " days")
+HEALTH_PROBE_RETENTION_DAYS = bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3650, " days")
 # A health answer is reused this long per merchant, however many callers ask; new probes asked
 # for through the API go out on this many threads per web process at most (merchants/probes.py).
 MERCHANT_HEALTH_CACHE_S = 30
-MERCHANT_PROBE_CONCURRENCY = _bounded_int("MERCHANT_PROBE_CONCURRENCY", 4, 1, 64)
+MERCHANT_PROBE_CONCURRENCY = bounded_int("MERCHANT_PROBE_CONCURRENCY", 4, 1, 64)
 
 # Deliveries under way to one merchant at most; the next one goes when one finishes
 # (merchants/delivery.py). A merchant that hangs holds this many of the fast lane's threads.
-WEBHOOK_MERCHANT_IN_FLIGHT = _bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 1, 1, 100)
+WEBHOOK_MERCHANT_IN_FLIGHT = bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 1, 1, 100)
 
 CELERY_TASK_ROUTES = {
     # Merchant-facing work has queues and workers of its own, away from the gateway's own tasks:
@@ -443,19 +318,19 @@ INTENT_ENGINE_MODEL = env.str("INTENT_ENGINE_MODEL", default="").strip()
 INTENT_ENGINE_API_BASE = env.str("INTENT_ENGINE_API_BASE", default="").strip() or None
 INTENT_ENGINE_API_KEY = env.str("INTENT_ENGINE_API_KEY", default="").strip() or None
 # One resolution may take at most this long, retries included.
-INTENT_ENGINE_TIMEOUT_S = _bounded("INTENT_ENGINE_TIMEOUT_S", 8.0, 0.5, 120, " seconds")
+INTENT_ENGINE_TIMEOUT_S = bounded("INTENT_ENGINE_TIMEOUT_S", 8.0, 0.5, 120, " seconds")
 # Extra attempts after a provider error (never after a timeout: the time is spent).
-INTENT_ENGINE_RETRIES = _bounded_int("INTENT_ENGINE_RETRIES", 1, 0, 3)
+INTENT_ENGINE_RETRIES = bounded_int("INTENT_ENGINE_RETRIES", 1, 0, 3)
 # After outages of this many distinct intents in a row the breaker opens: 503 at once, the
 # engine left alone for INTENT_ENGINE_BREAKER_COOLDOWN_S, then one trial call decides
 # (matching/breaker.py). A bad answer to one input is remembered for INTENT_ENGINE_BAD_INPUT_S.
-INTENT_ENGINE_BREAKER_FAILURES = _bounded_int("INTENT_ENGINE_BREAKER_FAILURES", 5, 1, 100)
-INTENT_ENGINE_BREAKER_COOLDOWN_S = _bounded(
+INTENT_ENGINE_BREAKER_FAILURES = bounded_int("INTENT_ENGINE_BREAKER_FAILURES", 5, 1, 100)
+INTENT_ENGINE_BREAKER_COOLDOWN_S = bounded(
     "INTENT_ENGINE_BREAKER_COOLDOWN_S", 30.0, 1, 3600, " seconds"
 )
-INTENT_ENGINE_BAD_INPUT_S = _bounded_int("INTENT_ENGINE_BAD_INPUT_S", 60, 0, 86_400, " seconds")
+INTENT_ENGINE_BAD_INPUT_S = bounded_int("INTENT_ENGINE_BAD_INPUT_S", 60, 0, 86_400, " seconds")
 # Resolutions are reused this long for the same normalized text and region.
-INTENT_ENGINE_CACHE_S = _bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400, " seconds")
+INTENT_ENGINE_CACHE_S = bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400, " seconds")
 # litellm would fetch its model price list from the network when imported; the copy it ships
 # with is enough (DESIGN.md section 3).
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
@@ -465,19 +340,10 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 SUPPLY_API_KEY_MIN_LENGTH = 16
 
 
-def _supply_keys(raw: str) -> list[str]:
-    keys = [key.strip() for key in raw.split(",") if key.strip()]
-    if any(len(key) < SUPPLY_API_KEY_MIN_LENGTH for key in keys):
-        raise ImproperlyConfigured(
-            f"SUPPLY_API_KEYS entries must be at least {SUPPLY_API_KEY_MIN_LENGTH} characters"
-        )
-    return keys
-
-
-SUPPLY_API_KEYS = _supply_keys(env.str("SUPPLY_API_KEYS", default=""))
+SUPPLY_API_KEYS = supply_keys(env.str("SUPPLY_API_KEYS", default=""), SUPPLY_API_KEY_MIN_LENGTH)
 
 # How long a minted match token can be confirmed.
-MATCH_TOKEN_TTL_HOURS = _bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")
+MATCH_TOKEN_TTL_HOURS = bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")
 
 # Signed intent mandates (DESIGN.md section 5). The RSA private key(s): MANDATE_SIGNING_KEY_FILE
 # lists PEM files (comma-separated, relative to the project), MANDATE_SIGNING_KEY holds PEM text
@@ -489,11 +355,11 @@ load_signing_keys(
     key_text=MANDATE_SIGNING_KEY, key_files=MANDATE_SIGNING_KEY_FILE, base_dir=BASE_DIR
 )
 # How long a signed mandate stays valid, and the largest amount_limit one may carry.
-MANDATE_LIFETIME_S = _bounded_int("MANDATE_LIFETIME_S", 900, 10, 86_400, " seconds")
-MANDATE_MAX_AMOUNT = _bounded("MANDATE_MAX_AMOUNT", 100_000.0, 1, 1_000_000_000)
+MANDATE_LIFETIME_S = bounded_int("MANDATE_LIFETIME_S", 900, 10, 86_400, " seconds")
+MANDATE_MAX_AMOUNT = bounded("MANDATE_MAX_AMOUNT", 100_000.0, 1, 1_000_000_000)
 
 # Cards show at most this many creator videos, best first.
-CARD_MAX_VIDEOS = _bounded_int("CARD_MAX_VIDEOS", 3, 1, 10)
+CARD_MAX_VIDEOS = bounded_int("CARD_MAX_VIDEOS", 3, 1, 10)
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
 LOGGING: dict[str, Any] = {

@@ -28,7 +28,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler400 = "gateway.api.handler400"
-handler403 = "gateway.api.handler403"
-handler404 = "gateway.api.handler404"
-handler500 = "gateway.api.handler500"
+handler400 = "gateway.handlers.handler400"
+handler403 = "gateway.handlers.handler403"
+handler404 = "gateway.handlers.handler404"
+handler500 = "gateway.handlers.handler500"

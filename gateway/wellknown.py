@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from gateway.api import dumps
+from gateway.jsonio import dumps
 from gateway.signing import signing_keys
 
 # Verifiers may keep the key set this long; a new key is listed (published) for longer than

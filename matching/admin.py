@@ -1,4 +1,5 @@
 import json
+from datetime import datetime
 from typing import Any
 
 from django.contrib import admin, messages
@@ -10,9 +11,17 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, pretty_json
-from matching import ranking, services
+from gateway.admin_display import (
+    ReadOnlyAdmin,
+    ReadOnlyInline,
+    Tile,
+    changelist,
+    console_tiles,
+    pretty_json,
+)
+from matching import ranking
 from matching.models import (
+    AcceptanceState,
     Intent,
     IntentMandate,
     MatchSession,
@@ -21,7 +30,6 @@ from matching.models import (
     Proposal,
     ResolutionSource,
 )
-from merchants.admin import MerchantAgentAdmin
 from merchants.models import MerchantAgent
 
 
@@ -300,17 +308,37 @@ class IntentMandateAdmin(ReadOnlyAdmin):
         return pretty_json(json.loads(mandate.canonical_payload))
 
 
-# Deactivation withdraws proposals, which the merchants app may not touch: the merchant admin
-# gets its action here, where the use case lives.
-admin.site.unregister(MerchantAgent)
-
-
-@admin.register(MerchantAgent)
-class MerchantAgentWithDeactivationAdmin(MerchantAgentAdmin):
-    actions = [*MerchantAgentAdmin.actions, "deactivate"]
-
-    @admin.action(description="Deactivate the selected merchants (withdraws their open proposals)")
-    def deactivate(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:
-        for merchant in queryset:
-            services.merchant_deactivate(merchant_id=merchant.merchant_id)
-        self.message_user(request, f"{queryset.count()} merchant(s) deactivated.", messages.SUCCESS)
+@console_tiles(position=10)
+def today(start: datetime) -> list[Tile]:
+    since = start.isoformat()  # with its offset: a naive time would be read in local time
+    # The lists' date hierarchy on created_at selects the day by its parts.
+    created_today = {
+        "created_at__year": start.year,
+        "created_at__month": start.month,
+        "created_at__day": start.day,
+    }
+    accepted = MatchToken.objects.filter(
+        acceptance_state=AcceptanceState.ACCEPTED, accepted_at__gte=start
+    )
+    return [
+        Tile(
+            "intents",
+            Intent.objects.filter(created_at__gte=start).count(),
+            changelist(Intent, **created_today),
+        ),
+        Tile(
+            "proposals",
+            Proposal.objects.filter(created_at__gte=start).count(),
+            changelist(Proposal, **created_today),
+        ),
+        Tile(
+            "match sessions",
+            MatchSession.objects.filter(created_at__gte=start).count(),
+            changelist(MatchSession, **created_today),
+        ),
+        Tile(
+            "accepted match tokens",
+            accepted.count(),
+            changelist(MatchToken, acceptance_state="accepted", accepted_at__gte=since),
+        ),
+    ]

@@ -29,7 +29,7 @@ from django.conf import settings
 from django.core.cache import caches
 from redis.exceptions import RedisError
 
-from gateway.api import ApiError
+from gateway.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
 from matching import breaker
 from matching.resolution import Resolution, Unreadable, messages_for, normalize, parse
 
@@ -45,7 +45,8 @@ class EngineUnavailable(ApiError):
 
     def __init__(self, message: str, *, retry_after: int | None = None, asked: bool = True) -> None:
         headers = {"Retry-After": str(retry_after)} if retry_after else None
-        super().__init__(503, "intent_engine_unavailable", message, headers=headers)
+        error = INTENT_ENGINE_UNAVAILABLE
+        super().__init__(error.status, error.code, message, headers=headers)
         self.retry_after = retry_after
         self.asked = asked
 
@@ -56,11 +57,7 @@ def is_configured() -> bool:
 
 def require_configured() -> None:
     if not is_configured():
-        raise EngineUnavailable(
-            "The intent engine is not configured on this gateway (INTENT_ENGINE_MODEL), so "
-            "shopping intents cannot be resolved.",
-            asked=False,
-        )
+        raise EngineUnavailable(INTENT_ENGINE_UNAVAILABLE.message, asked=False)
 
 
 # --- Calling the engine ------------------------------------------------------------------------

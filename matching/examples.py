@@ -6,6 +6,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample
 
 from catalog.examples import CARD, GENERATED_AT
+from gateway.errors import INTENT_ENGINE_UNAVAILABLE
 
 INTENT_ID = "int_475554141124282ba19858a1"
 PROPOSAL_ID = "prp_90ffe9c83589755145f6c093"
@@ -311,9 +312,8 @@ RECOMMEND_RESPONSE = OpenApiExample(
 ENGINE_UNAVAILABLE = OpenApiExample(
     "Engine not configured",
     value={
-        "error": "intent_engine_unavailable",
-        "message": "The intent engine is not configured on this gateway (INTENT_ENGINE_MODEL), "
-        "so shopping intents cannot be resolved.",
+        "error": INTENT_ENGINE_UNAVAILABLE.code,
+        "message": INTENT_ENGINE_UNAVAILABLE.message,
     },
     response_only=True,
     status_codes=[503],

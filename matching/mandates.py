@@ -18,7 +18,13 @@ from django.db import models
 from django.utils import timezone
 
 from catalog.models import Product
-from gateway.api import MANDATE, ApiError, new_id
+from gateway.errors import (
+    INVALID_BODY,
+    PROPOSED_PRODUCT_NOT_FOUND,
+    SIGNING_KEY_UNAVAILABLE,
+    ApiError,
+)
+from gateway.ids import MANDATE, new_id
 from gateway.signing import ALGORITHM, b64url_decode, canonical_json, signing_keys
 from matching.models import IntentMandate
 
@@ -71,11 +77,7 @@ def _json_number(amount: Decimal) -> int | float:
 
 
 def signing_key_unavailable() -> ApiError:
-    return ApiError(
-        503,
-        "signing_key_unavailable",
-        "Intent mandates cannot be signed: no signing key is configured on this gateway.",
-    )
+    return SIGNING_KEY_UNAVAILABLE()
 
 
 def mandate_sign(*, product_id: int, amount_limit: Decimal, currency: str) -> SignedMandate:
@@ -84,11 +86,8 @@ def mandate_sign(*, product_id: int, amount_limit: Decimal, currency: str) -> Si
     # The body is judged first: the same bad request is a 400 with or without a key.
     product = Product.objects.filter(id=product_id).first()
     if product is None:
-        raise ApiError(
-            400,
-            "invalid_body",
-            "Invalid request body: product_id.",
-            fields={"product_id": ["No product has that product_id."]},
+        raise INVALID_BODY(
+            names="product_id", fields={"product_id": [PROPOSED_PRODUCT_NOT_FOUND.message]}
         )
     keys = signing_keys()
     if not keys:

@@ -23,8 +23,8 @@ from catalog import search, text
 from catalog.cards import iso, sales_stats
 from catalog.models import Product
 from catalog.services import cards_build, cards_record, products_for_cards
-from gateway.api import INTENT, PROPOSAL, new_id
 from gateway.cache import cached
+from gateway.ids import INTENT, PROPOSAL, new_id
 from matching import engine, ranking
 from matching.models import Intent, Proposal, ProposalStatus, Provenance
 from matching.resolution import Resolution, normalize
@@ -342,15 +342,10 @@ def recommend_answer(
         "trending_fill": retrieval.trending_fill,
     }
     candidates = [
-        Candidate(
+        Candidate.catalog_offer(
             proposal.proposal_id,
-            ProposalStatus.SUBMITTED,
-            False,
             proposal.product_id,
             orjson.dumps(proposal.proposal_score_inputs).decode(),
-            None,
-            None,
-            False,
         )
         for proposal in proposals
     ]

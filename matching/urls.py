@@ -5,7 +5,6 @@ from matching.views import (
     IntentViewSet,
     MatchTokenViewSet,
     MatchViewSet,
-    MerchantDeactivationViewSet,
     ProposalViewSet,
     RecommendViewSet,
 )
@@ -17,6 +16,5 @@ router.register("proposals", ProposalViewSet, basename="proposal")
 router.register("match", MatchViewSet, basename="match")
 router.register("match-tokens", MatchTokenViewSet, basename="match-token")
 router.register("intent-mandates", IntentMandateViewSet, basename="intent-mandate")
-router.register("merchant", MerchantDeactivationViewSet, basename="merchant-deactivation")
 
 urlpatterns = router.urls

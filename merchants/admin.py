@@ -1,4 +1,4 @@
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
@@ -10,7 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from kombu.exceptions import OperationalError
 
-from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline
+from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, Tile, changelist, console_tiles
 from merchants import delivery, services, tasks
 from merchants.endpoints import endpoint_problem
 from merchants.models import (
@@ -19,6 +19,7 @@ from merchants.models import (
     DeliveryStatus,
     HealthProbe,
     MerchantAgent,
+    MerchantStatus,
     ProbeTrigger,
     WebhookDelivery,
 )
@@ -49,7 +50,7 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "deliveries_disabled_at",
     )
     list_filter = ("status", "protocol_version")
-    actions = ["probe_now"]
+    actions = ["probe_now", "deactivate"]
     search_fields = ("merchant_id", "agent_endpoint")
     date_hierarchy = "registered_at"
     # The token hash and the webhook secret never appear in the admin.
@@ -109,6 +110,12 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         # Through the use case, as a PATCH would: a new endpoint re-enables deliveries.
         changes = {name: form.cleaned_data[name] for name in form.changed_data}
         services.merchant_update(merchant=obj, changes=changes)
+
+    @admin.action(description="Deactivate the selected merchants (withdraws their open proposals)")
+    def deactivate(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:
+        for merchant in queryset:
+            services.merchant_deactivate(merchant_id=merchant.merchant_id)
+        self.message_user(request, f"{queryset.count()} merchant(s) deactivated.", messages.SUCCESS)
 
     @admin.action(
         description="Probe now (a signed ping, in the background)", permissions=["change"]
@@ -216,3 +223,30 @@ class HealthProbeAdmin(ReadOnlyAdmin):
     list_filter = ("healthy", "trigger", ("merchant", admin.RelatedOnlyFieldListFilter))
     search_fields = ("merchant__merchant_id",)
     date_hierarchy = "checked_at"
+
+
+@console_tiles(position=20)
+def today(start: datetime) -> list[Tile]:
+    since = start.isoformat()
+    failed = WebhookDelivery.objects.filter(status=DeliveryStatus.FAILED, completed_at__gte=start)
+    retrying = WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, attempt_count__gte=1)
+    return [
+        Tile(
+            "deliveries failed",
+            failed.count(),
+            changelist(WebhookDelivery, status="failed", completed_at__gte=since),
+            alarm=True,
+        ),
+        Tile(
+            "deliveries retrying",
+            retrying.count(),
+            changelist(WebhookDelivery, status="pending", attempt_count__gte=1),
+            alarm=True,
+        ),
+        Tile(
+            "unhealthy merchants",
+            MerchantAgent.objects.filter(status=MerchantStatus.UNHEALTHY).count(),
+            changelist(MerchantAgent, status="unhealthy"),
+            alarm=True,
+        ),
+    ]

@@ -11,7 +11,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 
-from gateway.api import ApiError
+from gateway.errors import INVALID_TOKEN, MISSING_TOKEN, OTHER_MERCHANTS_TOKEN, ApiError
 from merchants.credentials import token_digest
 from merchants.models import MerchantAgent
 
@@ -19,11 +19,11 @@ HEADER = "X-Merchant-Token"
 
 
 def missing_token() -> ApiError:
-    return ApiError(401, "missing registration token", f"Send the {HEADER} header.")
+    return MISSING_TOKEN()
 
 
-def invalid_token(message: str = "The registration token is not valid.") -> ApiError:
-    return ApiError(403, "invalid registration token", message)
+def invalid_token() -> ApiError:
+    return INVALID_TOKEN()
 
 
 def presented_token(request: Request) -> str | None:
@@ -91,7 +91,7 @@ def require_merchant(request: Request, merchant_id: str) -> MerchantAgent:
     merchant = request.user
     assert isinstance(merchant, MerchantAgent)  # MerchantTokenRequired ran first
     if merchant.merchant_id != merchant_id:
-        raise invalid_token("The registration token belongs to another merchant.")
+        raise OTHER_MERCHANTS_TOKEN()
     return merchant
 
 

@@ -6,7 +6,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from gateway.api import JsonStringField
+from gateway.serializer_fields import JsonStringField
 from merchants.endpoints import ENDPOINT_PATTERN
 from merchants.models import MERCHANT_ID, MUTABLE_FIELDS, RESERVED_MERCHANT_IDS, MerchantAgent
 

@@ -7,12 +7,13 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from gateway.api import ApiError, not_found
+from gateway.errors import BAD_ENDPOINT, MERCHANT_NOT_FOUND
 from merchants import subscriptions
 from merchants.auth import invalid_token, missing_token
 from merchants.credentials import new_registration_token, new_webhook_secret, token_digest
 from merchants.endpoints import endpoint_problem
 from merchants.models import MERCHANT_ID, MerchantAgent, MerchantStatus
+from merchants.signals import merchant_deactivated
 
 
 @dataclass(frozen=True)
@@ -26,12 +27,8 @@ class Registration:
 def _check_endpoint(url: str) -> None:
     problem = endpoint_problem(url)
     if problem:
-        raise ApiError(
-            400,
-            "invalid_body",
-            f"agent_endpoint {problem}.",
-            fields={"agent_endpoint": [f"The endpoint {problem}."]},
-        )
+        field = {"agent_endpoint": [f"The endpoint {problem}."]}
+        raise BAD_ENDPOINT(problem=problem, fields=field)
 
 
 def merchant_get(*, merchant_id: str) -> MerchantAgent:
@@ -39,7 +36,7 @@ def merchant_get(*, merchant_id: str) -> MerchantAgent:
     if MERCHANT_ID.fullmatch(merchant_id):
         merchant = MerchantAgent.objects.filter(merchant_id=merchant_id).first()
     if merchant is None:
-        raise not_found("merchant_not_found", "No merchant agent has that merchant_id.")
+        raise MERCHANT_NOT_FOUND()
     return merchant
 
 
@@ -124,3 +121,15 @@ def merchant_rotate_token(*, merchant: MerchantAgent) -> str:
     merchant.token_hash = token_digest(token)
     merchant.save(update_fields=["token_hash", "updated_at"])
     return token
+
+
+def merchant_deactivate(*, merchant_id: str) -> MerchantAgent:
+    """Deactivate a merchant: it receives no more events, and the apps that hold its offers
+    withdraw them (merchants.signals.merchant_deactivated), all in one transaction."""
+    merchant = merchant_get(merchant_id=merchant_id)
+    with transaction.atomic():
+        if not merchant.is_deactivated:
+            merchant.status, merchant.deactivated_at = MerchantStatus.DEACTIVATED, timezone.now()
+            merchant.save(update_fields=["status", "deactivated_at", "updated_at"])
+            merchant_deactivated.send(sender=MerchantAgent, merchant=merchant)
+    return merchant

@@ -8,15 +8,17 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.api import (
-    INVALID_TOKEN,
-    MISSING_TOKEN,
-    THROTTLED,
-    TOO_LARGE,
-    errors,
-    validated,
-)
 from gateway.asyncviews import WaitingViewSet
+from gateway.contract import BAD_BODY, INVALID_TOKEN, MISSING_TOKEN, THROTTLED, TOO_LARGE, errors
+from gateway.errors import (
+    INVALID_BODY,
+    MERCHANT_NOT_FOUND,
+    MERCHANT_UNHEALTHY,
+    MISSING_FIELDS,
+    either,
+)
+from gateway.errors import MISSING_TOKEN as MISSING_TOKEN_ERROR
+from gateway.validation import validated
 from merchants import probes, services
 from merchants.auth import MerchantTokenActions, presented_token
 from merchants.auth import require_merchant as authenticated_as
@@ -42,10 +44,6 @@ MERCHANT_ID = OpenApiParameter(
     description="The merchant_id chosen at registration.",
 )
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
-BAD_BODY = (
-    "`missing_fields`: a required field is absent; `invalid_body`: the body is not a JSON "
-    "object or a field is invalid. `fields` names each."
-)
 
 
 class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
@@ -53,7 +51,7 @@ class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
     lookup_value_regex = "[^/]+"
     # Lookups are public; registration checks a presented token itself (a new merchant has
     # none); the other actions need the merchant's token.
-    token_actions = ("heartbeat", "partial_update", "rotate_token")
+    token_actions = ("heartbeat", "partial_update", "rotate_token", "deactivate")
 
     @extend_schema(
         operation_id="registerMerchant",
@@ -69,11 +67,17 @@ class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
             200: RegistrationSerializer,
             **errors(
                 {
-                    400: "`missing_fields`: merchant_id or agent_endpoint is absent; "
-                    "`invalid_body`: a field is invalid, e.g. an agent_endpoint that is not a "
-                    "public HTTPS URL. `fields` names each.",
-                    401: "`missing registration token`: the merchant_id is registered and no "
-                    "`X-Merchant-Token` was sent.",
+                    400: either(
+                        MISSING_FIELDS.doc("merchant_id or agent_endpoint is absent"),
+                        INVALID_BODY.doc(
+                            "a field is invalid, e.g. an agent_endpoint that is not a public "
+                            "HTTPS URL"
+                        ),
+                    )
+                    + " `fields` names each.",
+                    401: MISSING_TOKEN_ERROR.doc(
+                        "the merchant_id is registered and no `X-Merchant-Token` was sent."
+                    ),
                     403: INVALID_TOKEN,
                     413: TOO_LARGE,
                     429: THROTTLED,
@@ -109,7 +113,7 @@ class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
         parameters=[MERCHANT_ID],
         responses={
             200: MerchantEnvelopeSerializer,
-            **errors({404: "`merchant_not_found`: no merchant agent has that merchant_id."}),
+            **errors({404: MERCHANT_NOT_FOUND.doc()}),
         },
         examples=[MERCHANT_RECORD],
     )
@@ -131,11 +135,11 @@ class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
             ),
             503: OpenApiResponse(
                 MerchantHealthSerializer,
-                description="`merchant_unhealthy`: the merchant agent is unhealthy or unreachable.",
+                description=MERCHANT_UNHEALTHY.doc(),
             ),
             **errors(
                 {
-                    404: "`merchant_not_found`: no merchant agent has that merchant_id.",
+                    404: MERCHANT_NOT_FOUND.doc(),
                     429: THROTTLED,
                 }
             ),
@@ -207,3 +211,19 @@ class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
                 "merchant": MerchantAgentSerializer(merchant).data,
             }
         )
+
+    @extend_schema(
+        operation_id="deactivateMerchant",
+        summary="Deactivate a merchant agent: no more events, open proposals withdrawn",
+        description="The merchant receives no more Intent.Surge events and its open proposals "
+        "are withdrawn. Registering again with its token reactivates it.",
+        tags=["merchants"],
+        parameters=[MERCHANT_ID],
+        request=None,
+        responses={200: MerchantEnvelopeSerializer, **errors(TOKEN_ERRORS)},
+    )
+    @action(detail=True, methods=["post"])
+    def deactivate(self, request: Request, merchantId: str) -> Response:
+        authenticated_as(request, merchantId)
+        merchant = services.merchant_deactivate(merchant_id=merchantId)
+        return Response(merchant_body(merchant))

@@ -15,7 +15,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from gateway.api import ApiError
+from gateway.errors import SUPPLY_KEY_REQUIRED, ApiError
 
 HEADER = "X-Supply-Key"
 
@@ -28,12 +28,7 @@ class SupplyClient:
 
 
 def unauthorized() -> ApiError:
-    return ApiError(
-        401,
-        "unauthorized",
-        f"Send a valid supply key in the {HEADER} header.",
-        headers={"WWW-Authenticate": HEADER},
-    )
+    return SUPPLY_KEY_REQUIRED(headers={"WWW-Authenticate": HEADER})
 
 
 def supply_key_match(presented: str) -> int | None:

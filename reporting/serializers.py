@@ -8,9 +8,10 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from catalog.models import MAX_PRODUCT_ID
-from gateway.api import (
+from gateway.contract import AtLeastOneOfSerializer
+from gateway.errors import PRODUCT_NOT_FOUND
+from gateway.serializer_fields import (
     CHANNEL_PATTERN,
-    AtLeastOneOfSerializer,
     JsonDecimalField,
     JsonStringField,
     QueryIntegerField,
@@ -115,7 +116,7 @@ class ReportQuerySerializer(serializers.Serializer):
 
     def validate_product_id(self, value: str | None) -> int | None:
         if value and int(value) > MAX_PRODUCT_ID:
-            raise serializers.ValidationError("No product has that id.")
+            raise serializers.ValidationError(PRODUCT_NOT_FOUND.message)
         return int(value) if value else None
 
 

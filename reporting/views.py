@@ -8,18 +8,25 @@ from rest_framework import viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.api import (
-    BAD_QUERY,
-    MISSING_TOKEN,
-    REC,
-    THROTTLED,
-    TOO_LARGE,
-    AnyAccept,
-    ScopeThrottle,
-    errors,
-    id_parameter,
-    validated,
+from gateway.contract import BAD_QUERY, MISSING_TOKEN, THROTTLED, TOO_LARGE, errors, id_parameter
+from gateway.errors import (
+    CARD_NOT_FOUND,
+    CONVERSION_CONFLICT,
+    INVALID_BODY,
+    INVALID_TOKEN,
+    MATCH_TOKEN_NOT_ACCEPTED,
+    MATCH_TOKEN_NOT_FOUND,
+    MATCH_TOKEN_NOT_YOURS,
+    MERCHANT_NOT_FOUND,
+    MISSING_FIELDS,
+    RECOMMENDATION_NOT_FOUND,
+    SUPPLY_KEY_REQUIRED,
+    either,
 )
+from gateway.ids import REC
+from gateway.jsonio import AnyAccept
+from gateway.throttles import ScopeThrottle
+from gateway.validation import validated
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
 from merchants.services import merchant_get
@@ -55,7 +62,7 @@ class BuyLinkViewSet(viewsets.ViewSet):
             302: OpenApiResponse(
                 description="Redirect to the product's shop URL with rec_id appended."
             ),
-            **errors({404: "`not found`: no card was issued under that rec_id."}),
+            **errors({404: CARD_NOT_FOUND.doc()}),
         },
     )
     def retrieve(self, request: Request, recId: str) -> HttpResponseRedirect:
@@ -94,18 +101,25 @@ class ConversionViewSet(MerchantTokenActions, viewsets.ViewSet):
             ),
             **errors(
                 {
-                    400: "`missing_fields`: a required field is absent; `invalid_body`: a field "
-                    "is invalid, neither rec_id nor match_token_id is given, or they name "
-                    "different products. `fields` names each.",
+                    400: either(
+                        MISSING_FIELDS.doc("a required field is absent"),
+                        INVALID_BODY.doc(
+                            "a field is invalid, neither rec_id nor match_token_id is given, or "
+                            "they name different products"
+                        ),
+                    )
+                    + " `fields` names each.",
                     401: MISSING_TOKEN,
-                    403: "`invalid registration token`: the token is unknown or another "
-                    "merchant's; `match_token_not_yours`: the match token is for another "
-                    "merchant's proposal.",
-                    404: "`merchant_not_found`, `recommendation_not_found` or "
-                    "`match_token_not_found`: the "
-                    "merchant, the card (rec_id) or the match token does not exist.",
-                    409: "`conversion_conflict`: the order_id was recorded with different facts; "
-                    "`match_token_not_accepted`: the match token was not accepted.",
+                    403: either(
+                        INVALID_TOKEN.doc(),
+                        MATCH_TOKEN_NOT_YOURS.doc(
+                            "the match token is for another merchant's proposal"
+                        ),
+                    ),
+                    404: f"`{MERCHANT_NOT_FOUND.code}`, `{RECOMMENDATION_NOT_FOUND.code}` or "
+                    f"`{MATCH_TOKEN_NOT_FOUND.code}`: the merchant, the card (rec_id) or the "
+                    "match token does not exist.",
+                    409: either(CONVERSION_CONFLICT.doc(), MATCH_TOKEN_NOT_ACCEPTED.doc()),
                     413: TOO_LARGE,
                     429: THROTTLED,
                 }
@@ -170,7 +184,7 @@ class AttributionReportViewSet(viewsets.ViewSet):
             **errors(
                 {
                     400: BAD_QUERY,
-                    401: "`unauthorized`: `X-Supply-Key` is absent or not a configured key.",
+                    401: SUPPLY_KEY_REQUIRED.doc(),
                     429: THROTTLED,
                 }
             ),

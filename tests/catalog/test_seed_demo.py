@@ -9,9 +9,9 @@ from django.core.management import call_command
 from django.db.models import Count
 
 from catalog.demo import generate_catalog
-from catalog.importer import parse_line
+from catalog.import_format import parse_line
 from catalog.models import Creator, Product, Video
-from gateway.api import dumps
+from gateway.jsonio import dumps
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
 

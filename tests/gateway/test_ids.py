@@ -1,6 +1,6 @@
 import re
 
-from gateway.api import REC, new_id
+from gateway.ids import REC, new_id
 
 
 def test_ids_are_typed_and_unguessable():

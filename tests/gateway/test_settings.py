@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from gateway.settings import _supply_keys, _throttle_rates
+from gateway import environment
+from gateway.settings import DEFAULT_THROTTLE_RATES, SUPPLY_API_KEY_MIN_LENGTH
+
+
+def _throttle_rates(raw):
+    return environment.throttle_rates(raw, DEFAULT_THROTTLE_RATES)
+
+
+def _supply_keys(raw):
+    return environment.supply_keys(raw, SUPPLY_API_KEY_MIN_LENGTH)
+
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,21 +1,14 @@
-"""Delivery attempts against a real HTTP receiver on loopback, signatures checked with the
-standardwebhooks library (the merchant's side), and the sweeper's recovery of lost work."""
-
-from datetime import timedelta
+"""Intent.Surge delivery to a real receiver on loopback: signatures, answers, retries, refusals
+and lanes."""
 
 import pytest
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
 from merchants.delivery import (
-    FAN_OUT_GRACE,
     FAST_LANE,
     MAX_ATTEMPTS,
     SLOW_LANE,
-    WORKER_STOPPED,
-    claim_lease,
-    deliveries_retry,
-    deliveries_sweep,
     delivery_attempt,
 )
 from merchants.models import (
@@ -25,32 +18,11 @@ from merchants.models import (
     MerchantAgent,
     MerchantStatus,
     WebhookDelivery,
-    WebhookEvent,
 )
-from tests.protocol import create_intent, fan_out, post, register
+from tests.merchants.delivery_calls import _due_now, _publish, _surge
+from tests.protocol import post, register
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def shop(client, receiver):
-    return register(client, "shop-1", agent_endpoint=receiver.url, subscription_tags=["trail"])
-
-
-def _publish(client) -> None:
-    """An intent the merchant subscribes to, fanned out as the fan-out task would."""
-    create_intent(client, intent_tags=["trail"])
-    fan_out()
-
-
-def _surge(client) -> WebhookDelivery:
-    _publish(client)
-    return WebhookDelivery.objects.get()
-
-
-def _due_now(delivery: WebhookDelivery) -> None:
-    """What the clock does between attempts: the next attempt comes due."""
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
 
 
 def test_a_2xx_answer_delivers_a_body_the_merchant_can_verify(client, receiver, shop):
@@ -265,94 +237,6 @@ def test_a_delivery_to_a_merchant_deactivated_since_fails_without_a_request(clie
     assert receiver.received == []
 
 
-def test_the_sweeper_takes_back_a_delivery_whose_worker_died(client, receiver, shop):
-    delivery = _surge(client)
-    claimed_at = timezone.now() - claim_lease() - timedelta(seconds=1)
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.SENDING, claimed_at=claimed_at, attempt_count=1
-    )
-    DeliveryAttempt.objects.create(delivery=delivery, number=1, started_at=claimed_at)
-
-    taken_back, _ = deliveries_sweep()
-
-    assert taken_back == 1
-    delivery.refresh_from_db()
-    assert delivery.status == DeliveryStatus.PENDING
-    assert delivery.last_error == WORKER_STOPPED
-    assert delivery.attempts.get().outcome == AttemptOutcome.ABANDONED
-    # The abandoned attempt counts: the next one waits its turn, as after any failure.
-    wait = (delivery.next_attempt_at - timezone.now()).total_seconds()
-    assert 4 <= wait <= 5.6
-    _due_now(delivery)
-    delivery_attempt(delivery_id=delivery.pk)
-    delivery.refresh_from_db()
-    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.SUCCEEDED, 2)
-
-
-def test_the_sweeper_leaves_a_delivery_that_is_still_within_its_lease(client, receiver, shop):
-    delivery = _surge(client)
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.SENDING, claimed_at=timezone.now(), attempt_count=1
-    )
-
-    assert deliveries_sweep()[0] == 0
-    delivery.refresh_from_db()
-    assert delivery.status == DeliveryStatus.SENDING
-
-
-def test_the_sweeper_sends_due_deliveries_whose_task_never_went_out(client, shop):
-    delivery = _surge(client)  # its after-commit send never ran (the test's transaction)
-    later = _surge_later(client)
-
-    _, sent = deliveries_sweep()
-
-    assert sent == 1
-    delivery.refresh_from_db()
-    assert delivery.enqueued_at is not None
-    later.refresh_from_db()
-    assert later.enqueued_at is None
-    assert deliveries_sweep()[1] == 0  # just sent: not sent again
-
-
-def _surge_later(client) -> WebhookDelivery:
-    _publish(client)
-    later = WebhookDelivery.objects.order_by("-id")[0]
-    WebhookDelivery.objects.filter(pk=later.pk).update(
-        next_attempt_at=timezone.now() + timedelta(minutes=5)
-    )
-    return later
-
-
-def test_staff_retry_gives_a_failed_delivery_one_more_attempt(
-    client, receiver, shop, django_capture_on_commit_callbacks
-):
-    receiver.script("410")
-    delivery = _surge(client)
-    delivery_attempt(delivery_id=delivery.pk)
-    MerchantAgent.objects.filter(merchant_id="shop-1").update(deliveries_disabled_at=None)
-
-    with django_capture_on_commit_callbacks():
-        assert deliveries_retry(delivery_ids=[delivery.pk]) == 1
-    delivery_attempt(delivery_id=delivery.pk)
-
-    delivery.refresh_from_db()
-    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.SUCCEEDED, 2)
-
-
-def test_the_sweeper_fails_a_delivery_abandoned_on_its_last_attempt(client, receiver, shop):
-    delivery = _surge(client)
-    claimed_at = timezone.now() - claim_lease() - timedelta(seconds=1)
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.SENDING, claimed_at=claimed_at, attempt_count=MAX_ATTEMPTS
-    )
-
-    deliveries_sweep()
-
-    delivery.refresh_from_db()
-    assert delivery.status == DeliveryStatus.FAILED
-    assert MerchantAgent.objects.get(merchant_id="shop-1").status == MerchantStatus.UNHEALTHY
-
-
 def test_a_body_that_breaks_off_after_a_2xx_is_still_a_success(client, receiver, shop):
     receiver.script("short")
     delivery = _surge(client)
@@ -437,15 +321,3 @@ def test_no_answer_in_time_moves_the_merchant_to_the_slow_lane_until_it_answers(
     delivery_attempt(delivery_id=later.pk, lane=SLOW_LANE)  # a 500 is an answer: back again
 
     assert MerchantAgent.objects.get(merchant_id="shop-1").slow_since is None
-
-
-def test_the_sweeper_fans_out_an_event_whose_task_was_lost(client, shop):
-    create_intent(client, intent_tags=["trail"])  # its fan-out task is never sent here
-    event = WebhookEvent.objects.get()
-    deliveries_sweep()
-    assert not WebhookDelivery.objects.exists()  # the task may still be on its way
-
-    WebhookEvent.objects.filter(pk=event.pk).update(created_at=timezone.now() - FAN_OUT_GRACE)
-    deliveries_sweep()
-
-    assert WebhookDelivery.objects.get().event_id == event.event_id

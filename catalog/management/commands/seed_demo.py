@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from catalog.demo import generate_catalog
 from catalog.management.commands.import_catalog import run_import
 from catalog.models import Product
-from gateway.api import dumps
+from gateway.jsonio import dumps
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""Attribution use cases: follow a card's buy link, record a conversion, report the figures."""
+"""The attribution report: cards, clicks, conversions and GMV by product and creator."""
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -6,173 +6,19 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
-from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 
 from catalog.models import Product, Recommendation, Video
-from gateway.api import CONVERSION, MATCH_TOKEN, REC, ApiError, find_minted, new_id, not_found
-from matching.models import AcceptanceState, MatchSession, MatchToken, Provenance
-from merchants.models import MerchantAgent
-from reporting.models import CLOCK_SKEW, Click, Conversion
-
-# --- Buy links ---------------------------------------------------------------------------------
-
-
-def with_rec_id(url: str, rec_id: str) -> str:
-    """The shop URL with `rec_id` as a query parameter, replacing any rec_id it had.
-
-    The rest of the query is kept byte for byte: merchants' signed or affiliate parameters must
-    reach the shop exactly as they were stored.
-    """
-    parts = urlsplit(url)
-    kept = [
-        pair
-        for pair in parts.query.split("&")
-        if pair and unquote_plus(pair.partition("=")[0]) != "rec_id"
-    ]
-    return urlunsplit(parts._replace(query="&".join([*kept, f"rec_id={rec_id}"])))
-
-
-def buy_link_follow(*, rec_id: str, user_agent: str, referrer: str, count_click: bool) -> str:
-    """The shop URL that the buy link of `rec_id` leads to; records a Click when `count_click`."""
-    shop_urls = Recommendation.objects.values_list("product__url", flat=True)
-    missing = not_found("not found", "No card was issued under that rec_id.")
-    shop_url = find_minted(shop_urls, REC, rec_id, missing)
-    if count_click:
-        # Headers are the visitor's bytes: PostgreSQL text holds no NUL.
-        Click.objects.create(
-            recommendation_id=rec_id,
-            user_agent=user_agent.replace("\x00", "\ufffd")[:300],
-            referrer=referrer.replace("\x00", "\ufffd")[:500],
-        )
-    return with_rec_id(shop_url, rec_id)
-
-
-# --- Conversions -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ConversionResult:
-    conversion: Conversion
-    created: bool
-
-
-def _conflict() -> ApiError:
-    return ApiError(
-        409,
-        "conversion_conflict",
-        "This merchant already recorded that order_id with different facts.",
-    )
-
-
-def _same_facts(conversion: Conversion, facts: dict[str, Any]) -> bool:
-    return all(getattr(conversion, name) == value for name, value in facts.items())
-
-
-def conversion_record(
-    *,
-    merchant: MerchantAgent,
-    order_id: str,
-    rec_id: str | None,
-    match_token_id: str | None,
-    amount: Decimal,
-    currency: str,
-    occurred_at: datetime,
-) -> ConversionResult:
-    """Record an order as the outcome of a card and/or a match token, once per order_id.
-
-    The same order again with the same facts answers the recorded conversion; with different
-    facts it is a conflict. A match token counts only for its own merchant's proposal or for a
-    catalog proposal (which any shop may fulfil). The product comes from the reference; the
-    channel from the card, else from the intent of the token.
-    """
-    recommendation = token = None
-    if rec_id is not None:
-        recommendations = Recommendation.objects.all()
-        missing = not_found("recommendation_not_found", "No card was issued under that rec_id.")
-        recommendation = find_minted(recommendations, REC, rec_id, missing)
-    if match_token_id is not None:
-        tokens = MatchToken.objects.select_related("proposal", "intent")
-        missing = not_found("match_token_not_found", "No match token has that match_token_id.")
-        token = find_minted(tokens, MATCH_TOKEN, match_token_id, missing)
-        proposal = token.proposal
-        if proposal.provenance != Provenance.CATALOG and proposal.merchant_id != merchant.pk:
-            raise ApiError(
-                403,
-                "match_token_not_yours",
-                "That match token is for another merchant's proposal.",
-            )
-        if token.acceptance_state != AcceptanceState.ACCEPTED:
-            # An issued token is an offer the demand side has not taken (yet); a superseded one
-            # lost. Only an accepted match is a fact a sale can be credited to.
-            raise ApiError(
-                409,
-                "match_token_not_accepted",
-                "That match token was not accepted, so no sale can be credited to it.",
-            )
-    if recommendation and token and recommendation.product_id != token.proposal.product_id:
-        raise ApiError(
-            400,
-            "invalid_body",
-            "rec_id and match_token_id name different products.",
-            fields={"match_token_id": ["Its proposal is not for the card's product."]},
-        )
-    # An order placed before its card or match existed cannot be their outcome (clocks may
-    # drift by CLOCK_SKEW).
-    references = [recommendation.created_at if recommendation else None]
-    references.append(token.issued_at if token else None)
-    earliest = max((moment for moment in references if moment is not None), default=None)
-    if earliest is not None and occurred_at < earliest - CLOCK_SKEW:
-        raise ApiError(
-            400,
-            "invalid_body",
-            "occurred_at is before the card or match token it credits was issued.",
-            fields={"occurred_at": ["The order cannot be older than what it credits."]},
-        )
-    facts: dict[str, Any] = {
-        "recommendation_id": rec_id,
-        "match_token_id": match_token_id,
-        "amount": amount,
-        "currency": currency,
-        "occurred_at": occurred_at,
-    }
-    recorded = Conversion.objects.select_related("merchant")
-    existing = recorded.filter(merchant=merchant, order_id=order_id).first()
-    if existing is not None:
-        if not _same_facts(existing, facts):
-            raise _conflict()
-        return ConversionResult(existing, created=False)
-    if recommendation is not None:
-        product_id, channel = recommendation.product_id, recommendation.channel
-    else:
-        assert token is not None
-        product_id, channel = token.proposal.product_id, token.intent.source_channel
-    try:
-        with transaction.atomic():
-            conversion = Conversion.objects.create(
-                conversion_id=new_id(CONVERSION),
-                merchant=merchant,
-                order_id=order_id,
-                product_id=product_id,
-                channel=channel,
-                **facts,
-            )
-    except IntegrityError:
-        # The same order was recorded by a concurrent request: judge against that one.
-        existing = recorded.get(merchant=merchant, order_id=order_id)
-        if not _same_facts(existing, facts):
-            raise _conflict() from None
-        return ConversionResult(existing, created=False)
-    return ConversionResult(conversion, created=True)
-
-
-# --- The attribution report --------------------------------------------------------------------
+from matching.models import AcceptanceState, MatchSession, MatchToken
+from reporting.models import Click, Conversion
 
 GMV_CURRENCY = "USD"
+
+
 ZERO = Decimal("0.00")
 
 

@@ -1,0 +1,110 @@
+"""How every error leaves the gateway: one flat object, produced here and nowhere else.
+
+    {"error": "<code>", "message": "<sentence for a person>", "fields": {...}}
+
+`fields` appears only on validation errors and maps each offending field to its messages. DRF's
+exception handler and Django's error views (handler400 ... handler500) both answer it; what each
+error says is in the error catalog, gateway/errors.py.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+
+from gateway.errors import PAYLOAD_TOO_LARGE, ApiError
+from gateway.validation import flatten, validation_error
+
+# --- Errors ------------------------------------------------------------------------------------
+
+
+def payload_too_large() -> ApiError:
+    return PAYLOAD_TOO_LARGE(limit_kb=settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024)
+
+
+_DRF_CODES: dict[type[exceptions.APIException], tuple[str, str | None]] = {
+    exceptions.ParseError: ("invalid_body", None),
+    exceptions.NotAuthenticated: ("unauthorized", "Authentication credentials were not provided."),
+    exceptions.AuthenticationFailed: ("unauthorized", None),
+    exceptions.PermissionDenied: ("forbidden", None),
+    exceptions.NotFound: ("not found", "The requested resource does not exist."),
+    exceptions.MethodNotAllowed: ("method_not_allowed", None),
+    exceptions.NotAcceptable: ("not_acceptable", None),
+    exceptions.UnsupportedMediaType: ("unsupported_media_type", None),
+    exceptions.Throttled: ("throttled", None),
+}
+
+
+def error_body(
+    code: str, message: str, fields: Mapping[str, list[str]] | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"error": code, "message": message}
+    if fields:
+        body["fields"] = dict(fields)
+    return body
+
+
+def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+    """DRF's exception handler: every error as the flat envelope, never a stack trace."""
+    # Imported here: rest_framework.views reads the renderer setting, which names this module.
+    from rest_framework.views import set_rollback
+
+    if isinstance(exc, RequestDataTooBig):
+        exc = payload_too_large()
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        return None  # a bug: Django's handler500 answers with the envelope and logs it
+
+    headers: dict[str, str] = {}
+    if isinstance(exc, ApiError):
+        body = error_body(exc.code, exc.message, exc.fields)
+        headers.update(exc.headers)
+    elif isinstance(exc, serializers.ValidationError):
+        api_error = validation_error(exc, source="body")
+        body = error_body(api_error.code, api_error.message, api_error.fields)
+    else:
+        code, message = next(
+            (value for kind, value in _DRF_CODES.items() if isinstance(exc, kind)),
+            ("error", None),
+        )
+        body = error_body(code, message or " ".join(flatten(exc.detail)))
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+    wait = getattr(exc, "wait", None)
+    if wait is not None:
+        headers["Retry-After"] = str(max(1, int(wait + 0.999)))
+    set_rollback()
+    return Response(body, status=exc.status_code, headers=headers)
+
+
+# Django-level handlers, for errors raised outside DRF views (unknown paths, bad hosts, bugs).
+
+
+def _json_error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse(error_body(code, message), status=status)
+
+
+def handler400(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if isinstance(exception, RequestDataTooBig):
+        error = payload_too_large()
+        return _json_error(error.status_code, error.code, error.message)
+    return _json_error(400, "bad_request", "The request could not be understood.")
+
+
+def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _json_error(403, "forbidden", "You do not have permission to perform this action.")
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _json_error(404, "not found", "The requested resource does not exist.")
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    return _json_error(500, "internal_error", "The gateway failed to answer; it has been logged.")

@@ -1,0 +1,120 @@
+"""JSON in and out: the renderer, the parser and its limits, and the content negotiation."""
+
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
+
+import orjson
+from django.conf import settings
+from rest_framework import exceptions
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
+
+from gateway.errors import ApiError
+from gateway.handlers import payload_too_large
+
+# --- JSON in and out ---------------------------------------------------------------------------
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return float(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def dumps(data: Any) -> bytes:
+    """Serialize to JSON bytes with orjson (Decimals as numbers, datetimes as ISO 8601)."""
+    return orjson.dumps(data, default=_default, option=orjson.OPT_UTC_Z)
+
+
+class OrjsonRenderer(BaseRenderer):
+    """Render responses with orjson: plain dicts in, JSON bytes out."""
+
+    media_type = "application/json"
+    format = "json"
+    charset = None
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if data is None:
+            return b""
+        return dumps(data)
+
+
+class AnyAccept(BaseContentNegotiation):
+    """Answer whatever the client accepts: for links that browsers follow (Accept: text/html)."""
+
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser:
+        return next(iter(parsers))
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type
+
+
+MAX_JSON_DEPTH = 32
+
+
+def json_problem(value: Any) -> str | None:
+    """Why a parsed JSON body cannot be stored, or None.
+
+    Every body may end up in a JSON column and be served again: nesting deeper than
+    MAX_JSON_DEPTH could be stored but not rendered, and PostgreSQL refuses NUL characters.
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return "Strings must not contain NUL characters."
+        elif isinstance(item, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                return f"JSON must not nest deeper than {MAX_JSON_DEPTH} levels."
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item)
+                stack.extend((child, depth + 1) for child in item.values())
+            else:
+                stack.extend((child, depth + 1) for child in item)
+    return None
+
+
+class OrjsonParser(BaseParser):
+    """Parse JSON bodies with orjson, reading at most DATA_UPLOAD_MAX_MEMORY_SIZE bytes.
+
+    DRF's own JSON parser reads the stream without that bound, so a large body would be read
+    whole into memory before anything refused it.
+    """
+
+    media_type = "application/json"
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        encoding = (parser_context or {}).get("encoding") or "utf-8"
+        if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+            raise exceptions.UnsupportedMediaType(
+                media_type or self.media_type, f"Unsupported charset {encoding!r}."
+            )
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise payload_too_large()
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise exceptions.ParseError(f"The request body is not valid JSON: {exc}.") from None
+        problem = json_problem(data)
+        if problem:
+            raise ApiError(400, "invalid_body", problem)
+        return data

@@ -1,0 +1,123 @@
+"""Serializer fields the apps share: JSON strings and numbers as the contract states them,
+query integers, channels."""
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from django.core.validators import RegexValidator
+from drf_spectacular.extensions import (
+    OpenApiSerializerFieldExtension,
+)
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+
+@extend_schema_field({"type": ["object", "null"], "additionalProperties": {}})
+class NullableObjectField(serializers.JSONField):
+    """A JSON object or null, in a response. (A nullable JSONField would be described as
+    `oneOf: [{}, {"type": "null"}]`, which no null satisfies: null matches both.)"""
+
+
+class JsonStringField(serializers.CharField):
+    """A string in a JSON body: numbers and booleans are refused, where DRF would cast them."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class NonBlankStringExtension(OpenApiSerializerFieldExtension):
+    """A request string that DRF trims may not be blank: one of only spaces is refused like an
+    empty one, so the contract asks for a non-space character (`pattern: \\S`)."""
+
+    target_class = JsonStringField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        field = self.target
+        schema: dict[str, Any] = auto_schema._map_serializer_field(
+            field, direction, bypass_extensions=True
+        )
+        # drf-spectacular makes an extension's schema nullable itself when the field allows null.
+        if isinstance(schema.get("type"), list):
+            types = [kind for kind in schema["type"] if kind != "null"]
+            schema["type"] = types[0] if len(types) == 1 else types
+        if (
+            direction == "request"
+            and field.trim_whitespace
+            and not field.allow_blank
+            and "pattern" not in schema
+            # drf-spectacular adds the pattern of a RegexValidator afterwards, unless one is set.
+            and not any(isinstance(check, RegexValidator) for check in field.validators)
+        ):
+            schema["pattern"] = r"\S"
+        return schema
+
+
+class JsonNumberField(serializers.FloatField):
+    """A number in a JSON body: booleans and strings are refused, where DRF would cast them."""
+
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return float(super().to_internal_value(data))
+
+
+class JsonDecimalField(serializers.DecimalField):
+    """A money amount in a JSON body: a JSON number, never a string or a boolean; -0 reads as 0."""
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        value: Decimal = super().to_internal_value(data)
+        return value + 0  # a negative zero becomes a plain zero
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """An integer query value in ASCII digits only: "2.0" and full-width or Arabic-Indic digits
+    are refused, where DRF's own IntegerField would read them as numbers."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not re.fullmatch(r"-?[0-9]{1,9}", data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+def limit_field(*, default: int | None, maximum: int = 10) -> QueryIntegerField:
+    """A `limit` query value from 1 to `maximum`: 400 outside, never a silent clamp."""
+    if default is None:
+        return QueryIntegerField(
+            min_value=1, max_value=maximum, required=False, help_text=f"1 to {maximum}."
+        )
+    return QueryIntegerField(
+        min_value=1,
+        max_value=maximum,
+        default=default,
+        help_text=f"1 to {maximum}, default {default}.",
+    )
+
+
+CHANNEL_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
+
+
+class ChannelField(serializers.RegexField):
+    """A channel hint: a string of 1-64 of A-Z a-z 0-9 . _ : -; a JSON number is refused,
+    where DRF would cast it to a string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+def channel_field() -> ChannelField:
+    return ChannelField(
+        CHANNEL_PATTERN,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Optional hint naming the calling client: 1-64 of A-Z a-z 0-9 . _ : -",
+        error_messages={"invalid": "Use 1-64 characters of A-Z a-z 0-9 . _ : -"},
+    )

@@ -1,0 +1,33 @@
+"""Rate limits by scope (settings.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES'])."""
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from redis.exceptions import RedisError
+from rest_framework.throttling import ScopedRateThrottle
+
+logger = logging.getLogger(__name__)
+
+# --- Throttles ---------------------------------------------------------------------------------
+
+
+class ScopeThrottle(ScopedRateThrottle):
+    """A per-client throttle of the view's `throttle_scope` (rates in REST_FRAMEWORK settings).
+
+    Rates are read at request time so that `THROTTLE_RATES` overrides in tests apply.
+    """
+
+    def get_rate(self) -> str | None:
+        rates: Mapping[str, str | None] = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+        return rates.get(self.scope) if self.scope else None
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        # Throttles live in the cache (Redis when configured). A cache outage must not turn
+        # every request into a 500: the gateway answers unthrottled until the cache is back.
+        try:
+            return super().allow_request(request, view)
+        except RedisError as exc:
+            logger.warning("cache unavailable, %s requests unthrottled: %s", self.scope, exc)
+            return True

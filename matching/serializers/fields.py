@@ -1,0 +1,81 @@
+"""Fields the matching serializers share: tags, constraints, budgets, JSON integers."""
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from gateway.serializer_fields import (
+    JsonNumberField,
+)
+
+MAX_TAGS = 20
+
+
+class JsonIntegerField(serializers.IntegerField):
+    """An integer in a JSON body: a JSON number without a fraction (7 or 7.0, as JSON Schema
+    reads integers), never a string or boolean."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"type": "object", "additionalProperties": True},
+            {"type": "string"},
+        ]
+    }
+)
+class ConstraintsField(serializers.Field):
+    """Constraints as an array of strings, an object, or one string; stored as a list of strings.
+
+    An object {"material": "leather"} becomes ["material: leather"].
+    """
+
+    default_error_messages = {
+        "invalid": "Give an array of strings, an object, or a string.",
+        "too_many": "Give at most 20 constraints of at most 200 characters each.",
+    }
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        if isinstance(data, str):
+            items = [data]
+        elif isinstance(data, dict):
+            items = [f"{key}: {value}" for key, value in data.items()]
+        elif isinstance(data, list) and all(isinstance(item, str) for item in data):
+            items = data
+        else:
+            self.fail("invalid")
+        items = list(dict.fromkeys(item.strip() for item in items if item.strip()))
+        if len(items) > 20 or any(len(item) > 200 for item in items):
+            self.fail("too_many")
+        return items
+
+    def to_representation(self, value: list[str]) -> list[str]:
+        return value
+
+
+class BudgetRangeSerializer(serializers.Serializer):
+    min = JsonNumberField(min_value=0, max_value=1e9, required=False, allow_null=True)
+    max = JsonNumberField(min_value=0, max_value=1e9, required=False, allow_null=True)
+    currency = serializers.RegexField(
+        r"^[A-Za-z]{3}$", required=False, allow_null=True, help_text="ISO 4217 code."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        low, high = attrs.get("min"), attrs.get("max")
+        if low is not None and high is not None and low > high:
+            raise serializers.ValidationError({"min": ["min must not exceed max."]})
+        currency = attrs.get("currency")
+        return {"min": low, "max": high, "currency": currency.upper() if currency else None}
+
+
+def _tags(tags: list[str]) -> list[str]:
+    return list(dict.fromkeys(tag.strip().lower() for tag in tags if tag.strip()))

@@ -1,0 +1,65 @@
+"""GET /v1/recommend: its query and its answer."""
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from catalog.serializers import CardSerializer
+from gateway.serializer_fields import (
+    channel_field,
+    limit_field,
+)
+from matching.resolution import MAX_INTENT_CHARS
+from matching.serializers.resources import ProposalSerializer
+
+
+class RecommendQuerySerializer(serializers.Serializer):
+    intent = serializers.CharField(
+        max_length=MAX_INTENT_CHARS, help_text="The shopper's words, in natural language."
+    )
+    limit = limit_field(default=3)
+    region = serializers.RegexField(
+        r"^[A-Za-z]{2}$",
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="ISO 3166-1 alpha-2 country code: only products sold there.",
+        error_messages={"invalid": "Give a two-letter ISO country code, e.g. US."},
+    )
+    channel = channel_field()
+
+    def validate_region(self, value: str | None) -> str | None:
+        return value.upper() if value else None
+
+
+class RetrievalSerializer(serializers.Serializer):
+    intent_hits = serializers.IntegerField(help_text="Products found by the tiers.")
+    trending_fill = serializers.IntegerField(help_text="Trending products added to fill.")
+
+
+# Served by a `list` action, yet one object: never an array in the contract.
+@extend_schema_serializer(many=False)
+class RecommendSerializer(serializers.Serializer):
+    intent = serializers.CharField(help_text="The intent as the caller sent it.")
+    intent_id = serializers.CharField(help_text="The Intent recorded for this request.")
+    count = serializers.IntegerField()
+    items = CardSerializer(many=True)
+    proposals = ProposalSerializer(many=True, help_text="One catalog proposal per card.")
+    proposal_count = serializers.IntegerField()
+    match_session_id = serializers.CharField(help_text="The session ranking the proposals.")
+    shopper_guide = serializers.CharField(
+        help_text="For a person: what was understood and how each pick relates to it."
+    )
+    note = serializers.ChoiceField(
+        choices=["intent_plus_trending", "trending_suggested"],
+        allow_null=True,
+        help_text="Machine hint: whether trending products filled the list.",
+    )
+    match_tier = serializers.ChoiceField(
+        choices=["raw_substring", "strict", "narrow", "fuzzy", "broadened", "none"],
+        help_text="The loosest retrieval tier that contributed a product, before trending fill.",
+    )
+    intent_source = serializers.ChoiceField(choices=["engine", "engine_cached"])
+    resolved_keywords = serializers.ListField(child=serializers.CharField())
+    resolved_categories = serializers.ListField(child=serializers.CharField())
+    retrieval = RetrievalSerializer()
+    generated_at = serializers.DateTimeField()

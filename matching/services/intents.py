@@ -1,0 +1,155 @@
+"""Intents: stated by demand agents or recorded by recommend, and the merchants' feed of them."""
+
+import base64
+import binascii
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import transaction
+from django.db.models import (
+    Exists,
+    OuterRef,
+    Q,
+    QuerySet,
+)
+from django.utils import timezone
+
+from gateway.errors import (
+    BAD_CURSOR,
+    INTENT_NOT_FOUND,
+    MERCHANT_DEACTIVATED,
+)
+from gateway.ids import INTENT, find_minted, is_minted, new_id
+from matching import resolving
+from matching.models import (
+    Intent,
+    IntentTag,
+    Proposal,
+    ProposalStatus,
+    ResolutionSource,
+)
+from matching.serializers import IntentSerializer
+from merchants.delivery import surge_publish
+from merchants.models import MerchantAgent
+
+
+def intent_create(
+    *,
+    raw_query: str,
+    region: str | None,
+    audience: str | None,
+    budget_range: dict[str, Any] | None,
+    constraints: list[str],
+    intent_tags: list[str] | None,
+    source_channel: str | None,
+    metadata: dict[str, Any],
+    attempt: resolving.Attempt | None = None,
+) -> Intent:
+    """Record a demand agent's intent and announce it to the merchants its tags fit
+    (Intent.Surge). Tags given by the agent make it `client`-resolved; otherwise the intent
+    engine resolves it within its timeout (`attempt`, when the caller already asked it), and
+    when it cannot, the intent is stored `unresolved` and tried again on a schedule
+    (matching/resolving.py). Never fails for the engine."""
+    fields: dict[str, Any] = {
+        "region": region,
+        "target_audience": audience,
+        "budget_range": budget_range,
+        "constraints": constraints,
+        "intent_tags": intent_tags or [],
+    }
+    if intent_tags:
+        fields["resolution_source"] = ResolutionSource.CLIENT
+    else:
+        outcome = attempt or resolving.attempt(raw_query, region)
+        fields.update(resolving.creation_fields(outcome, kept=fields, now=timezone.now()))
+    with transaction.atomic():
+        intent = intent_insert(
+            intent_id=new_id(INTENT),
+            raw_query=raw_query,
+            source_channel=source_channel,
+            metadata=metadata,
+            **fields,
+        )
+        surge_publish(intent=IntentSerializer(intent).data)
+    return intent
+
+
+async def intent_create_async(**fields: Any) -> Intent:
+    """`intent_create` for coroutine views: the engine is awaited holding no thread."""
+    outcome = None
+    if not fields["intent_tags"]:
+        outcome = await resolving.attempt_async(fields["raw_query"], fields["region"])
+    return await sync_to_async(intent_create)(**fields, attempt=outcome)
+
+
+def intent_insert(**fields: Any) -> Intent:
+    intent = Intent.objects.create(**fields)
+    IntentTag.objects.bulk_create(IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags)
+    return intent
+
+
+def intent_get(*, intent_id: str) -> Intent:
+    return find_minted(Intent.objects.all(), INTENT, intent_id, INTENT_NOT_FOUND())
+
+
+def intent_proposals(*, intent_id: str, include_expired: bool) -> tuple[Intent, list[Proposal]]:
+    """The intent's proposals, oldest first; expired ones only when asked for."""
+    intent = intent_get(intent_id=intent_id)
+    proposals = intent.proposals.select_related("merchant")
+    if not include_expired:
+        proposals = proposals.exclude(
+            status=ProposalStatus.SUBMITTED, valid_until__lte=timezone.now()
+        )
+    return intent, list(proposals)
+
+
+@dataclass(frozen=True)
+class FeedPage:
+    intents: list[Intent]
+    next_cursor: str | None
+
+
+def _cursor(intent: Intent) -> str:
+    raw = f"{intent.created_at.isoformat()}|{intent.intent_id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _after_cursor(cursor: str) -> Q:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        moment, intent_id = raw.split("|")
+        created_at = datetime.fromisoformat(moment)
+        if created_at.tzinfo is None or not is_minted(INTENT, intent_id):
+            raise ValueError
+        created_at = created_at.astimezone(UTC)
+    except (ValueError, UnicodeDecodeError, binascii.Error, OverflowError):
+        raise BAD_CURSOR(
+            fields={"cursor": ["Pass next_cursor from the previous page unchanged."]}
+        ) from None
+    return Q(created_at__lt=created_at) | Q(created_at=created_at, intent_id__lt=intent_id)
+
+
+def intents_feed(
+    *, merchant: MerchantAgent, since: datetime | None, cursor: str | None, limit: int
+) -> FeedPage:
+    """Intents whose tags fit the merchant's subscriptions and regions, newest first."""
+    if merchant.is_deactivated:
+        raise MERCHANT_DEACTIVATED()
+    intents: QuerySet[Intent] = Intent.objects.all()
+    subscriptions = merchant.subscription_tags
+    if "*" not in subscriptions:
+        intents = intents.filter(
+            Exists(IntentTag.objects.filter(intent=OuterRef("pk"), tag__in=subscriptions))
+        )
+    if merchant.regions:
+        intents = intents.filter(Q(region__isnull=True) | Q(region__in=merchant.regions))
+    if since is not None:
+        intents = intents.filter(created_at__gte=since)
+    if cursor:
+        intents = intents.filter(_after_cursor(cursor))
+    page = list(intents.order_by("-created_at", "-intent_id")[: limit + 1])
+    more = len(page) > limit
+    page = page[:limit]
+    return FeedPage(page, _cursor(page[-1]) if more else None)

@@ -1,0 +1,146 @@
+"""Match tokens: minted for the proposal a demand agent accepts, then confirmed."""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from gateway.errors import (
+    MATCH_ALREADY_ACCEPTED,
+    MATCH_EXPIRED,
+    MATCH_TOKEN_EXPIRED,
+    MATCH_TOKEN_NOT_FOUND,
+    PROPOSAL_NOT_RANKED,
+    PROPOSAL_UNAVAILABLE,
+    SESSION_TOKEN_NOT_FOUND,
+    TOKEN_OF_ANOTHER_PROPOSAL,
+    ApiError,
+)
+from gateway.ids import MATCH_TOKEN, find_minted, new_id
+from matching.models import (
+    AcceptanceState,
+    MatchSession,
+    MatchStatus,
+    MatchToken,
+    Proposal,
+    ProposalStatus,
+    Provenance,
+)
+from matching.serializers import IntentSerializer, ProposalSerializer
+from matching.services.sessions import match_get
+
+
+def match_token_get(*, match_token_id: str) -> MatchToken:
+    missing = MATCH_TOKEN_NOT_FOUND()
+    return find_minted(MatchToken.objects.all(), MATCH_TOKEN, match_token_id, missing)
+
+
+def _ensure_live(proposal: Proposal, now: datetime) -> None:
+    if not proposal.is_live(now):
+        raise PROPOSAL_UNAVAILABLE(status=proposal.status_at(now))
+
+
+def _already_accepted() -> ApiError:
+    return MATCH_ALREADY_ACCEPTED()
+
+
+def _mint(session: MatchSession, proposal_id: str, request_id: str | None) -> MatchToken:
+    ranked = next(
+        (item for item in session.ranked_proposals if item["proposal_id"] == proposal_id), None
+    )
+    if ranked is None:
+        raise PROPOSAL_NOT_RANKED()
+    existing = session.tokens.filter(proposal_id=proposal_id).first()
+    if session.status == MatchStatus.ACCEPTED:
+        # Only the accepted token answers now; any other acceptance is a conflict.
+        if existing is not None and existing.acceptance_state == AcceptanceState.ACCEPTED:
+            return existing
+        raise _already_accepted()
+    if existing is not None:
+        return existing
+    proposal = Proposal.objects.select_related("merchant", "intent").get(proposal_id=proposal_id)
+    now = timezone.now()
+    _ensure_live(proposal, now)
+    rank_summary = {
+        key: session.summary.get(key) for key in ("weights", "tie_break", "considered", "ranked")
+    }
+    try:
+        with transaction.atomic():
+            return MatchToken.objects.create(
+                match_token_id=new_id(MATCH_TOKEN),
+                session=session,
+                intent=proposal.intent,
+                proposal=proposal,
+                intent_snapshot=dict(IntentSerializer(proposal.intent).data),
+                proposal_snapshot=dict(ProposalSerializer(proposal, context={"now": now}).data),
+                ranking_snapshot={**ranked, "summary": rank_summary},
+                trace_ids={
+                    # Only the gateway's own catalog proposals carry an attribution id; a
+                    # merchant's metadata must not be able to claim one.
+                    "rec_id": proposal.metadata.get("rec_id")
+                    if proposal.provenance == Provenance.CATALOG
+                    else None,
+                    "intent_id": proposal.intent_id,
+                    "match_session_id": session.match_session_id,
+                    "proposal_id": proposal.proposal_id,
+                    "request_id": request_id,
+                },
+                issued_at=now,
+                expires_at=now + timedelta(hours=settings.MATCH_TOKEN_TTL_HOURS),
+            )
+    except IntegrityError:
+        # The same proposal was minted by a concurrent request: that token is the answer.
+        return session.tokens.get(proposal_id=proposal_id)
+
+
+def _confirm(session: MatchSession, token: MatchToken) -> MatchToken:
+    now = timezone.now()
+    if token.acceptance_state == AcceptanceState.ACCEPTED:
+        return token
+    if (
+        session.status == MatchStatus.ACCEPTED
+        or token.acceptance_state == AcceptanceState.SUPERSEDED
+    ):
+        raise _already_accepted()
+    if token.state_at(now) == AcceptanceState.EXPIRED:
+        raise MATCH_TOKEN_EXPIRED()
+    _ensure_live(token.proposal, now)
+    token.acceptance_state, token.accepted_at = AcceptanceState.ACCEPTED, now
+    token.save(update_fields=["acceptance_state", "accepted_at"])
+    session.tokens.exclude(pk=token.pk).filter(acceptance_state=AcceptanceState.ISSUED).update(
+        acceptance_state=AcceptanceState.SUPERSEDED
+    )
+    session.status = MatchStatus.ACCEPTED
+    session.save(update_fields=["status", "updated_at"])
+    Proposal.objects.filter(pk=token.proposal_id).update(
+        status=ProposalStatus.ACCEPTED, updated_at=now
+    )
+    return token
+
+
+def match_accept(
+    *,
+    match_session_id: str,
+    proposal_id: str | None,
+    match_token_id: str | None,
+    request_id: str | None,
+) -> MatchToken:
+    """`proposal_id` mints (or returns) the session's token for that proposal; `match_token_id`
+    confirms a minted token, which accepts the match and supersedes its other tokens."""
+    match_get(match_session_id=match_session_id)  # 404 before anything else
+    with transaction.atomic():
+        # Lock the session so two acceptances of one match are decided one after the other.
+        session = MatchSession.objects.select_for_update().get(match_session_id=match_session_id)
+        if session.status == MatchStatus.EXPIRED:
+            raise MATCH_EXPIRED()
+        if match_token_id is None:
+            assert proposal_id is not None
+            return _mint(session, proposal_id, request_id)
+        missing = SESSION_TOKEN_NOT_FOUND()
+        token = find_minted(session.tokens.all(), MATCH_TOKEN, match_token_id, missing)
+        if proposal_id is not None and token.proposal_id != proposal_id:
+            raise TOKEN_OF_ANOTHER_PROPOSAL(
+                fields={"proposal_id": ["Does not match the token's proposal."]}
+            )
+        return _confirm(session, token)

@@ -1,0 +1,94 @@
+"""Intent.Surge delivery: publish an event, fan it out to the merchants it fits, attempt,
+retry, give up.
+
+Every event, delivery and attempt is a row. Publishing writes the event (its exact body, once)
+in the intent's own transaction and, after commit, sends one task that fans it out: one delivery
+per merchant the intent fits, each sent as a task that only names it. A worker claims a due
+delivery with a conditional UPDATE, so a task that arrives twice sends once. Retries are
+scheduled in the database (`next_attempt_at`) and sent by the sweeper, which also fans out
+events whose task was lost and takes back deliveries whose worker died mid-attempt: a lost
+broker message or a killed worker delays a delivery, never loses it. The merchant may see an
+event twice (at-least-once), always under the same `webhook-id`.
+
+No merchant can hold up another's deliveries (DESIGN.md section 7): a merchant has at most
+WEBHOOK_MERCHANT_IN_FLIGHT deliveries under way (the next ones wait a moment); a merchant whose
+last attempt or probe got no answer in time is `slow`, and its deliveries go to the slow lane,
+a queue with its own workers, until it answers again; probes have their own queue too."""
+
+from merchants.delivery.attempts import (
+    GONE,
+    MAX_ATTEMPTS,
+    MAX_BODY_BYTES,
+    REQUEUE_AFTER,
+    RETRY_SCHEDULE,
+    WORKER_STOPPED,
+    after_failure,
+    attempt_time_limits,
+    claim_lease,
+    delivery_attempt,
+    retry_delay,
+)
+from merchants.delivery.events import (
+    FAN_OUT_GRACE,
+    PROTOCOL_VERSION,
+    SURGE,
+    event_body,
+    event_fan_out,
+    fits,
+    subscribed_to,
+    surge_body,
+    surge_publish,
+)
+from merchants.delivery.lanes import (
+    FAST_LANE,
+    IN_FLIGHT_PAUSE,
+    SLOW_LANE,
+    STUCK_AFTER,
+    deliveries_enqueue,
+    merchant_answered,
+    slow_merchants,
+)
+from merchants.delivery.sweeper import (
+    PRUNE_BATCH,
+    SWEEP_BATCH,
+    delete_in_batches,
+    deliveries_prune,
+    deliveries_retry,
+    deliveries_sweep,
+)
+
+__all__ = [
+    "FAN_OUT_GRACE",
+    "FAST_LANE",
+    "GONE",
+    "IN_FLIGHT_PAUSE",
+    "MAX_ATTEMPTS",
+    "MAX_BODY_BYTES",
+    "PROTOCOL_VERSION",
+    "PRUNE_BATCH",
+    "REQUEUE_AFTER",
+    "RETRY_SCHEDULE",
+    "SLOW_LANE",
+    "STUCK_AFTER",
+    "SURGE",
+    "SWEEP_BATCH",
+    "WORKER_STOPPED",
+    "after_failure",
+    "attempt_time_limits",
+    "claim_lease",
+    "delete_in_batches",
+    "deliveries_enqueue",
+    "deliveries_prune",
+    "deliveries_retry",
+    "deliveries_sweep",
+    "delivery_attempt",
+    "event_body",
+    "event_fan_out",
+    "fits",
+    "merchant_answered",
+    "retry_delay",
+    "slow_merchants",
+    "subscribed_to",
+    "surge_body",
+    "surge_publish",
+]

@@ -1,0 +1,213 @@
+"""One attempt of a delivery: claimed, sent through the SSRF-safe client, recorded, and
+retried on the schedule."""
+
+import math
+import random
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from merchants.client import Answer, post_signed
+from merchants.delivery.lanes import (
+    FAST_LANE,
+    IN_FLIGHT_PAUSE,
+    _next_in_line,
+    _to_slow_lane,
+    merchant_answered,
+    slow_merchants,
+)
+from merchants.models import (
+    AttemptOutcome,
+    DeliveryAttempt,
+    DeliveryStatus,
+    MerchantAgent,
+    MerchantStatus,
+    WebhookDelivery,
+)
+
+# Waits after each failed attempt: the Standard Webhooks (Svix) schedule, jittered by 10%.
+RETRY_SCHEDULE = (
+    timedelta(seconds=5),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=5),
+    timedelta(hours=10),
+    timedelta(hours=10),
+)
+
+
+MAX_ATTEMPTS = len(RETRY_SCHEDULE) + 1
+
+
+MAX_BODY_BYTES = 20 * 1024
+
+
+# A due delivery whose task was sent this long ago and never claimed lost its message (a broker
+# that restarted empty). Long enough that a backlogged queue is not flooded with duplicates.
+REQUEUE_AFTER = timedelta(minutes=5)
+
+
+WORKER_STOPPED = "The worker stopped before the merchant answered."
+
+
+GONE = "Not sent: the endpoint answered 410 Gone; deliveries to it are disabled."
+
+
+def attempt_time_limits() -> tuple[int, int]:
+    """(soft, hard) seconds for one delivery task: an attempt takes at most about 3 timeouts
+    (connect, answer, the bounded read of the body)."""
+    soft = math.ceil(3 * settings.WEBHOOK_TIMEOUT_S) + 2
+    return soft, soft + 3
+
+
+def claim_lease() -> timedelta:
+    """After this long a claimed delivery's worker is surely gone: its hard limit has passed,
+    with a margin for the clocks of different hosts."""
+    return timedelta(seconds=attempt_time_limits()[1] + 5)
+
+
+def retry_delay(attempt_count: int) -> timedelta:
+    """The wait after failed attempt number `attempt_count` (1-based), with jitter."""
+    return RETRY_SCHEDULE[attempt_count - 1] * random.uniform(0.9, 1.1)  # noqa: S311 - jitter
+
+
+def after_failure(attempt_count: int, now: datetime) -> dict[str, Any]:
+    """A delivery's state after failed attempt number `attempt_count`: the next attempt on
+    schedule, or `failed` after the last one."""
+    if attempt_count >= MAX_ATTEMPTS:
+        return {"status": DeliveryStatus.FAILED, "completed_at": now}
+    return {
+        "status": DeliveryStatus.PENDING,
+        "next_attempt_at": now + retry_delay(attempt_count),
+        "enqueued_at": None,
+    }
+
+
+def _merchant_failing(merchant_id: int, now: datetime) -> None:
+    """A delivery failed for good: an active merchant becomes unhealthy."""
+    MerchantAgent.objects.filter(pk=merchant_id, status=MerchantStatus.ACTIVE).update(
+        status=MerchantStatus.UNHEALTHY, updated_at=now
+    )
+
+
+def _undeliverable(merchant: MerchantAgent) -> str:
+    if merchant.is_deactivated:
+        return "Not sent: the merchant agent is deactivated."
+    if merchant.deliveries_disabled_at is not None:
+        return GONE
+    return ""
+
+
+def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDelivery | None:
+    """Make a due delivery's next attempt; None when it is not due, another worker has it, its
+    merchant has its fill under way, or (in the fast lane) its merchant turned slow and the
+    delivery moved to the slow lane.
+
+    Idempotent: the claim is a conditional UPDATE, so of two tasks for the same delivery only
+    one sends.
+    """
+    now = timezone.now()
+    due = WebhookDelivery.objects.filter(
+        pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=now
+    )
+    with transaction.atomic():
+        merchant_id = due.values_list("merchant_id", flat=True).first()
+        if merchant_id is None:
+            return None
+        # Claims for one merchant are decided one at a time (a row lock on PostgreSQL; SQLite
+        # has one writer at a time anyway).
+        list(MerchantAgent.objects.select_for_update().filter(pk=merchant_id).values("pk"))
+        under_way = WebhookDelivery.objects.filter(
+            merchant_id=merchant_id, status=DeliveryStatus.SENDING
+        ).count()
+        if under_way >= settings.WEBHOOK_MERCHANT_IN_FLIGHT:
+            # The merchant has its fill: this one waits a moment, then the sweeper sends it.
+            due.update(next_attempt_at=now + IN_FLIGHT_PAUSE, enqueued_at=None)
+            return None
+        if lane == FAST_LANE and slow_merchants([merchant_id], now):
+            due.update(enqueued_at=now)
+            transaction.on_commit(partial(_to_slow_lane, delivery_id))
+            return None
+        if not due.update(status=DeliveryStatus.SENDING, claimed_at=now):
+            return None
+        delivery = WebhookDelivery.objects.select_related("merchant", "event").get(pk=delivery_id)
+        reason = _undeliverable(delivery.merchant)
+        if reason:
+            delivery.status, delivery.last_error, delivery.completed_at = (
+                DeliveryStatus.FAILED,
+                reason,
+                now,
+            )
+            delivery.save(update_fields=["status", "last_error", "completed_at"])
+            return delivery
+        delivery.attempt_count += 1
+        delivery.save(update_fields=["attempt_count"])
+        attempt = DeliveryAttempt.objects.create(
+            delivery=delivery, number=delivery.attempt_count, started_at=now
+        )
+    if not connection.in_atomic_block:
+        connection.close()  # no connection held while the merchant takes its time
+    merchant = delivery.merchant
+    try:
+        answer = post_signed(
+            url=merchant.agent_endpoint,
+            secret=merchant.webhook_secret,
+            msg_id=delivery.event_id,
+            body=delivery.event.body.encode(),
+            timeout=settings.WEBHOOK_TIMEOUT_S,
+        )
+    except SoftTimeLimitExceeded:
+        elapsed = round((timezone.now() - now).total_seconds() * 1000)
+        answer = Answer(None, elapsed, "The attempt ran out of time.", timed_out=True)
+    _record(delivery, attempt, answer)
+    _next_in_line(delivery.merchant_id)
+    return delivery
+
+
+def _record(delivery: WebhookDelivery, attempt: DeliveryAttempt, answer: Answer) -> None:
+    now = timezone.now()
+    attempt.outcome = AttemptOutcome.SUCCEEDED if answer.ok else AttemptOutcome.FAILED
+    attempt.status_code, attempt.latency_ms = answer.status_code, answer.latency_ms
+    attempt.error, attempt.response_excerpt = answer.error[:300], answer.excerpt
+    changes: dict[str, Any] = {
+        "last_status_code": answer.status_code,
+        "last_error": answer.error[:300],
+        "claimed_at": None,
+    }
+    gone = answer.status_code == 410
+    if answer.ok:
+        changes.update(status=DeliveryStatus.SUCCEEDED, completed_at=now)
+    elif gone:
+        changes.update(status=DeliveryStatus.FAILED, completed_at=now)
+    else:
+        changes.update(after_failure(delivery.attempt_count, now))
+    merchants = MerchantAgent.objects.filter(pk=delivery.merchant_id)
+    with transaction.atomic():
+        attempt.save()
+        merchant_answered(delivery.merchant_id, answer, now)
+        # Only the holder of the claim settles the delivery: if the sweeper took it back (this
+        # worker overran its lease), the attempt is on record and the new claim decides.
+        mine = WebhookDelivery.objects.filter(
+            pk=delivery.pk, status=DeliveryStatus.SENDING, attempt_count=delivery.attempt_count
+        ).update(**changes)
+        for name, value in changes.items():
+            setattr(delivery, name, value)
+        if not mine:
+            return
+        if answer.ok:
+            merchants.filter(status=MerchantStatus.UNHEALTHY).update(
+                status=MerchantStatus.ACTIVE, updated_at=now
+            )
+        elif gone:
+            merchants.update(deliveries_disabled_at=now, updated_at=now)
+            WebhookDelivery.objects.filter(
+                merchant_id=delivery.merchant_id, status=DeliveryStatus.PENDING
+            ).update(status=DeliveryStatus.FAILED, completed_at=now, last_error=GONE)
+        elif changes["status"] == DeliveryStatus.FAILED:
+            _merchant_failing(delivery.merchant_id, now)

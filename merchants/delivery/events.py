@@ -1,0 +1,177 @@
+"""Intent.Surge events: the signed body, who is subscribed, publishing with the intent, and
+fanning out to one delivery per merchant."""
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+import orjson
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import BooleanField
+from django.db.models.expressions import RawSQL
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from gateway.ids import EVENT, new_id
+from merchants import subscriptions
+from merchants.delivery.attempts import MAX_BODY_BYTES
+from merchants.delivery.lanes import deliveries_enqueue, slow_merchants
+from merchants.models import (
+    DeliveryStatus,
+    MerchantAgent,
+    MerchantStatus,
+    WebhookDelivery,
+    WebhookEvent,
+)
+
+PROTOCOL_VERSION = "0.2"
+
+logger = logging.getLogger(__name__)
+
+
+SURGE = "intent.surge"
+
+
+def subscribed_to(tags: Iterable[str]) -> RawSQL:
+    """A filter on merchants: subscribed to any of `tags` or to "*", decided by the database
+    (a JSON array of strings on both vendors), so a surge reads only the merchants it fits
+    rather than every active one."""
+    # Constant SQL; the tags are bound parameters.
+    wanted = sorted({*tags, "*"})
+    if connection.vendor == "postgresql":
+        sql = "merchants_merchantagent.subscription_tags ?| %s::text[]"
+        return RawSQL(sql, [wanted], output_field=BooleanField())  # noqa: S611
+    marks = ", ".join(["%s"] * len(wanted))
+    sql = (
+        "EXISTS (SELECT 1 FROM json_each(merchants_merchantagent.subscription_tags) "  # noqa: S608
+        f"WHERE json_each.value IN ({marks}))"
+    )
+    return RawSQL(sql, wanted, output_field=BooleanField())  # noqa: S611
+
+
+def fits(merchant: MerchantAgent, tags: set[str], region: str | None) -> bool:
+    """Whether an intent with these (lower-case) tags and region is for this merchant."""
+    subscriptions = set(merchant.subscription_tags)
+    if "*" not in subscriptions and not subscriptions & tags:
+        return False
+    return not merchant.regions or region is None or region in merchant.regions
+
+
+def event_body(event_id: str, event_type: str, data: dict[str, Any], at: datetime) -> bytes:
+    return orjson.dumps(
+        {
+            "id": event_id,
+            "type": event_type,
+            "created_at": at,
+            "protocol_version": PROTOCOL_VERSION,
+            "data": data,
+        },
+        option=orjson.OPT_UTC_Z,
+    )
+
+
+def surge_body(event_id: str, intent: dict[str, Any], at: datetime) -> bytes:
+    """The Intent.Surge body, under 20 KB: an oversized intent is cut down, marked `truncated`,
+    and the merchant reads it whole at `intent_url`."""
+    base = settings.PUBLIC_BASE_URL
+    data: dict[str, Any] = {
+        "intent": intent,
+        "intent_url": f"{base}/v1/intents/{intent['intent_id']}",
+        "proposals_url": f"{base}/v1/proposals",
+    }
+    body = event_body(event_id, SURGE, data, at)
+    if len(body) > MAX_BODY_BYTES:
+        data["intent"] = {
+            **{key: value for key, value in intent.items() if key != "metadata"},
+            "raw_query": intent["raw_query"][:500],
+            "constraints": [item[:100] for item in intent.get("constraints", [])[:5]],
+        }
+        data["truncated"] = True
+        body = event_body(event_id, SURGE, data, at)
+    return body
+
+
+# An event still not fanned out this long after it was written lost its task: the sweeper
+# fans it out.
+FAN_OUT_GRACE = timedelta(seconds=10)
+
+
+def surge_publish(*, intent: dict[str, Any]) -> WebhookEvent | None:
+    """Write the Intent.Surge event of an intent with tags; it is fanned out after commit.
+
+    Call it inside the transaction that gives the intent its tags: the event commits or rolls
+    back with the intent. The request writes one row and sends one task, however many
+    merchants the intent fits, and neither when no merchant subscribes to its tags
+    (merchants/subscriptions.py).
+    """
+    tags = sorted(set(intent["intent_tags"]))
+    if not tags or not subscriptions.anyone_subscribes(set(tags)):
+        return None
+    now, event_id = timezone.now(), new_id(EVENT)
+    event = WebhookEvent.objects.create(
+        event_id=event_id,
+        event_type=SURGE,
+        intent_id=intent["intent_id"],
+        tags=tags,
+        region=intent["region"],
+        body=surge_body(event_id, intent, now).decode(),
+    )
+    transaction.on_commit(partial(_fan_out_later, event_id))
+    return event
+
+
+def _fan_out_later(event_id: str) -> None:
+    from merchants.tasks import fan_out  # the tasks call this module's use cases
+
+    try:
+        fan_out.apply_async((event_id,), retry=False)
+    except (OperationalError, OSError) as exc:
+        logger.warning("broker unavailable, the sweeper will fan the event out: %s", exc)
+
+
+def event_fan_out(*, event_id: str) -> int:
+    """Write one delivery per active merchant the event fits and send them; how many merchants.
+
+    Idempotent: the event is claimed with a conditional UPDATE, so it is fanned out once. The
+    merchants that answer in time come first, then the first registered; at most
+    WEBHOOK_FANOUT_MAX.
+    """
+    event = WebhookEvent.objects.filter(pk=event_id, fanned_out_at__isnull=True).first()
+    if event is None:
+        return 0
+    tags = set(event.tags)
+    candidates = MerchantAgent.objects.filter(
+        subscribed_to(tags), status=MerchantStatus.ACTIVE, deliveries_disabled_at__isnull=True
+    ).only("id", "subscription_tags", "regions")
+    fitting = [m for m in candidates.order_by("id") if fits(m, tags, event.region)]
+    slow = slow_merchants((m.pk for m in fitting), timezone.now())
+    merchants = sorted(fitting, key=lambda m: m.pk in slow)  # the slow ones last
+    if len(merchants) > settings.WEBHOOK_FANOUT_MAX:
+        logger.warning(
+            "event %s fits %d merchants; delivering to the first %d (WEBHOOK_FANOUT_MAX)",
+            event_id,
+            len(merchants),
+            settings.WEBHOOK_FANOUT_MAX,
+        )
+        merchants = merchants[: settings.WEBHOOK_FANOUT_MAX]
+    now = timezone.now()
+    with transaction.atomic():
+        if not WebhookEvent.objects.filter(pk=event_id, fanned_out_at__isnull=True).update(
+            fanned_out_at=now
+        ):
+            return 0
+        if not merchants:  # announced to nobody: nothing will ever read it
+            WebhookEvent.objects.filter(pk=event_id).delete()
+            return 0
+        WebhookDelivery.objects.bulk_create(
+            (WebhookDelivery(merchant=m, event=event, next_attempt_at=now) for m in merchants),
+            ignore_conflicts=True,
+        )
+        pending = list(
+            event.deliveries.filter(status=DeliveryStatus.PENDING).values_list("pk", flat=True)
+        )
+        transaction.on_commit(partial(deliveries_enqueue, pending))
+    return len(merchants)

@@ -1,0 +1,126 @@
+"""The sweeper (deliveries due again, or stuck), staff retries, and pruning of finished
+deliveries."""
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from merchants.delivery.attempts import (
+    REQUEUE_AFTER,
+    WORKER_STOPPED,
+    _merchant_failing,
+    after_failure,
+    claim_lease,
+)
+from merchants.delivery.events import FAN_OUT_GRACE, event_fan_out
+from merchants.delivery.lanes import deliveries_enqueue
+from merchants.models import (
+    AttemptOutcome,
+    DeliveryAttempt,
+    DeliveryStatus,
+    WebhookDelivery,
+    WebhookEvent,
+)
+
+SWEEP_BATCH = 500
+
+logger = logging.getLogger(__name__)
+
+
+def deliveries_sweep() -> tuple[int, int]:
+    """Take back deliveries whose worker died; send the due ones no task is on its way for.
+
+    Returns (taken back, sent). Run every few seconds by beat; safe to run concurrently.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        stale = list(
+            WebhookDelivery.objects.filter(
+                status=DeliveryStatus.SENDING, claimed_at__lt=now - claim_lease()
+            ).values_list("pk", "attempt_count", "merchant_id")[:SWEEP_BATCH]
+        )
+        DeliveryAttempt.objects.filter(
+            delivery_id__in=[pk for pk, _, _ in stale], outcome=AttemptOutcome.IN_FLIGHT
+        ).update(outcome=AttemptOutcome.ABANDONED, error=WORKER_STOPPED)
+        for pk, attempt_count, merchant_id in stale:
+            # The abandoned attempt counts: the next one waits its turn on the schedule.
+            changes = after_failure(attempt_count, now)
+            WebhookDelivery.objects.filter(
+                pk=pk, status=DeliveryStatus.SENDING, attempt_count=attempt_count
+            ).update(claimed_at=None, last_error=WORKER_STOPPED, **changes)
+            if changes["status"] == DeliveryStatus.FAILED:
+                _merchant_failing(merchant_id, now)
+    lost = list(
+        WebhookEvent.objects.filter(
+            fanned_out_at__isnull=True, created_at__lt=now - FAN_OUT_GRACE
+        ).values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    for event_id in lost:
+        event_fan_out(event_id=event_id)
+    due = list(
+        WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
+        .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - REQUEUE_AFTER))
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    sent = deliveries_enqueue(due) if due else 0
+    if stale or sent or lost:
+        logger.info(
+            "sweep: %d events fanned out, %d deliveries taken back, %d sent",
+            len(lost),
+            len(stale),
+            sent,
+        )
+    return len(stale), sent
+
+
+def deliveries_retry(*, delivery_ids: Iterable[int]) -> int:
+    """Make waiting or failed deliveries due now: a failed one gets one more attempt."""
+    ids = list(delivery_ids)
+    with transaction.atomic():
+        count = WebhookDelivery.objects.filter(
+            pk__in=ids, status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED]
+        ).update(
+            status=DeliveryStatus.PENDING,
+            next_attempt_at=timezone.now(),
+            enqueued_at=None,
+            completed_at=None,
+        )
+        transaction.on_commit(partial(deliveries_enqueue, ids))
+    return count
+
+
+PRUNE_BATCH = 2000
+
+
+def delete_in_batches(rows: QuerySet[Any]) -> int:
+    """Delete `rows` PRUNE_BATCH at a time, so no long lock is held; returns how many went."""
+    deleted = 0
+    while batch := list(rows.values_list("pk", flat=True)[:PRUNE_BATCH]):
+        rows.model.objects.filter(pk__in=batch).delete()
+        deleted += len(batch)
+    return deleted
+
+
+def deliveries_prune(*, finished_before: datetime) -> int:
+    """Delete deliveries (and their attempts) finished before the given time, never a pending
+    or sending one, then the fanned-out events left without deliveries. Returns how many
+    deliveries went."""
+    deleted = delete_in_batches(
+        WebhookDelivery.objects.filter(
+            status__in=[DeliveryStatus.SUCCEEDED, DeliveryStatus.FAILED],
+            completed_at__lt=finished_before,
+        )
+    )
+    delete_in_batches(
+        WebhookEvent.objects.filter(
+            fanned_out_at__isnull=False, created_at__lt=finished_before, deliveries__isnull=True
+        )
+    )
+    return deleted
