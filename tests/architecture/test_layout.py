@@ -1,0 +1,111 @@
+"""The layout of ../shared/DESIGN.md section 2, enforced: imports flow one way between the apps,
+no app reaches into another's views or admin or into the project's urls or admin site, and no
+module grows past what a newcomer reads in one sitting."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS = ("catalog", "merchants", "matching", "reporting", "agents")
+# Which apps each app may import (its own code aside).
+ALLOWED = {
+    "catalog": set(),
+    "merchants": set(),
+    "matching": {"catalog", "merchants"},
+    "reporting": {"catalog", "matching", "merchants"},
+    "agents": {"catalog", "matching", "merchants"},
+    # The project package: only its URLconf gathers the apps.
+    "gateway": set(),
+}
+GATHERS_THE_APPS = {"gateway/urls.py"}
+PRIVATE_TO_AN_APP = ("views", "admin", "urls")
+PROJECT_ONLY = ("gateway.urls", "gateway.admin_site")
+MAX_LINES = 400
+
+
+def imported(source: str) -> list[tuple[int, str]]:
+    """(line, module) of every import in a module's source, at any depth; `from a.b import c`
+    counts as a.b.c, which may be a module or a name of a.b."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def violations(path: str, source: str) -> list[str]:
+    """What a module at `path` (relative to the repository) imports against the layout, one
+    line per imported module or name."""
+    package = path.split("/", 1)[0]
+    if package not in ALLOWED:
+        return []
+    problems = []
+    for line, module in imported(source):
+        top, _, rest = module.partition(".")
+        where = f"{path}:{line} imports {module}"
+        if top in APPS and top != package and path not in GATHERS_THE_APPS:
+            if top not in ALLOWED[package]:
+                problems.append(f"{where}: {package} may not import {top}")
+            elif rest.split(".", 1)[0] in PRIVATE_TO_AN_APP:
+                problems.append(f"{where}: another app's views, admin or urls")
+        if package != "gateway" and module.startswith(PROJECT_ONLY):
+            problems.append(f"{where}: the project's urls and admin site are not for apps")
+    return problems
+
+
+def modules() -> list[Path]:
+    return [
+        path
+        for package in (*ALLOWED, "tests", "bench", "relevance")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+    ]
+
+
+def test_imports_flow_the_one_way_the_design_draws():
+    problems = [
+        problem
+        for path in modules()
+        for problem in violations(str(path.relative_to(ROOT)), path.read_text())
+    ]
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "problem"),
+    [
+        ("catalog/cards.py", "from matching import ranking", "catalog may not import matching"),
+        ("merchants/tasks.py", "import reporting.models", "merchants may not import reporting"),
+        ("matching/services.py", "from reporting.services import x", "matching may not import"),
+        ("matching/views.py", "from merchants.views import X", "another app's views"),
+        ("reporting/admin.py", "from matching.admin import X", "another app's views"),
+        ("catalog/views.py", "from gateway.urls import urlpatterns", "not for apps"),
+        ("gateway/schema.py", "from catalog.models import Product", "gateway may not import"),
+        ("merchants/delivery.py", "def f():\n    from matching import services", "merchants may"),
+    ],
+)
+def test_the_check_catches_an_upward_or_sideways_import(path, source, problem):
+    found = violations(path, source)
+
+    assert len(found) == 1, found
+    assert problem in found[0]
+
+
+def test_the_check_lets_the_allowed_imports_through():
+    allowed = "from catalog.models import Product\nfrom merchants.services import merchant_get"
+    assert violations("matching/recommend.py", allowed) == []
+    assert violations("gateway/urls.py", "from matching.urls import urlpatterns") == []
+    assert violations("catalog/search.py", "from gateway.cache import cached") == []
+
+
+def test_no_module_is_longer_than_a_sitting():
+    long = [
+        f"{path.relative_to(ROOT)}: {lines} lines"
+        for path in modules()
+        if (lines := len(path.read_text().splitlines())) > MAX_LINES
+    ]
+    assert long == []
