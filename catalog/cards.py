@@ -83,7 +83,7 @@ def conversion_score(video: Video) -> float:
     return round(100 * video.orders / video.views, 2) if video.views else 0.0
 
 
-def _money(value: Decimal | None) -> float | None:
+def _float_or_none(value: Decimal | None) -> float | None:
     return float(value) if value is not None else None
 
 
@@ -105,8 +105,8 @@ def product_block(product: Product) -> dict[str, Any]:
         "id": str(product.id),
         "title": product.title,
         "brand": product.brand,
-        "price_usd": _money(product.price_usd),
-        "original_price_usd": _money(product.original_price_usd),
+        "price_usd": _float_or_none(product.price_usd),
+        "original_price_usd": _float_or_none(product.original_price_usd),
         "discount_label": f"-{percent}%" if percent else None,
         "main_image": product.main_image,
         "gallery": list(product.gallery),

@@ -78,7 +78,7 @@ def _count(data: dict[str, Any], key: str, limit: int = MAX_INT) -> int:
     return value
 
 
-def _money(data: dict[str, Any], key: str) -> Decimal | None:
+def _amount(data: dict[str, Any], key: str) -> Decimal | None:
     value = data.get(key)
     if value is None:
         return None
@@ -157,7 +157,7 @@ def _video(data: Any, product_id: int, position: int) -> tuple[Row, Row]:
             "video_url": _url(data, "video_url"),
             "platform_video_url": _url(data, "platform_video_url"),
             "duration_s": _count(data, "duration_s"),
-            "gmv_usd": _money(data, "gmv_usd") or Decimal(0),
+            "gmv_usd": _amount(data, "gmv_usd") or Decimal(0),
             "orders": _count(data, "orders"),
             "views": _count(data, "views", MAX_ID),
             "published_at": _moment(data, "published_at"),
@@ -208,8 +208,8 @@ def parse_line(raw: bytes | str) -> ProductRecord:
         "id": product_id,
         "title": _required_text(data, "title", 300),
         "brand": _text(data, "brand", 120),
-        "price_usd": _money(data, "price_usd"),
-        "original_price_usd": _money(data, "original_price_usd"),
+        "price_usd": _amount(data, "price_usd"),
+        "original_price_usd": _amount(data, "original_price_usd"),
         "main_image": _url(data, "main_image"),
         "gallery": gallery,
         "category_l1": _text(data, "category_l1", 120),

@@ -21,7 +21,7 @@ inputs always give the same order.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cached_property
 from typing import Any
@@ -88,19 +88,18 @@ class ProposalFacts:
     product_terms: frozenset[str]  # every field's terms
     reliability: float
     order: int  # submission order: the last tie-break before the id
-    product_fields: tuple[tuple[str, frozenset[str]], ...] = ()  # (field, its terms)
+    # Each field's terms, space-separated: read only to explain the proposals a ranking returns
+    # (one string per field keeps a thousand proposals' inputs cheap to load).
+    product_fields: Mapping[str, str] = field(default_factory=dict)
 
-    @classmethod
-    def fields_of(cls, stored: Any) -> tuple[tuple[str, frozenset[str]], ...]:
-        """The stored `product_fields` of score inputs; inputs stored before fields were kept
-        hold a list of words, read as one field."""
-        if isinstance(stored, dict):
-            return tuple(
-                (name, frozenset(stored.get(name, ()))) for name in PRODUCT_FIELDS if name in stored
-            )
-        if isinstance(stored, list):
-            return (("text", frozenset(text.stem(str(word)) for word in stored)),)
-        return ()
+
+def stored_terms(inputs: Mapping[str, Any]) -> tuple[frozenset[str], Mapping[str, str]]:
+    """The product's terms and its fields' terms from stored score inputs. Inputs stored before
+    fields were kept hold unstemmed words only: stemmed here, read as one field, "text"."""
+    if "product_fields" in inputs:
+        return frozenset(inputs.get("product_terms", ())), inputs["product_fields"]
+    terms = [text.stem(str(word)) for word in inputs.get("product_terms", ())]
+    return frozenset(terms), {"text": " ".join(terms)}
 
 
 def score_inputs(
@@ -112,7 +111,13 @@ def score_inputs(
     evidence: Sequence[Any],
     product_fields: Mapping[str, str],
 ) -> dict[str, Any]:
-    """The proposal_score_inputs stored with a proposal: its facts, read once at submission."""
+    """The proposal_score_inputs stored with a proposal: its facts, read once at submission;
+    the product's terms by field and all together (what relevance reads)."""
+    fields = {
+        name: sorted(set(text.query_terms(value)))
+        for name, value in product_fields.items()
+        if value
+    }
     days = shipping_commitment.get("max_days", shipping_commitment.get("days"))
     rate = commission_plan.get("rate")
     if rate is None and isinstance(commission_plan.get("percent"), int | float):
@@ -128,11 +133,8 @@ def score_inputs(
         if isinstance(rate, int | float) and not isinstance(rate, bool) and 0 <= rate <= 1
         else None,
         "evidence_count": len(evidence),
-        "product_fields": {
-            name: sorted(set(text.query_terms(value)))
-            for name, value in product_fields.items()
-            if value
-        },
+        "product_terms": sorted({term for terms in fields.values() for term in terms}),
+        "product_fields": {name: " ".join(terms) for name, terms in fields.items()},
     }
 
 
@@ -194,7 +196,9 @@ def _shipping(days: int | None, free: bool) -> float:
 def _where(intent: IntentFacts, facts: ProposalFacts, tag: str) -> str:
     """The product fields holding a matched tag's words: "trail running (title, tags)"."""
     wanted = frozenset(text.query_terms(tag))
-    names = [name for name, terms in facts.product_fields if wanted & terms]
+    names = [
+        name for name, terms in facts.product_fields.items() if wanted.intersection(terms.split())
+    ]
     return f"{tag} ({', '.join(names)})" if names else tag
 
 

@@ -27,6 +27,7 @@ from gateway.cache import cached
 from gateway.ids import INTENT, PROPOSAL, new_id
 from matching import engine, ranking
 from matching.models import Intent, Proposal, ProposalStatus, Provenance
+from matching.rendering import intent_body, proposal_body
 from matching.resolution import Resolution, normalize
 from matching.resolving import resolved_fields
 from matching.services import (
@@ -50,7 +51,7 @@ class Pick:
     tier: str
 
 
-def _money(value: float) -> str:
+def _dollars(value: float) -> str:
     return f"${value:,.2f}"
 
 
@@ -62,11 +63,11 @@ def _quoted(items: Sequence[str]) -> str:
 def _budget_words(resolution: Resolution) -> str:
     budget = resolution.budget
     if budget.min is not None and budget.max is not None:
-        return f"between {_money(budget.min)} and {_money(budget.max)}"
+        return f"between {_dollars(budget.min)} and {_dollars(budget.max)}"
     if budget.max is not None:
-        return f"up to {_money(budget.max)}"
+        return f"up to {_dollars(budget.max)}"
     if budget.min is not None:
-        return f"from {_money(budget.min)}"
+        return f"from {_dollars(budget.min)}"
     return ""
 
 
@@ -133,11 +134,11 @@ def _pick_line(number: int, pick: Pick, resolution: Resolution) -> str:
     line = f"{number}. {product.title}" + (f": {'; '.join(reasons)}." if reasons else ".")
     if product.price_usd is not None:
         price = float(product.price_usd)
-        line += f" {_money(price)}"
+        line += f" {_dollars(price)}"
         if resolution.budget.max is not None:
             spare = resolution.budget.max - price
             line += (
-                f", {_money(spare)} under your budget" if spare > 0 else ", right at your budget"
+                f", {_dollars(spare)} under your budget" if spare > 0 else ", right at your budget"
             )
         line += "."
     stats = sales_stats(list(product.videos.all()))
@@ -176,52 +177,6 @@ def shopper_guide(
         opener = f" {len(picks)} {'pick matches' if len(picks) == 1 else 'picks match'}:"
     lines = [_pick_line(number, pick, resolution) for number, pick in enumerate(picks, start=1)]
     return understood + opener + "\n" + "\n".join(lines)
-
-
-def proposal_body(proposal: Proposal) -> dict[str, Any]:
-    """A new catalog proposal as ProposalSerializer renders it (a test holds them equal):
-    plain dicts on the hot path, DRF's per-field machinery costs milliseconds per list."""
-    return {
-        "proposal_id": proposal.proposal_id,
-        "merchant_agent_id": "catalog",
-        "intent_id": proposal.intent_id,
-        "product_id": proposal.product_id,
-        "offer_title": proposal.offer_title,
-        "price": float(proposal.price) if proposal.price is not None else None,
-        "inventory_status": proposal.inventory_status,
-        "shipping_commitment": proposal.shipping_commitment,
-        "commission_plan": proposal.commission_plan,
-        "service_terms": proposal.service_terms,
-        "evidence": proposal.evidence,
-        "valid_until": None,
-        "proposal_score_inputs": proposal.proposal_score_inputs,
-        "product_snapshot": proposal.product_snapshot,
-        "metadata": proposal.metadata,
-        "provenance": proposal.provenance,
-        "status": proposal.status,
-        "created_at": iso(proposal.created_at),
-        "updated_at": iso(proposal.updated_at),
-    }
-
-
-def intent_body(intent: Intent) -> dict[str, Any]:
-    """A new intent as IntentSerializer renders it (a test holds them equal), for the surge."""
-    return {
-        "intent_id": intent.intent_id,
-        "raw_query": intent.raw_query,
-        "normalized_query": intent.normalized_query,
-        "intent_tags": intent.intent_tags,
-        "target_audience": intent.target_audience,
-        "budget_range": intent.budget_range,
-        "region": intent.region,
-        "constraints": intent.constraints,
-        "source_channel": intent.source_channel,
-        "resolution_source": intent.resolution_source,
-        "resolution_summary": intent.resolution_summary,
-        "metadata": intent.metadata,
-        "created_at": iso(intent.created_at),
-        "updated_at": iso(intent.updated_at),
-    }
 
 
 def _retrieve(query: search.SearchQuery, limit: int) -> list[search.Hit]:

@@ -1,5 +1,7 @@
 """How intents, proposals, match sessions and tokens are rendered, alone and in envelopes."""
 
+from typing import Any
+
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
@@ -10,6 +12,7 @@ from gateway.serializer_fields import (
     NullableObjectField,
 )
 from matching.models import Intent, MatchSession, MatchToken, Proposal
+from matching.rendering import intent_body, merchant_agent_id, proposal_body
 
 
 class IntentSerializer(serializers.ModelSerializer):
@@ -33,6 +36,9 @@ class IntentSerializer(serializers.ModelSerializer):
             "created_at",
             "updated_at",
         ]
+
+    def to_representation(self, instance: Intent) -> dict[str, Any]:
+        return intent_body(instance)
 
 
 class ProposalSerializer(serializers.ModelSerializer):
@@ -68,10 +74,13 @@ class ProposalSerializer(serializers.ModelSerializer):
         ]
 
     def get_merchant_agent_id(self, proposal: Proposal) -> str:
-        return proposal.merchant.merchant_id if proposal.merchant else "catalog"
+        return merchant_agent_id(proposal)
 
     def get_status(self, proposal: Proposal) -> str:
         return proposal.status_at(self.context.get("now") or timezone.now())
+
+    def to_representation(self, instance: Proposal) -> dict[str, Any]:
+        return proposal_body(instance, self.context.get("now"))
 
 
 class MatchSessionSerializer(serializers.ModelSerializer):

@@ -92,9 +92,7 @@ def candidates_of(intent: Intent, now: datetime) -> QuerySet[Any]:
 
 def proposal_facts(candidate: Candidate, order: int) -> ranking.ProposalFacts:
     inputs = orjson.loads(candidate.score_inputs)
-    fields = ranking.ProposalFacts.fields_of(
-        inputs.get("product_fields", inputs.get("product_terms"))
-    )
+    terms, fields = ranking.stored_terms(inputs)
     return ranking.ProposalFacts(
         proposal_id=candidate.proposal_id,
         price=inputs.get("price"),
@@ -103,7 +101,7 @@ def proposal_facts(candidate: Candidate, order: int) -> ranking.ProposalFacts:
         free_shipping=bool(inputs.get("free_shipping")),
         commission_rate=inputs.get("commission_rate"),
         evidence_count=int(inputs.get("evidence_count", 0)),
-        product_terms=frozenset().union(*(terms for _, terms in fields)),
+        product_terms=terms,
         product_fields=fields,
         reliability=ranking.merchant_reliability(
             status=candidate.merchant_status, seen_recently=bool(candidate.seen_recently)

@@ -22,7 +22,7 @@ GMV_CURRENCY = "USD"
 ZERO = Decimal("0.00")
 
 
-def _money(value: Decimal | None) -> Decimal:
+def _to_the_cent(value: Decimal | None) -> Decimal:
     """A sum of amounts to the cent: SQLite adds decimals as binary floats."""
     return (value or ZERO).quantize(ZERO)
 
@@ -198,7 +198,7 @@ def _measures(fact: Fact) -> dict[str, Any]:
 def _count_into(figures: Figures, fact: Fact, row: dict[str, Any], *, usd_only: bool) -> None:
     setattr(figures, fact.name, getattr(figures, fact.name) + row["n"])
     if fact.name == "conversions" and (not usd_only or row.get("currency") == GMV_CURRENCY):
-        figures.gmv_usd += _money(row["amount"])
+        figures.gmv_usd += _to_the_cent(row["amount"])
 
 
 def _top_creator(field_name: str) -> Subquery:
@@ -270,7 +270,7 @@ def _report(
             _count_into(channel_figures, fact, row, usd_only=True)
             if fact.name == "conversions":
                 total = gmv_by_currency.get(row["currency"], ZERO)
-                gmv_by_currency[row["currency"]] = total + _money(row["amount"])
+                gmv_by_currency[row["currency"]] = total + _to_the_cent(row["amount"])
         per_product = rows.filter(**{f"{fact.product}__isnull": False}).values(
             product_key=F(f"{fact.product}_id")
         )

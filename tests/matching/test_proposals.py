@@ -59,7 +59,7 @@ def test_a_merchant_submits_a_proposal(client, shoe):
     assert inputs["free_shipping"] is True
     assert inputs["commission_rate"] == 0.1
     assert inputs["evidence_count"] == 1
-    assert {"trail", "run", "shoe"} <= set(inputs["product_fields"]["title"])
+    assert {"trail", "run", "shoe"} <= set(inputs["product_fields"]["title"].split())
     assert client.get(f"/v1/proposals/{proposal['proposal_id']}").json() == {"proposal": proposal}
 
 

@@ -139,11 +139,12 @@ def test_score_inputs_read_the_submission_once():
         "free_shipping": True,
         "commission_rate": 0.12,
         "evidence_count": 2,
+        "product_terms": ["2", "gtx", "outdoor", "run", "shoe", "sport", "trail", "trailfox"],
         "product_fields": {
-            "title": ["2", "gtx", "shoe", "trailfox"],
-            "tags": ["trail"],
-            "brand": ["trailfox"],
-            "category": ["outdoor", "run", "shoe", "sport"],
+            "title": "2 gtx shoe trailfox",
+            "tags": "trail",
+            "brand": "trailfox",
+            "category": "outdoor run shoe sport",
         },
     }
 
@@ -169,8 +170,7 @@ def test_relevance_reads_the_products_own_text_never_the_offer_title():
     wanted = intent(tags=("trail running", "waterproof"))
 
     def scored(inputs, proposal_id):
-        fields = ranking.ProposalFacts.fields_of(inputs["product_fields"])
-        terms = frozenset().union(*(terms for _, terms in fields))
+        terms, fields = ranking.stored_terms(inputs)
         return ranking.score(
             wanted, facts(proposal_id=proposal_id, product_terms=terms, product_fields=fields)
         )
@@ -184,9 +184,10 @@ def test_relevance_reads_the_products_own_text_never_the_offer_title():
 
 
 def test_inputs_stored_as_a_list_of_words_are_still_read():
-    fields = ranking.ProposalFacts.fields_of(["trail", "running", "shoes"])
+    terms, fields = ranking.stored_terms({"product_terms": ["trail", "running", "shoes"]})
 
-    assert fields == (("text", frozenset({"trail", "run", "shoe"})),)
+    assert terms == frozenset({"trail", "run", "shoe"})
+    assert fields == {"text": "trail run shoe"}
 
 
 @pytest.mark.parametrize(
