@@ -88,23 +88,23 @@ def _pick_reasons(pick: Pick, resolution: Resolution) -> list[str]:
             " ".join(fixed.get(word, word) for word in text.words(keyword)) for keyword in keywords
         ]
     fields = {
-        "title": text.terms(product.title),
-        "tags": text.terms(" . ".join(product.tags)),
-        "brand": text.terms(product.brand or ""),
-        "description": text.terms(product.description),
+        "title": product.title,
+        "tags": " . ".join(product.tags),
+        "brand": product.brand or "",
+        "description": product.description,
     }
-    said = set()
+    said: set[str] = set()
     for name, wording in (
         ("title", "its title mentions"),
         ("tags", "its tags mention"),
         ("brand", "its brand mentions"),
         ("description", "its description mentions"),
     ):
-        found = [
-            keyword
-            for keyword in keywords
-            if keyword not in said and text.mentions(keyword, fields[name])
-        ]
+        unsaid = [keyword for keyword in keywords if keyword not in said]
+        if not unsaid or not fields[name]:
+            continue
+        terms = text.terms(fields[name])  # read only while a keyword is still unexplained
+        found = [keyword for keyword in unsaid if text.mentions(keyword, terms)]
         if found:
             reasons.append(f"{wording} {_quoted(found)}")
             said.update(found)
