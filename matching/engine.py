@@ -225,7 +225,7 @@ def cache_key(text: str, region: str | None) -> str:
 
 
 @dataclass(frozen=True)
-class _Lookup:
+class Lookup:
     """What one round trip to the engine's cache found for an intent."""
 
     key: str
@@ -234,7 +234,7 @@ class _Lookup:
     categories: list[str]  # the catalog's, when the engine must be called
 
 
-def _lookup(text: str, region: str | None, categories: Callable[[], Collection[str]]) -> _Lookup:
+def lookup(text: str, region: str | None, categories: Callable[[], Collection[str]]) -> Lookup:
     """The cached resolution, or what calling the engine needs. Raises EngineUnavailable when
     the breaker is open or this input was answered badly a moment ago."""
     require_configured()
@@ -244,7 +244,7 @@ def _lookup(text: str, region: str | None, categories: Callable[[], Collection[s
     except RedisError:
         found = {}
     if key in found:
-        return _Lookup(key, found, Resolution.from_dict(found[key]), [])
+        return Lookup(key, found, Resolution.from_dict(found[key]), [])
     remembered = breaker.remembered_bad(key, found)
     if remembered is not None:
         message, wait = remembered
@@ -257,31 +257,31 @@ def _lookup(text: str, region: str | None, categories: Callable[[], Collection[s
             retry_after=math.ceil(wait),
             asked=False,
         )
-    return _Lookup(key, found, None, list(categories()))
+    return Lookup(key, found, None, list(categories()))
 
 
-def _settle(lookup: _Lookup, text: str, answer: str | Failure) -> Resolution:
+def _settle(found: Lookup, text: str, answer: str | Failure) -> Resolution:
     """Read the engine's answer (or its failure), keep the breaker's books, cache the
     resolution. Raises EngineUnavailable."""
     if isinstance(answer, Failure):
         if answer.outage:
-            breaker.outage(lookup.key, lookup.found)
+            breaker.outage(found.key, found.found)
         else:
-            breaker.answered(lookup.found)
-            breaker.bad_input(lookup.key, answer.message)
+            breaker.answered(found.found)
+            breaker.bad_input(found.key, answer.message)
         raise EngineUnavailable(answer.message)
-    breaker.answered(lookup.found)  # any answer at all shows the engine is up
+    breaker.answered(found.found)  # any answer at all shows the engine is up
     try:
-        resolution = parse(answer, text=text, categories=lookup.categories)
+        resolution = parse(answer, text=text, categories=found.categories)
     except Unreadable as exc:
         logger.warning("intent engine answer refused (bad input): %s", exc)
         message = "The intent engine answered something that is not a resolution of the intent."
-        breaker.bad_input(lookup.key, message)
+        breaker.bad_input(found.key, message)
         raise EngineUnavailable(message) from None
     if settings.INTENT_ENGINE_CACHE_S:
         with contextlib.suppress(RedisError):
             caches["engine"].set(
-                lookup.key, asdict(resolution), timeout=settings.INTENT_ENGINE_CACHE_S
+                found.key, asdict(resolution), timeout=settings.INTENT_ENGINE_CACHE_S
             )
     return resolution
 
@@ -295,14 +295,14 @@ def resolve(
     EngineUnavailable. The cache is read only once the engine is known to be configured: an
     unconfigured gateway never answers from an old resolution.
     """
-    lookup = _lookup(text, region, categories)
-    if lookup.resolution is not None:
-        return lookup.resolution, True
+    found = lookup(text, region, categories)
+    if found.resolution is not None:
+        return found.resolution, True
     try:
-        answer: str | Failure = _call(messages_for(text, lookup.categories))
+        answer: str | Failure = _call(messages_for(text, found.categories))
     except Failure as failure:
         answer = failure
-    return _settle(lookup, text, answer), False
+    return _settle(found, text, answer), False
 
 
 async def aresolve(
@@ -310,14 +310,19 @@ async def aresolve(
 ) -> tuple[Resolution, bool]:
     """`resolve` for coroutines: the cache and the breaker are read and written on the web's
     threads, the engine is awaited on the event loop."""
-    lookup = await sync_to_async(_lookup)(text, region, categories)
-    if lookup.resolution is not None:
-        return lookup.resolution, True
+    found = await sync_to_async(lookup)(text, region, categories)
+    if found.resolution is not None:
+        return found.resolution, True
+    return await aresolve_missing(found, text), False
+
+
+async def aresolve_missing(found: Lookup, text: str) -> Resolution:
+    """Ask the engine what a lookup did not find cached, awaiting it on the event loop."""
     try:
-        answer: str | Failure = await _acall(messages_for(text, lookup.categories))
+        answer: str | Failure = await _acall(messages_for(text, found.categories))
     except Failure as failure:
         answer = failure
-    return await sync_to_async(_settle)(lookup, text, answer), False
+    return await sync_to_async(_settle)(found, text, answer)
 
 
 def warm_up() -> None:

@@ -196,8 +196,11 @@ def _shipping(days: int | None, free: bool) -> float:
 def _where(intent: IntentFacts, facts: ProposalFacts, tag: str) -> str:
     """The product fields holding a matched tag's words: "trail running (title, tags)"."""
     wanted = frozenset(text.query_terms(tag))
+    fields = facts.product_fields  # in PRODUCT_FIELDS order: PostgreSQL's jsonb sorts keys
     names = [
-        name for name, terms in facts.product_fields.items() if wanted.intersection(terms.split())
+        name
+        for name in (*PRODUCT_FIELDS, "text")
+        if wanted.intersection(fields.get(name, "").split())
     ]
     return f"{tag} ({', '.join(names)})" if names else tag
 

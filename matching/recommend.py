@@ -11,6 +11,7 @@ database connection; composing cards happens before the transaction opens.
 import hashlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 import orjson
@@ -245,17 +246,20 @@ async def recommend(
 ) -> dict[str, Any]:
     """Answer GET /v1/recommend with every field of the interface. Raises EngineUnavailable."""
     engine.require_configured()
-    resolution, from_cache = await engine.aresolve(
-        text=intent, region=region, categories=search.catalog_categories
-    )
-    return await sync_to_async(recommend_answer)(
-        intent=intent,
-        resolution=resolution,
-        from_cache=from_cache,
-        limit=limit,
-        region=region,
-        channel=channel,
-    )
+    answer = partial(recommend_answer, intent=intent, limit=limit, region=region, channel=channel)
+
+    def answered_from_cache() -> tuple[engine.Lookup, dict[str, Any] | None]:
+        # One hand-off to the web's threads when the resolution is cached (most recommends).
+        found = engine.lookup(intent, region, search.catalog_categories)
+        if found.resolution is None:
+            return found, None
+        return found, answer(resolution=found.resolution, from_cache=True)
+
+    found, body = await sync_to_async(answered_from_cache)()
+    if body is not None:
+        return body
+    resolution = await engine.aresolve_missing(found, intent)
+    return await sync_to_async(answer)(resolution=resolution, from_cache=False)
 
 
 def recommend_answer(
