@@ -46,6 +46,7 @@ VERSION_KEY = "catalog:index-version"
 SIMILARITY = 0.3
 RARE = 3
 COMMONER = 10
+MAX_CORRECTED = 30  # letters: a longer "word" is not a misspelling worth the edit distance
 _TRUNCATED = re.compile(r"(\.\.\.|\u2026)\s*$")
 
 
@@ -148,7 +149,7 @@ class Index:
         common first. A word the catalog knows is corrected only when it is rare (in at most
         RARE products) and its correction is at least COMMONER times as common: catalogs
         misspell too ("matress")."""
-        if len(word) < 4 or not word.isalpha():
+        if not 4 <= len(word) <= MAX_CORRECTED or not word.isalpha():
             return None
         known = self.df(text.stem(word))
         if known > RARE:
@@ -162,7 +163,11 @@ class Index:
         best: tuple[int, int, str] | None = None
         for position, count in shared.items():
             candidate = self.vocabulary[position]
-            if candidate == word or count / len(wanted) < SIMILARITY:
+            # More letters apart than edits allowed, or too few trigrams shared: not a spelling
+            # of it (and no edit distance computed: a word's trigrams meet thousands of words).
+            if abs(len(candidate) - len(word)) > allowed or count / len(wanted) < SIMILARITY:
+                continue
+            if candidate == word:
                 continue
             distance = _edits(word, candidate)
             common = self.df(text.stem(candidate))
