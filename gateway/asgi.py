@@ -17,6 +17,7 @@ intent engine's client, the fuzzy tier's vocabulary).
 """
 
 import asyncio
+import contextlib
 import gc
 import io
 import logging
@@ -42,6 +43,8 @@ from django.db import close_old_connections  # noqa: E402
 from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
+from agents.asgi import Agents  # noqa: E402
+from gateway.bodies import Aborted, TooLarge, read_body, replay  # noqa: E402
 from gateway.handlers import error_body, payload_too_large  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -77,14 +80,6 @@ class _SyncChain(BaseHandler):
         self.load_middleware(is_async=False)
 
 
-class _Aborted(Exception):
-    """The client went away before its request body arrived."""
-
-
-class _TooLarge(Exception):
-    """The request body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE."""
-
-
 class GatewayHandler(ASGIHandler):
     """Django's ASGI handler, serving a request one of two ways: a coroutine view on the event
     loop, its synchronous steps on one pool, any other view whole on another. Two pools, so a
@@ -101,10 +96,10 @@ class GatewayHandler(ASGIHandler):
         if scope["type"] != "http":
             raise ValueError(f"The gateway serves HTTP, not {scope['type']}.")
         try:
-            body = await _read_body(receive, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-        except _Aborted:
+            body = await read_body(receive, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        except Aborted:
             return
-        except _TooLarge:
+        except TooLarge:
             error = payload_too_large()
             await self.send_response(
                 JsonResponse(error_body(error.code, error.message), status=413), send
@@ -113,7 +108,7 @@ class GatewayHandler(ASGIHandler):
         if _waits(scope["path"]):
             # The view's thread-sensitive steps go to their pool: bounded, connections kept.
             async with ThreadSensitiveContext(executor=self.steps):
-                await self.handle(scope, _replay(body, receive), send)
+                await self.handle(scope, replay(body, receive), send)
             return
         loop = asyncio.get_running_loop()
         response = await loop.run_in_executor(self.pool, partial(self._respond, scope, body))
@@ -142,35 +137,9 @@ def _waits(path: str) -> bool:
     return iscoroutinefunction(match.func)
 
 
-async def _read_body(receive: Receive, limit: int | None) -> bytes:
-    """The request body, refused as soon as it outgrows `limit`: Django's own reader would
-    spool a body of any size to disk before anything looked at its length."""
-    chunks, size = [], 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise _Aborted
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if limit is not None and size > limit:
-            raise _TooLarge
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """`receive` as Django's handler reads it: the body already read, then the client's own
-    messages (a disconnect)."""
-    pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
-
-    async def replay() -> Message:
-        return pending.pop() if pending else await receive()
-
-    return replay
-
-
 _gateway = GatewayHandler(threads=settings.WEB_THREADS)
+# A2A and MCP beside the REST API (agents/asgi.py): their paths to their servers, the rest here.
+_served = Agents(_gateway)
 
 
 def warm_up() -> None:
@@ -187,17 +156,21 @@ def warm_up() -> None:
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:
-    """Warm the worker before it takes requests; stop its pool when it stops."""
-    while True:
-        message = await receive()
-        if message["type"] == "lifespan.startup":
-            await asyncio.get_running_loop().run_in_executor(_gateway.pool, warm_up)
-            await send({"type": "lifespan.startup.complete"})
-        elif message["type"] == "lifespan.shutdown":
-            _gateway.pool.shutdown(wait=False, cancel_futures=True)
-            _gateway.steps.shutdown(wait=False, cancel_futures=True)
-            await send({"type": "lifespan.shutdown.complete"})
-            return
+    """Warm the worker before it takes requests, and run the agents' servers while it serves;
+    stop its pools when it stops."""
+    async with contextlib.AsyncExitStack() as running:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await asyncio.get_running_loop().run_in_executor(_gateway.pool, warm_up)
+                await running.enter_async_context(_served.running())
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await running.aclose()
+                _gateway.pool.shutdown(wait=False, cancel_futures=True)
+                _gateway.steps.shutdown(wait=False, cancel_futures=True)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
 
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
@@ -205,4 +178,4 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         await _lifespan(receive, send)
         return
-    await _gateway(scope, receive, send)
+    await _served(scope, receive, send)

@@ -202,3 +202,10 @@ INVALID_BODY = Error(400, "invalid_body", "Invalid request body: {names}.")
 BODY_NOT_AN_OBJECT = Error(400, "invalid_body", "The request body must be a JSON object.")
 MISSING_FIELDS = Error(400, "missing_fields", "Required fields are missing: {names}.")
 REPEATED_PARAMETER = Error(400, "invalid_parameter", "Give each query parameter once: {names}.")
+
+# --- Agent protocols (A2A, MCP) -----------------------------------------------------------------
+UNKNOWN_OPERATION = Error(400, "unknown_operation", "No operation is called {name!r}; ask {names}.")
+NOT_ARGUMENTS = Error(400, "invalid_arguments", "The arguments of {operation} must be an object.")
+UNKNOWN_ARGUMENTS = Error(400, "invalid_arguments", "Not arguments of {operation}: {names}.")
+MISSING_ARGUMENTS = Error(400, "missing_fields", "Required arguments are missing: {names}.")
+NOT_A_PATH_VALUE = Error(400, "invalid_arguments", "{names} must be non-empty strings.")

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "merchants",
     "matching",
     "reporting",
+    "agents",
 ]
 
 MIDDLEWARE = [
@@ -278,6 +279,8 @@ INTENT_SWEEP_INTERVAL_S = bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " se
 # Finished deliveries (with their attempts) and health probes are kept this many days.
 WEBHOOK_RETENTION_DAYS = bounded_int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650, " days")
 HEALTH_PROBE_RETENTION_DAYS = bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3650, " days")
+# How long an A2A task stays readable (tasks/get) after its last change.
+A2A_TASK_TTL_S = bounded_int("A2A_TASK_TTL_S", 86_400, 60, 30 * 86_400, " seconds")
 # A health answer is reused this long per merchant, however many callers ask; new probes asked
 # for through the API go out on this many threads per web process at most (merchants/probes.py).
 MERCHANT_HEALTH_CACHE_S = 30

@@ -53,132 +53,134 @@ class JwksView(APIView):
 
 # --- The agent card ----------------------------------------------------------------------------
 # A2A v1.0 keys (supportedInterfaces, securityRequirements) beside the v0.3 keys (url,
-# protocolVersion, preferredTransport, security) that older clients read. Security schemes are
-# written in the v0.3 form ({"type": "apiKey", "in": ..., "name": ...}), which v0.3 clients
-# require and the A2A SDK's v1.0 card resolver converts.
+# protocolVersion, preferredTransport, additionalInterfaces) that older clients read. Every
+# interface listed answers: the agents app serves them (agents/, mounted by gateway/asgi.py).
+# Security schemes are written in the v0.3 form ({"type": "apiKey", "in": ..., "name": ...}),
+# which v0.3 clients require and the A2A SDK's v1.0 card resolver converts; they describe the
+# REST API that the card's extension points to.
 
 AGENT_CARD_MAX_AGE_S = 300
 CONTRACT_VERSION = "0.1.0"
 PROTOCOL_VERSION = "0.2"
+
+# Where the agents app answers (gateway/asgi.py routes these prefixes to it).
+A2A_JSONRPC_PATH = "/a2a/jsonrpc"  # A2A v1.0 JSON-RPC, and v0.3 JSON-RPC on the same URL
+A2A_REST_PATH = "/a2a/rest"  # A2A v1.0 HTTP+JSON: {url}/message:send, {url}/tasks/{id}
+MCP_PATH = "/mcp"  # MCP, streamable HTTP
 
 SECURITY_SCHEMES = {
     "MerchantToken": {
         "type": "apiKey",
         "in": "header",
         "name": "X-Merchant-Token",
-        "description": "The registration_token a merchant agent received at registration.",
+        "description": "The registration_token a merchant agent received at registration "
+        "(REST API only).",
     },
     "SupplyKey": {
         "type": "apiKey",
         "in": "header",
         "name": "X-Supply-Key",
-        "description": "A supply-team key (SUPPLY_API_KEYS) for the attribution report.",
+        "description": "A supply-team key (SUPPLY_API_KEYS) for the attribution report "
+        "(REST API only).",
     },
 }
 
-# (id, name, description, tags, examples, the scheme it needs or None)
-SKILLS: list[tuple[str, str, str, list[str], list[str], str | None]] = [
+
+def _operation(name: str, **arguments: object) -> str:
+    return dumps({"operation": name, "arguments": arguments}).decode()
+
+
+# (id, name, description, tags, examples): what an A2A message can ask (agents/a2a_messages.py).
+SKILLS: list[tuple[str, str, str, list[str], list[str]]] = [
     (
         "recommend",
         "Recommend products for a shopping intent",
-        "GET /v1/recommend?intent=...: natural-language intent in, product cards out, each with "
-        "creator short videos and a buy link carrying its rec_id (hand it to the user verbatim).",
+        'Send the shopper\'s words as a text part, or a data part {"intent", "limit", '
+        '"region", "channel"}. The completed task\'s artifact holds the shopper guide as '
+        "text, one data part per product card (creator short videos and a buy link carrying "
+        "its rec_id: hand the link to the user verbatim) and a data part with intent_id, "
+        "match_session_id and match_tier.",
         ["shopping", "recommendation", "product-cards"],
         [
-            "GET /v1/recommend?intent=trail+running+shoes+under+%24120&limit=3&region=US",
-            "waterproof hiking boots for a teenager, under 100 dollars",
+            "waterproof trail running shoes under $120",
+            dumps({"intent": "espresso machine under $300", "limit": 3, "region": "US"}).decode(),
         ],
-        None,
+    ),
+    (
+        "cards",
+        "Read product cards and creator showcases",
+        "A data part naming the operation: get_card {rec_id}, product_card {product_id, "
+        "channel}, creator_showcase {username, limit, channel}. The artifact's data part is "
+        "the JSON the REST API serves for it.",
+        ["product-cards", "creators"],
+        [_operation("get_card", rec_id="rec_..."), _operation("product_card", product_id="...")],
     ),
     (
         "intents",
-        "State a shopping intent for merchant agents",
-        "POST /v1/intents: a demand agent states what a shopper wants; matching merchant agents "
-        "receive it as a signed Intent.Surge webhook or through their feed.",
-        ["intent", "demand"],
-        ['POST /v1/intents {"raw_query": "espresso machine under $300", "region": "US"}'],
-        None,
-    ),
-    (
-        "proposals",
-        "Propose an offer for an intent (merchant agents)",
-        "POST /v1/proposals with X-Merchant-Token: a registered merchant agent offers one of "
-        "its products for an intent, with price, stock, shipping, commission and evidence.",
-        ["merchant", "proposal", "offer"],
+        "State a shopping intent for merchant agents and collect their proposals",
+        "A data part naming the operation: create_intent {raw_query, region, budget_range, "
+        "...}, get_intent {intent_id}, list_proposals {intent_id, include_expired}. Matching "
+        "merchant agents receive the intent as a signed Intent.Surge webhook.",
+        ["intent", "demand", "proposals"],
         [
-            'POST /v1/proposals {"merchant_agent_id": "shop-1", "intent_id": "int_...", '
-            '"product_id": "100001", "price": 99, "inventory_status": "in_stock"}'
+            _operation("create_intent", raw_query="espresso machine under $300", region="US"),
+            _operation("list_proposals", intent_id="int_..."),
         ],
-        "MerchantToken",
     ),
     (
         "match",
-        "Rank proposals and accept one",
-        "POST /v1/match ranks an intent's live proposals with explained scores; "
-        "POST /v1/match/{id}/accept mints, then confirms, a match token.",
+        "Rank an intent's proposals and accept one",
+        "A data part naming the operation: create_match {intent_id, limit} ranks the live "
+        "proposals with explained scores; get_match {match_session_id}; accept "
+        "{match_session_id, proposal_id} mints, then confirms, a match token; get_match_token "
+        "{match_token_id}.",
         ["matching", "ranking", "match-token"],
         [
-            'POST /v1/match {"intent_id": "int_...", "limit": 3}',
-            'POST /v1/match/mss_.../accept {"proposal_id": "prp_..."}',
+            _operation("create_match", intent_id="int_...", limit=3),
+            _operation("accept", match_session_id="mss_...", proposal_id="prp_..."),
         ],
-        None,
-    ),
-    (
-        "mandates",
-        "Sign an intent mandate for checkout",
-        "POST /v1/intent-mandates/sign: an RS256 signature over the RFC 8785 form of a mandate "
-        "(one product, up to an amount, for a short time), verifiable with the JWK Set.",
-        ["checkout", "mandate", "signature"],
-        ['POST /v1/intent-mandates/sign {"product_id": "100001", "amount_limit": 120}'],
-        None,
-    ),
-    (
-        "attribution",
-        "Report attribution to supply teams",
-        "GET /v1/report/attribution with X-Supply-Key: cards served, clicks, accepted matches, "
-        "conversions and GMV, by day, channel, product and creator.",
-        ["attribution", "report"],
-        ["GET /v1/report/attribution?days=7&channel=my-agent"],
-        "SupplyKey",
     ),
 ]
+
+MODES = ["text/plain", "application/json"]
 
 
 def agent_card() -> dict[str, Any]:
     """The gateway described for A2A clients, from its settings."""
     base = settings.PUBLIC_BASE_URL
-    api = f"{base}/v1"
-    skills = []
-    for skill_id, name, description, tags, examples, scheme in SKILLS:
-        skill: dict[str, Any] = {
+    jsonrpc, rest = f"{base}{A2A_JSONRPC_PATH}", f"{base}{A2A_REST_PATH}"
+    skills = [
+        {
             "id": skill_id,
             "name": name,
             "description": description,
             "tags": tags,
             "examples": examples,
-            "inputModes": ["application/json"],
-            "outputModes": ["application/json"],
+            "inputModes": MODES,
+            "outputModes": MODES,
         }
-        if scheme:
-            skill["security"] = [{scheme: []}]
-            skill["securityRequirements"] = [{"schemes": {scheme: {"list": []}}}]
-        skills.append(skill)
+        for skill_id, name, description, tags, examples in SKILLS
+    ]
     return {
         "name": "Product Recommendation and Intent-Matching Gateway",
         "description": (
             "Turns shoppers' natural-language intents into product cards with creator videos "
             "and attributed buy links, and matches demand agents' intents with merchant agents' "
-            f"proposals (intent-matching protocol v{PROTOCOL_VERSION}). A REST API in JSON: "
-            f"every operation is in the OpenAPI contract at {base}/openapi.json."
+            f"proposals (intent-matching protocol v{PROTOCOL_VERSION}). Speak A2A to it at the "
+            f"interfaces listed here, MCP at {base}{MCP_PATH}, or its REST API, every operation "
+            f"of which is in the OpenAPI contract at {base}/openapi.json."
         ),
         "version": CONTRACT_VERSION,
         "provider": {"organization": settings.AGENT_CARD_ORGANIZATION, "url": base},
         "documentationUrl": f"{base}/docs/INTENT_MATCHING_PROTOCOL.md",
         "supportedInterfaces": [
-            {"url": api, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+            {"url": jsonrpc, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": rest, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+            {"url": jsonrpc, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
         ],
-        "url": api,
-        "preferredTransport": "HTTP+JSON",
+        "url": jsonrpc,
+        "preferredTransport": "JSONRPC",
+        "additionalInterfaces": [{"url": jsonrpc, "transport": "JSONRPC"}],
         "protocolVersion": "0.3.0",
         "capabilities": {
             "streaming": False,
@@ -187,17 +189,19 @@ def agent_card() -> dict[str, Any]:
                 {
                     "uri": f"{base}/docs/INTENT_MATCHING_PROTOCOL.md",
                     "description": f"Intent-matching protocol v{PROTOCOL_VERSION}: intents, "
-                    "Intent.Surge webhooks, proposals, match sessions and tokens.",
+                    "Intent.Surge webhooks, proposals, match sessions and tokens, over the REST "
+                    "API.",
                     "required": False,
                     "params": {
                         "openapi": f"{base}/openapi.json",
                         "jwks": f"{base}/.well-known/jwks.json",
+                        "mcp": f"{base}{MCP_PATH}",
                     },
                 }
             ],
         },
-        "defaultInputModes": ["application/json"],
-        "defaultOutputModes": ["application/json"],
+        "defaultInputModes": MODES,
+        "defaultOutputModes": MODES,
         "securitySchemes": SECURITY_SCHEMES,
         "skills": skills,
     }

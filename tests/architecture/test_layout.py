@@ -19,7 +19,8 @@ ALLOWED = {
     # The project package: only its URLconf gathers the apps.
     "gateway": set(),
 }
-GATHERS_THE_APPS = {"gateway/urls.py"}
+# The URLconf gathers the apps' views; the ASGI application mounts the agents' servers.
+GATHERS_THE_APPS = {"gateway/urls.py", "gateway/asgi.py"}
 PRIVATE_TO_AN_APP = ("views", "admin", "urls")
 PROJECT_ONLY = ("gateway.urls", "gateway.admin_site")
 MAX_LINES = 400

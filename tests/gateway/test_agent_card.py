@@ -10,7 +10,7 @@ from django.conf import settings
 
 pytestmark = pytest.mark.django_db
 
-SKILLS = {"recommend", "intents", "proposals", "match", "mandates", "attribution"}
+SKILLS = {"recommend", "cards", "intents", "match"}
 
 
 def card(client, path="/.well-known/agent-card.json"):
@@ -24,20 +24,21 @@ def test_the_card_parses_as_an_a2a_v1_agent_card(client):
 
     assert parsed.name == "Product Recommendation and Intent-Matching Gateway"
     assert parsed.version == "0.1.0"
-    interface = parsed.supported_interfaces[0]
-    assert (interface.url, interface.protocol_binding, interface.protocol_version) == (
-        f"{settings.PUBLIC_BASE_URL}/v1",
-        "HTTP+JSON",
-        "1.0",
-    )
+    base = settings.PUBLIC_BASE_URL
+    assert [
+        (interface.url, interface.protocol_binding, interface.protocol_version)
+        for interface in parsed.supported_interfaces
+    ] == [
+        (f"{base}/a2a/jsonrpc", "JSONRPC", "1.0"),
+        (f"{base}/a2a/rest", "HTTP+JSON", "1.0"),
+        (f"{base}/a2a/jsonrpc", "JSONRPC", "0.3"),
+    ]
     assert {skill.id for skill in parsed.skills} == SKILLS
     assert all(skill.examples for skill in parsed.skills)
     merchant = parsed.security_schemes["MerchantToken"].api_key_security_scheme
     assert (merchant.location, merchant.name) == ("header", "X-Merchant-Token")
     supply = parsed.security_schemes["SupplyKey"].api_key_security_scheme
     assert (supply.location, supply.name) == ("header", "X-Supply-Key")
-    proposals = next(skill for skill in parsed.skills if skill.id == "proposals")
-    assert list(proposals.security_requirements[0].schemes) == ["MerchantToken"]
     assert (
         parsed.documentation_url == f"{settings.PUBLIC_BASE_URL}/docs/INTENT_MATCHING_PROTOCOL.md"
     )
@@ -46,8 +47,8 @@ def test_the_card_parses_as_an_a2a_v1_agent_card(client):
 def test_the_card_validates_as_an_a2a_v0_3_agent_card(client):
     parsed = AgentCardV03.model_validate(card(client).json())
 
-    assert parsed.url == f"{settings.PUBLIC_BASE_URL}/v1"
-    assert (parsed.protocol_version, parsed.preferred_transport) == ("0.3.0", "HTTP+JSON")
+    assert parsed.url == f"{settings.PUBLIC_BASE_URL}/a2a/jsonrpc"
+    assert (parsed.protocol_version, parsed.preferred_transport) == ("0.3.0", "JSONRPC")
     assert {skill.id for skill in parsed.skills} == SKILLS
     assert parsed.security_schemes is not None
     scheme = parsed.security_schemes["MerchantToken"].root
@@ -69,8 +70,7 @@ def test_every_url_in_the_card_resolves_on_the_gateway(client):
     for url in urls:
         assert url.startswith(settings.PUBLIC_BASE_URL)
         assert client.get(urlsplit(url).path).status_code == 200, url
-    # The interface's base answers its operations.
-    assert client.get(urlsplit(body["url"]).path + "/merchant/nobody").status_code == 404
+    # The interfaces themselves answer through the web role: tests/agents.
 
 
 def test_the_card_is_cacheable_and_revalidates_with_its_etag(client):
@@ -93,8 +93,11 @@ def test_the_card_follows_the_public_base_url(client, settings):
 
     body = card(client).json()
 
-    assert body["url"] == "https://gateway.example/v1"
-    assert body["supportedInterfaces"][0]["url"] == "https://gateway.example/v1"
+    assert body["url"] == "https://gateway.example/a2a/jsonrpc"
+    assert {interface["url"] for interface in body["supportedInterfaces"]} == {
+        "https://gateway.example/a2a/jsonrpc",
+        "https://gateway.example/a2a/rest",
+    }
 
 
 def test_older_clients_find_the_same_card_at_agent_json(client):

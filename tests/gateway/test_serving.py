@@ -119,13 +119,13 @@ def test_a_web_worker_loads_the_engine_client_before_its_first_request(shelf):
         "import sys, asyncio\n"
         "import gateway.asgi as web\n"
         "before = 'litellm' in sys.modules\n"
-        "messages = iter([{'type': 'lifespan.startup'}])\n"
+        "messages = iter([{'type': 'lifespan.startup'}, {'type': 'lifespan.shutdown'}])\n"
         "async def receive():\n"
         "    return next(messages)\n"
         "async def send(message):\n"
-        "    print(before, 'litellm' in sys.modules, 'openai.resources' in sys.modules,\n"
-        "          message['type'])\n"
-        "    raise SystemExit\n"
+        "    if message['type'] == 'lifespan.startup.complete':\n"
+        "        print(before, 'litellm' in sys.modules, 'openai.resources' in sys.modules,\n"
+        "              message['type'])\n"
         "asyncio.run(web.application({'type': 'lifespan'}, receive, send))\n",
         DATABASE_URL=database_url(),
         INTENT_ENGINE_MODEL="openai/scripted",

@@ -102,6 +102,11 @@ class WebServer:
         finally:
             conn.close()
 
+    @property
+    def url(self) -> str:
+        """The server's base URL, as its clients would call it."""
+        return f"http://127.0.0.1:{self.port}"
+
     def get(self, path: str, timeout: float = 30) -> Answer:
         return self.request("GET", path, timeout=timeout)
 

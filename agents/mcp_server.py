@@ -1,0 +1,96 @@
+"""The MCP server: the official SDK's low-level server over streamable HTTP, one tool per
+public operation (agents/operations.py).
+
+Tools' input schemas are the contract's, so the REST API's serializers; a tool's result is the
+JSON the REST API answers, as structured content (and as text, for clients that read only
+text); an error is a tool error carrying the gateway's code and message. The transport is
+stateless and answers in JSON: any web worker can serve any call, no session is kept between
+requests, and nothing streams.
+"""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import mcp_types as types
+import orjson
+from django.conf import settings
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.streamable_http_manager import (
+    StreamableHTTPASGIApp,
+    StreamableHTTPSessionManager,
+)
+
+from agents import operations
+from agents.dispatch import Dispatcher
+from gateway.wellknown import CONTRACT_VERSION
+
+INSTRUCTIONS = (
+    "Tools of the Product Recommendation and Intent-Matching Gateway. Start with recommend: "
+    "the shopper's words in, product cards with creator videos out. Every card's "
+    "cta.primary.url is the buy link: give it to the user exactly as it is. Demand agents "
+    "state intents (create_intent), read merchants' proposals (list_proposals), rank them "
+    "(create_match) and accept one (accept)."
+)
+
+
+def _tool(operation: operations.Operation) -> types.Tool:
+    return types.Tool(
+        name=operation.name,
+        description=operation.description,
+        input_schema=operation.input_schema,
+        output_schema=operation.output_schema,
+        annotations=types.ToolAnnotations(
+            read_only_hint=operation.method == "GET",
+            open_world_hint=operation.name == "recommend",
+        ),
+    )
+
+
+class McpServer:
+    def __init__(self, dispatcher: Dispatcher) -> None:
+        self.dispatcher = dispatcher
+        self.server: Server[Any] = Server(
+            "product-recommendation-gateway",
+            version=CONTRACT_VERSION,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+        )
+        self.sessions = StreamableHTTPSessionManager(
+            app=self.server,
+            stateless=True,
+            json_response=True,
+            max_request_body_size=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2_621_440,
+        )
+        self.asgi = StreamableHTTPASGIApp(self.sessions)
+
+    async def list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[_tool(op) for op in operations.catalog().values()])
+
+    async def call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        reply = await operations.call(self.dispatcher, params.name, params.arguments or {})
+        body = reply.body if isinstance(reply.body, dict) else {"result": reply.body}
+        if reply.ok:
+            text = orjson.dumps(body).decode()
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=text)], structured_content=body
+            )
+        message = f"{body.get('error')}: {body.get('message')}"
+        if "retry-after" in reply.headers:
+            message += f" (retry after {reply.headers['retry-after']} s)"
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=message)],
+            is_error=True,
+        )
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """The session manager's task group, for as long as the web worker serves."""
+        async with self.sessions.run():
+            yield

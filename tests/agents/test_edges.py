@@ -1,0 +1,94 @@
+"""What both protocols share with the REST API: its throttles, its Host check and its body
+limit; and what A2A refuses: reading a task that does not exist, listing everyone's tasks."""
+
+import asyncio
+
+import httpx
+import orjson
+import pytest
+from a2a.client import ClientConfig, ClientFactory
+from a2a.helpers.proto_helpers import get_data_parts, new_text_part
+from a2a.types.a2a_pb2 import GetTaskRequest, ListTasksRequest, TaskState
+from a2a.utils.errors import TaskNotFoundError, UnsupportedOperationError
+from django.core.cache import caches
+
+from tests.agents.conftest import INTENT, serve
+from tests.agents.test_a2a import interfaces, send
+from tests.agents.test_mcp import session, text_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def throttled(tmp_path_factory, scripted_engine, django_db_setup):
+    caches["default"].clear()  # no bucket left over from an earlier run
+    with serve(tmp_path_factory, scripted_engine, THROTTLE_RATES="recommend=1/min") as server:
+        yield server
+    caches["default"].clear()
+
+
+def test_throttles_apply_to_agents_as_to_the_rest_api(throttled, scripted, shelf):
+    _, card = next(interfaces(throttled))
+
+    first = send(card, new_text_part(INTENT))
+    second = send(card, new_text_part(INTENT))
+    by_mcp = session(throttled, lambda client: client.call_tool("recommend", {"intent": INTENT}))
+    by_rest = throttled.get("/v1/recommend?intent=trail")
+
+    assert first.status.state == TaskState.TASK_STATE_COMPLETED
+    assert second.status.state == TaskState.TASK_STATE_FAILED
+    (error,) = get_data_parts(list(second.status.message.parts))
+    assert error["error"] == "throttled"
+    assert error["retry_after_s"] >= 1
+    assert by_mcp.is_error
+    assert text_of(by_mcp).startswith("throttled: ")
+    assert by_rest.status == 429
+    assert scripted.calls_count == 1
+
+
+def test_a_host_the_gateway_does_not_serve_is_refused(web):
+    for path in ("/mcp", "/a2a/jsonrpc", "/a2a/rest/message:send"):
+        answer = web.request("POST", path, b"{}", {"Host": "attacker.example"})
+
+        assert answer.status == 400, path
+        assert answer.json()["error"] == "bad_request"
+
+
+def test_a_path_or_method_a2a_does_not_serve_answers_the_gateways_error(web):
+    unknown = web.request("POST", "/a2a/rest/message:shout", b"{}")
+    wrong = web.get("/a2a/jsonrpc")
+
+    assert (unknown.status, unknown.json()["error"]) == (404, "not found")
+    # The SDK's per-tenant routes take /a2a/... for a tenant's, so it is not found there either.
+    assert (wrong.status, wrong.json()["error"]) == (404, "not found")
+
+
+def test_a_body_past_the_limit_is_refused_before_the_protocols_read_it(web):
+    big = orjson.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": "x" * 3_000_000}
+    )
+
+    for path in ("/mcp", "/a2a/jsonrpc"):
+        answer = web.request("POST", path, big, {"Content-Type": "application/json"})
+
+        assert answer.status == 413, path
+        assert answer.json()["error"] == "payload_too_large"
+
+
+def test_a2a_reads_no_task_that_does_not_exist_and_lists_none(web):
+    for _name, card in interfaces(web):
+
+        async def ask(card=card):
+            async with httpx.AsyncClient(timeout=30) as http:
+                binding = card.supported_interfaces[0].protocol_binding
+                config = ClientConfig(
+                    streaming=False, httpx_client=http, supported_protocol_bindings=[binding]
+                )
+                client = ClientFactory(config).create(card)
+                with pytest.raises(TaskNotFoundError):
+                    await client.get_task(GetTaskRequest(id="no-such-task"))
+                if card.supported_interfaces[0].protocol_version == "1.0":
+                    with pytest.raises(UnsupportedOperationError):
+                        await client.list_tasks(ListTasksRequest())
+
+        asyncio.run(ask())
