@@ -26,6 +26,7 @@ SCRIPTS = [
     "cards",
     "search_100k",
     "concurrency",
+    "agents",
 ]
 
 

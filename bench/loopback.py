@@ -114,10 +114,10 @@ def procfile_command(role: str) -> str:
 
 
 @contextlib.contextmanager
-def web_server(env: dict[str, str], *, workers: int = 2) -> Iterator[int]:
-    """The Procfile's `web` role (what `make run` serves) on a free loopback port with
-    `workers` workers: yields the port once it answers /healthz, and stops it afterwards."""
-    port = free_port()
+def web_server(env: dict[str, str], *, workers: int = 2, port: int = 0) -> Iterator[int]:
+    """The Procfile's `web` role (what `make run` serves) on loopback `port` (a free one if 0)
+    with `workers` workers: yields the port once it answers /healthz, and stops it afterwards."""
+    port = port or free_port()
     env = {
         **env,
         "PORT": str(port),
