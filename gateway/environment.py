@@ -78,6 +78,16 @@ def throttle_rates(raw: str, defaults: dict[str, str | None]) -> dict[str, str |
     return rates
 
 
+def allowed_ports(raw: str) -> frozenset[int]:
+    """WEBHOOK_ALLOWED_PORTS: comma-separated TCP ports, 1-65535."""
+    ports = [part.strip() for part in raw.split(",") if part.strip()]
+    if not ports or not all(port.isdigit() and 1 <= int(port) <= 65535 for port in ports):
+        raise ImproperlyConfigured(
+            f"WEBHOOK_ALLOWED_PORTS must be comma-separated ports 1-65535, not {raw!r}"
+        )
+    return frozenset(int(port) for port in ports)
+
+
 def supply_keys(raw: str, min_length: int) -> list[str]:
     """SUPPLY_API_KEYS: comma-separated keys, each at least `min_length` characters."""
     keys = [key.strip() for key in raw.split(",") if key.strip()]

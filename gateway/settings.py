@@ -13,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from gateway.contract_settings import spectacular_settings
 from gateway.environment import (
+    allowed_ports,
     bounded,
     bounded_int,
     database,
@@ -256,6 +257,8 @@ if PUBLIC_BASE_URL.startswith("https://"):
 # and tests only (a loopback merchant stub).
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=False)
 WEBHOOK_ALLOW_HTTP = env.bool("WEBHOOK_ALLOW_HTTP", default=False)
+# Ports a merchant endpoint may use (merchants/endpoints.py); any, with private targets allowed.
+WEBHOOK_ALLOWED_PORTS = allowed_ports(env.str("WEBHOOK_ALLOWED_PORTS", default="443"))
 
 # Intent.Surge webhooks and health probes (DESIGN.md section 7). One attempt may take at most
 # WEBHOOK_TIMEOUT_S (connect, answer and read together); the delivery task's time limits and the

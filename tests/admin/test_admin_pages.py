@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from catalog.models import Recommendation
 from matching.models import Intent, IntentMandate, MatchSession, Proposal
+from merchants.endpoints import NOT_PUBLIC
 from merchants.models import MerchantAgent
 from reporting.models import Click, Conversion
 from tests.protocol import Merchant, create_intent, post, propose, register
@@ -151,7 +152,7 @@ def test_staff_cannot_add_a_merchant_or_give_it_a_private_endpoint(staff_client)
 
     assert added.status_code == 403
     assert saved.status_code == 200
-    assert b"must resolve only to public addresses" in saved.content
+    assert NOT_PUBLIC.encode() in saved.content
     assert MerchantAgent.objects.get().agent_endpoint != "https://10.0.0.5/hook"
 
 

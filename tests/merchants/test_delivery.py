@@ -11,6 +11,7 @@ from merchants.delivery import (
     SLOW_LANE,
     delivery_attempt,
 )
+from merchants.endpoints import NOT_PUBLIC
 from merchants.models import (
     AttemptOutcome,
     DeliveryAttempt,
@@ -170,7 +171,7 @@ def test_a_private_target_is_refused_at_delivery_when_the_switches_are_off(
     delivery_attempt(delivery_id=delivery.pk)
 
     delivery.refresh_from_db()
-    assert delivery.last_error == "Not sent: the endpoint must resolve only to public addresses."
+    assert delivery.last_error == f"Not sent: the endpoint {NOT_PUBLIC}."
     assert delivery.status == DeliveryStatus.PENDING  # DNS may change: retried on schedule
     assert receiver.received == []
 

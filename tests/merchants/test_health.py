@@ -10,6 +10,7 @@ from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
 from merchants import probes, tasks
+from merchants.endpoints import NOT_PUBLIC
 from merchants.models import HealthProbe, MerchantAgent, MerchantStatus
 from tests.protocol import post, register
 
@@ -126,9 +127,7 @@ def test_a_private_endpoint_is_not_probed_when_the_switches_are_off(
     response = client.get("/v1/merchant/shop-1/health")
 
     assert response.status_code == 503
-    assert response.json()["message"] == (
-        "Not sent: the endpoint must resolve only to public addresses."
-    )
+    assert response.json()["message"] == (f"Not sent: the endpoint {NOT_PUBLIC}.")
     assert receiver.received == []
 
 

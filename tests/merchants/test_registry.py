@@ -1,9 +1,11 @@
 """The merchant registry: registration, takeover protection, lookup, update, token rotation."""
 
 import hashlib
+import socket
 
 import pytest
 
+from merchants.endpoints import NOT_PUBLIC, endpoint_problem
 from merchants.models import MerchantAgent
 from tests.protocol import PUBLIC_ENDPOINT, patch, post, register
 
@@ -99,16 +101,31 @@ def test_malformed_merchant_id_is_refused(client, merchant_id):
         ("http://93.184.216.34/agent", "must be an https URL"),
         ("ftp://93.184.216.34/agent", "must be an https URL"),
         ("https://user:pw@93.184.216.34/agent", "must not carry credentials"),
-        ("https://127.0.0.1/agent", "must resolve only to public addresses"),
-        ("https://localhost/agent", "must resolve only to public addresses"),
-        ("https://10.0.0.7/agent", "must resolve only to public addresses"),
-        ("https://169.254.169.254/latest", "must resolve only to public addresses"),
-        ("https://[::1]/agent", "must resolve only to public addresses"),
-        ("https://[::ffff:127.0.0.1]/agent", "must resolve only to public addresses"),
-        ("https://0.0.0.0/agent", "must resolve only to public addresses"),
-        ("https://[fec0::1]/agent", "must resolve only to public addresses"),  # site-local
-        ("https://100.64.0.1/agent", "must resolve only to public addresses"),  # carrier NAT
-        ("https://merchant.invalid/agent", "does not resolve"),
+        ("https://127.0.0.1/agent", NOT_PUBLIC),
+        ("https://localhost/agent", NOT_PUBLIC),
+        ("https://10.0.0.7/agent", NOT_PUBLIC),
+        ("https://169.254.169.254/latest", NOT_PUBLIC),
+        ("https://[::1]/agent", NOT_PUBLIC),
+        ("https://[::ffff:127.0.0.1]/agent", NOT_PUBLIC),
+        ("https://0.0.0.0/agent", NOT_PUBLIC),
+        ("https://[fec0::1]/agent", NOT_PUBLIC),  # site-local
+        ("https://100.64.0.1/agent", NOT_PUBLIC),  # carrier NAT
+        # IPv6 forms that carry an IPv4 address, whichever address they carry.
+        ("https://[::127.0.0.1]/agent", NOT_PUBLIC),  # IPv4-compatible
+        ("https://[::93.184.216.34]/agent", NOT_PUBLIC),
+        ("https://[::ffff:93.184.216.34]/agent", NOT_PUBLIC),  # mapped
+        ("https://[::ffff:0:7f00:1]/agent", NOT_PUBLIC),  # translated
+        ("https://[64:ff9b::7f00:1]/agent", NOT_PUBLIC),  # NAT64
+        ("https://[64:ff9b:1::7f00:1]/agent", NOT_PUBLIC),  # NAT64, local use
+        ("https://[2002:7f00:1::]/agent", NOT_PUBLIC),  # 6to4
+        ("https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/agent", NOT_PUBLIC),  # Teredo
+        ("https://[fc00::1]/agent", NOT_PUBLIC),  # unique local
+        ("https://[fe80::1]/agent", NOT_PUBLIC),  # link-local
+        ("https://[2001:db8::1]/agent", NOT_PUBLIC),  # documentation
+        # Not resolving, or another port, reads the same: registration probes nothing.
+        ("https://merchant.invalid/agent", NOT_PUBLIC),
+        ("https://93.184.216.34:22/agent", NOT_PUBLIC),
+        ("https://93.184.216.34:6379/agent", NOT_PUBLIC),
         ("https:///agent", "must name a host"),
         ("https://93.184.216.34:99999/agent", "is not a valid URL"),
     ],
@@ -122,6 +139,39 @@ def test_unsafe_endpoints_are_refused(client, endpoint, problem):
     assert response.json()["error"] == "invalid_body"
     assert response.json()["fields"] == {"agent_endpoint": [f"The endpoint {problem}."]}
     assert not MerchantAgent.objects.exists()
+
+
+def test_public_ipv6_endpoints_and_the_allowed_ports_are_accepted(client, settings):
+    settings.WEBHOOK_ALLOWED_PORTS = frozenset({443, 8443})
+
+    for n, endpoint in enumerate(
+        [
+            "https://[2606:2800:220:1:248:1893:25c8:1946]/agent",
+            "https://93.184.216.34:443/agent",
+            "https://93.184.216.34:8443/agent",
+        ]
+    ):
+        register(client, f"shop-{n}", agent_endpoint=endpoint)
+
+    assert MerchantAgent.objects.count() == 3
+
+
+def test_the_endpoint_check_looks_up_names_and_connects_nowhere(settings, monkeypatch):
+    """The address rules judge what a name resolves to, without a connection: the lookup is
+    answered here."""
+    looked_up = []
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        looked_up.append((host, port))
+        address = {"shop.example": "93.184.216.34", "evil.example": "64:ff9b::a00:7"}[host]
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        return [(family, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+    assert endpoint_problem("https://shop.example/agent") is None
+    assert endpoint_problem("https://evil.example/agent") == NOT_PUBLIC
+    assert looked_up == [("shop.example", 443), ("evil.example", 443)]
 
 
 def test_loopback_http_endpoints_are_allowed_only_by_the_development_switches(client, settings):
