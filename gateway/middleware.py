@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from axes.middleware import AxesMiddleware
 from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthentication
 from django.contrib.messages.middleware import MessageMiddleware as DjangoMessages
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessions
@@ -115,6 +116,10 @@ class CommonMiddleware(PagesOnly, DjangoCommon):
 
 class CsrfViewMiddleware(PagesOnly, DjangoCsrf):
     pass
+
+
+class LoginLockoutMiddleware(PagesOnly, AxesMiddleware):
+    """django-axes: the admin login's lockout answer after too many failures."""
 
 
 class AuthenticationMiddleware(PagesOnly, DjangoAuthentication):

@@ -6,6 +6,7 @@ a random secret key). Bad values raise `ImproperlyConfigured` at start, never at
 
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,27 @@ INSTALLED_APPS = [
     "matching",
     "reporting",
     "agents",
+    "axes",
 ]
+
+# The staff login, bounded (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user
+# name from one address, that pair is locked out for AXES_COOLOFF_TIME (a 429 page), the right
+# password included. Counting the pair, not the address alone or the name alone, keeps an
+# attacker from locking a colleague out from elsewhere. Attempts are rows (admin: Axes).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = bounded_int("ADMIN_LOGIN_FAILURE_LIMIT", 5, 1, 100)
+AXES_COOLOFF_TIME = timedelta(
+    minutes=bounded_int("ADMIN_LOGIN_LOCKOUT_MINUTES", 15, 1, 24 * 60, " minutes")
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_IPWARE_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_VERBOSE = False
+# Its middleware is there, as gateway.middleware.LoginLockoutMiddleware (out of the API's chain).
+SILENCED_SYSTEM_CHECKS = ["axes.W002"]
 
 MIDDLEWARE = [
     # gateway/middleware.py: each of Django's own, fitted for the coroutine views' chain.
@@ -75,6 +96,8 @@ MIDDLEWARE = [
     "gateway.middleware.AuthenticationMiddleware",
     "gateway.middleware.MessageMiddleware",
     "gateway.middleware.XFrameOptionsMiddleware",
+    # Last: django-axes' lockout answer for the admin login (docs/operations.md).
+    "gateway.middleware.LoginLockoutMiddleware",
 ]
 
 ROOT_URLCONF = "gateway.urls"
