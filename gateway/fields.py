@@ -4,6 +4,8 @@ from typing import Any
 
 from django.db import models
 
+from gateway.secrets import decrypt, encrypt
+
 
 class JSONField(models.JSONField):
     """Django's JSONField, bound row by row in a PostgreSQL bulk insert.
@@ -21,3 +23,20 @@ class JSONField(models.JSONField):
     def deconstruct(self) -> Any:
         name, _, args, kwargs = super().deconstruct()
         return name, "django.db.models.JSONField", args, kwargs
+
+
+class EncryptedTextField(models.TextField):
+    """Text stored encrypted (Fernet: AES-128-CBC with HMAC-SHA256), read back in the clear.
+
+    For secrets the gateway must use again, so cannot hash: a merchant's webhook signing secret.
+    The keys are derived from SECRETS_ENCRYPTION_KEYS (gateway/secrets.py); a database dump, a
+    backup or a staff lookup sees only ciphertext, which is different each time it is written,
+    so no lookup on the column can find anything but by chance.
+    """
+
+    def from_db_value(self, value: str | None, expression: Any, connection: Any) -> str | None:
+        return None if value is None else decrypt(value)
+
+    def get_prep_value(self, value: Any) -> str | None:
+        value = super().get_prep_value(value)
+        return None if value is None else encrypt(value)

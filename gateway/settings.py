@@ -37,6 +37,9 @@ if not SECRET_KEY:
         )
     SECRET_KEY = "insecure-development-only-key"  # noqa: S105 - only ever used with DEBUG on
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
+# Passphrases of the keys that encrypt secrets at rest (gateway/secrets.py): the first encrypts,
+# all decrypt. By default the one SECRET_KEY; list the old one after a new one to rotate.
+SECRETS_ENCRYPTION_KEYS = env.list("SECRETS_ENCRYPTION_KEYS", default=[]) or [SECRET_KEY]
 
 PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
 if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", PUBLIC_BASE_URL):

@@ -6,7 +6,7 @@ import re
 from django.db import models
 from django.db.models import Q
 
-from gateway.fields import JSONField
+from gateway.fields import EncryptedTextField, JSONField
 
 MERCHANT_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 # Ids a merchant may not take: route names under /v1/merchant/, and the label ranked items give
@@ -50,8 +50,9 @@ class MerchantAgent(models.Model):
     )
     # SHA-256 of the registration token; the token itself is shown once and never stored.
     token_hash = models.CharField(max_length=64, unique=True)
-    # The Standard Webhooks signing secret: kept, because every delivery is signed with it.
-    webhook_secret = models.CharField(max_length=100)
+    # The Standard Webhooks signing secret: kept, because every delivery is signed with it;
+    # stored encrypted (gateway/secrets.py).
+    webhook_secret = EncryptedTextField()
     registered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)

@@ -1,0 +1,100 @@
+"""Secrets out of staff's reach: no admin lookup touches a secret column, on a model or through
+a relation, whatever the staff member may view; webhook secrets are stored encrypted, and a key
+rotation keeps every merchant's deliveries signed."""
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core.management import call_command
+from django.db import connection
+from django.urls import reverse
+
+from gateway.secrets import decrypt
+from merchants.models import MerchantAgent
+from tests.protocol import register
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def viewer(client, django_user_model):
+    """Staff who may only view merchants and deliveries: the finding's attacker."""
+    user = django_user_model.objects.create_user("viewer", password="pw", is_staff=True)
+    user.user_permissions.set(
+        Permission.objects.filter(
+            codename__in=["view_merchantagent", "view_webhookdelivery", "view_healthprobe"]
+        )
+    )
+    client.force_login(user)
+    return client
+
+
+def stored_secret(merchant_id: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT webhook_secret FROM merchants_merchantagent WHERE merchant_id = %s",
+            [merchant_id],
+        )
+        return str(cursor.fetchone()[0])
+
+
+@pytest.mark.parametrize(
+    ("page", "lookup"),
+    [
+        ("merchants_merchantagent", "webhook_secret__startswith"),
+        ("merchants_merchantagent", "webhook_secret"),
+        ("merchants_merchantagent", "token_hash__startswith"),
+        ("merchants_merchantagent", "token_hash__gt"),
+        ("merchants_webhookdelivery", "merchant__webhook_secret__startswith"),
+        ("merchants_webhookdelivery", "merchant__token_hash__startswith"),
+        ("merchants_healthprobe", "merchant__token_hash__in"),
+        ("auth_user", "password__startswith"),
+    ],
+)
+def test_no_admin_lookup_touches_a_secret(client, viewer, django_user_model, page, lookup):
+    shop = register(client, "shop-1")
+    client.force_login(django_user_model.objects.create_superuser("root", "r@x.test", "pw"))
+    if page == "auth_user":
+        viewer = client  # a superuser, who may view users
+
+    answer = viewer.get(reverse(f"admin:{page}_changelist"), {lookup: shop.webhook_secret[:8]})
+
+    assert answer.status_code == 400
+
+
+def test_search_and_ordering_never_reach_a_secret(client, viewer):
+    shop = register(client, "shop-1")
+    changelist = reverse("admin:merchants_merchantagent_changelist")
+
+    searched = viewer.get(changelist, {"q": shop.webhook_secret})
+    ordered = viewer.get(changelist, {"o": "99"})
+
+    assert searched.status_code == 200
+    assert b"shop-1" not in searched.content.split(b"<tbody>")[-1]  # found nothing
+    assert shop.webhook_secret.encode() not in ordered.content
+
+
+def test_webhook_secrets_are_stored_encrypted_and_read_in_the_clear(client):
+    shop = register(client, "shop-1")
+    other = register(client, "shop-2")
+
+    stored = stored_secret("shop-1")
+
+    assert shop.webhook_secret not in stored
+    assert shop.webhook_secret.removeprefix("whsec_") not in stored
+    assert stored != stored_secret("shop-2")
+    assert MerchantAgent.objects.get(merchant_id="shop-1").webhook_secret == shop.webhook_secret
+    assert MerchantAgent.objects.get(merchant_id="shop-2").webhook_secret == other.webhook_secret
+
+
+def test_a_key_rotation_keeps_every_secret(client, settings, capsys):
+    shop = register(client, "shop-1")
+    old = stored_secret("shop-1")
+    settings.SECRETS_ENCRYPTION_KEYS = ["a new passphrase of the operator", settings.SECRET_KEY]
+
+    assert decrypt(old) == shop.webhook_secret  # the old key still opens it
+    call_command("reencrypt_secrets")
+    settings.SECRETS_ENCRYPTION_KEYS = ["a new passphrase of the operator"]  # the old one dropped
+
+    assert "1 secret encrypted again" in capsys.readouterr().out
+    assert stored_secret("shop-1") != old
+    assert MerchantAgent.objects.get().webhook_secret == shop.webhook_secret
