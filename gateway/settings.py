@@ -318,6 +318,9 @@ MERCHANT_PROBE_CONCURRENCY = bounded_int("MERCHANT_PROBE_CONCURRENCY", 4, 1, 64)
 # Deliveries under way to one merchant at most; the next one goes when one finishes
 # (merchants/delivery.py). A merchant that hangs holds this many of the fast lane's threads.
 WEBHOOK_MERCHANT_IN_FLIGHT = bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 1, 1, 100)
+# Requests (deliveries and verifications) to one endpoint host a minute, however many merchants
+# name it (merchants/delivery/hosts.py); the rest wait for the next minute.
+WEBHOOK_HOST_PER_MINUTE = bounded_int("WEBHOOK_HOST_PER_MINUTE", 120, 1, 100_000)
 
 CELERY_TASK_ROUTES = {
     # Merchant-facing work has queues and workers of its own, away from the gateway's own tasks:
@@ -326,10 +329,15 @@ CELERY_TASK_ROUTES = {
     "merchants.tasks.fan_out": {"queue": "webhooks"},
     "merchants.tasks.deliver": {"queue": "webhooks"},
     "merchants.tasks.probe": {"queue": "probes"},
+    "merchants.tasks.verify_endpoint": {"queue": "probes"},
 }
 CELERY_BEAT_SCHEDULE: dict[str, Any] = {
     "sweep-deliveries": {
         "task": "merchants.tasks.sweep_deliveries",
+        "schedule": WEBHOOK_SWEEP_INTERVAL_S,
+    },
+    "sweep-verifications": {
+        "task": "merchants.tasks.sweep_verifications",
         "schedule": WEBHOOK_SWEEP_INTERVAL_S,
     },
     "probe-merchants": {

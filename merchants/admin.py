@@ -47,14 +47,20 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "agent_endpoint",
         "protocol_version",
         "last_seen_at",
+        "endpoint_verified_at",
         "deliveries_disabled_at",
     )
-    list_filter = ("status", "protocol_version")
-    actions = ["probe_now", "deactivate"]
+    list_filter = (
+        "status",
+        ("endpoint_verified_at", admin.EmptyFieldListFilter),
+        "protocol_version",
+    )
+    actions = ["probe_now", "verify_now", "deactivate"]
     search_fields = ("merchant_id", "agent_endpoint")
     date_hierarchy = "registered_at"
-    # The token hash and the webhook secret never appear in the admin.
-    exclude = ("token_hash", "webhook_secret")
+    # The token hash and the webhook secret never appear in the admin; nor does the pending
+    # challenge, which only the endpoint should echo.
+    exclude = ("token_hash", "webhook_secret", "verification_challenge", "verification_event_id")
     readonly_fields = (
         "merchant_id",
         "registered_at",
@@ -63,6 +69,10 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "deactivated_at",
         "status",
         "deliveries_disabled_at",
+        "endpoint_verified_at",
+        "verification_attempts",
+        "next_verification_at",
+        "last_verification_error",
         "delivery_health",
         "recent_probes",
     )
@@ -116,6 +126,27 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         for merchant in queryset:
             services.merchant_deactivate(merchant_id=merchant.merchant_id)
         self.message_user(request, f"{queryset.count()} merchant(s) deactivated.", messages.SUCCESS)
+
+    @admin.action(
+        description="Send the endpoint verification now (unverified merchants)",
+        permissions=["change"],
+    )
+    def verify_now(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:
+        pending = queryset.filter(endpoint_verified_at__isnull=True).exclude(
+            status=MerchantStatus.DEACTIVATED
+        )
+        merchants = list(pending.values_list("pk", flat=True))
+        pending.update(next_verification_at=timezone.now())
+        try:
+            for pk in merchants:
+                tasks.verify_endpoint.delay(pk)
+        except (OperationalError, OSError):
+            self.message_user(
+                request, "The broker is unavailable; the sweeper will send them.", messages.WARNING
+            )
+            return
+        noun = "verification" if len(merchants) == 1 else "verifications"
+        self.message_user(request, f"{len(merchants)} {noun} queued.", messages.SUCCESS)
 
     @admin.action(
         description="Probe now (a signed ping, in the background)", permissions=["change"]

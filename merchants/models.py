@@ -63,6 +63,15 @@ class MerchantAgent(models.Model):
     # Set at the first of a run of attempts or probes that got no answer in time: its deliveries
     # go to the slow lane (merchants/delivery.py) until it answers again.
     slow_since = models.DateTimeField(null=True, blank=True)
+    # Endpoint ownership (merchants/verification.py): set when the endpoint echoed the challenge
+    # of an endpoint.verification event; until then no Intent.Surge goes to it. Every change of
+    # the endpoint starts a new verification: a new event, challenge and schedule.
+    endpoint_verified_at = models.DateTimeField(null=True, blank=True)
+    verification_event_id = models.CharField(max_length=40, blank=True, default="")
+    verification_challenge = models.CharField(max_length=64, blank=True, default="")
+    verification_attempts = models.PositiveSmallIntegerField(default=0)
+    next_verification_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    last_verification_error = models.CharField(max_length=300, blank=True, default="")
 
     class Meta:
         ordering = ["merchant_id"]

@@ -39,6 +39,9 @@ logger = logging.getLogger(__name__)
 PING = "ping"
 PROBE_TIMEOUT_S = 5.0
 UNDER_WAY = "A probe of this merchant is under way; ask again shortly."
+UNVERIFIED = (
+    "The endpoint has not proven its ownership yet (endpoint.verification); it is not probed."
+)
 BUSY = (
     "No probe could be made in time: the gateway is probing many merchants at once; "
     "ask again shortly."
@@ -208,6 +211,8 @@ async def merchant_health(*, merchant_id: str) -> dict[str, Any]:
     merchant, latest = await sync_to_async(_latest)(merchant_id)
     if merchant.is_deactivated:
         return _unprobed(merchant, "The merchant agent is deactivated; it is not probed.")
+    if merchant.endpoint_verified_at is None:
+        return _unprobed(merchant, UNVERIFIED)
     now = timezone.now()
     if latest is not None and latest.checked_at >= now - timedelta(
         seconds=settings.MERCHANT_HEALTH_CACHE_S
@@ -249,9 +254,11 @@ async def merchant_health(*, merchant_id: str) -> dict[str, Any]:
 
 
 def probes_due() -> list[int]:
-    """The merchants the schedule probes: every one not deactivated."""
+    """The merchants the schedule probes: every one not deactivated whose endpoint proved its
+    ownership (the others are sent their verification instead)."""
     return list(
         MerchantAgent.objects.exclude(status=MerchantStatus.DEACTIVATED)
+        .filter(endpoint_verified_at__isnull=False)
         .order_by("id")
         .values_list("pk", flat=True)
     )

@@ -91,12 +91,18 @@ class MerchantAgentSerializer(serializers.ModelSerializer):
             "last_seen_at",
             "deactivated_at",
             "deliveries_disabled_at",
+            "endpoint_verified_at",
         ]
         extra_kwargs = {
             "deliveries_disabled_at": {
                 "help_text": "Set when the endpoint answered 410 Gone: no webhooks are sent "
                 "until the merchant registers again or changes its endpoint."
-            }
+            },
+            "endpoint_verified_at": {
+                "help_text": "When the endpoint proved its ownership by echoing the challenge "
+                "of an endpoint.verification event. Null until then, and again after every "
+                "change of the endpoint: no Intent.Surge is sent while it is null."
+            },
         }
 
 

@@ -14,6 +14,7 @@ from merchants.credentials import new_registration_token, new_webhook_secret, to
 from merchants.endpoints import endpoint_problem
 from merchants.models import MERCHANT_ID, MerchantAgent, MerchantStatus
 from merchants.signals import merchant_deactivated
+from merchants.verification import verification_reset, verification_send_later
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,16 @@ def merchant_register(
         try:
             with transaction.atomic():
                 subscriptions.changed()
-                merchant = MerchantAgent.objects.create(
+                merchant = MerchantAgent(
                     merchant_id=merchant_id,
                     token_hash=token_digest(token),
                     webhook_secret=secret,
                     last_seen_at=timezone.now(),
                     **fields,
                 )
+                verification_reset(merchant, timezone.now())
+                merchant.save(force_insert=True)
+                verification_send_later(merchant.pk)
             return Registration(merchant, True, token, secret)
         except IntegrityError:
             # Another request registered this id a moment ago: it is an existing merchant now.
@@ -75,8 +79,10 @@ def merchant_register(
         merchant = MerchantAgent.objects.select_for_update().get(pk=existing.pk)
         if not hmac.compare_digest(token_digest(presented_token), merchant.token_hash):
             raise invalid_token()
+        moved = fields.get("agent_endpoint", merchant.agent_endpoint) != merchant.agent_endpoint
         for name, value in fields.items():
             setattr(merchant, name, value)
+        verifying = verification_reset(merchant, timezone.now()) if moved else []
         if merchant.is_deactivated:
             merchant.status, merchant.deactivated_at = MerchantStatus.ACTIVE, None
         # Registering again is how a merchant whose endpoint answered 410 Gone says it is back.
@@ -85,6 +91,7 @@ def merchant_register(
         merchant.save(
             update_fields=[
                 *fields,
+                *verifying,
                 "status",
                 "deactivated_at",
                 "deliveries_disabled_at",
@@ -92,11 +99,14 @@ def merchant_register(
                 "updated_at",
             ]
         )
+        if verifying:
+            verification_send_later(merchant.pk)
     return Registration(merchant, False, presented_token, None)
 
 
 def merchant_update(*, merchant: MerchantAgent, changes: dict[str, Any]) -> MerchantAgent:
     fields = [*changes, "updated_at"]
+    moved = "agent_endpoint" in changes and changes["agent_endpoint"] != merchant.agent_endpoint
     if "agent_endpoint" in changes:
         _check_endpoint(changes["agent_endpoint"])
         # A new endpoint starts with its deliveries enabled, whatever the old one answered.
@@ -104,7 +114,11 @@ def merchant_update(*, merchant: MerchantAgent, changes: dict[str, Any]) -> Merc
         fields.append("deliveries_disabled_at")
     for name, value in changes.items():
         setattr(merchant, name, value)
-    merchant.save(update_fields=fields)
+    with transaction.atomic():
+        if moved:  # ownership of the new endpoint is proven anew
+            fields += verification_reset(merchant, timezone.now())
+            verification_send_later(merchant.pk)
+        merchant.save(update_fields=fields)
     subscriptions.changed()
     return merchant
 

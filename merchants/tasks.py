@@ -1,9 +1,11 @@
-"""Celery tasks of the merchant side: fan-outs, webhook deliveries, the sweeper, health probes.
+"""Celery tasks of the merchant side: fan-outs, webhook deliveries, the sweeper, endpoint
+verifications, health probes.
 
-Tasks take ids and call the use cases in delivery.py and probes.py. Merchant-facing work has
-queues of its own (settings.CELERY_TASK_ROUTES), away from the gateway's other work: `fan_out`
-and `deliver` the `webhooks` lane, `deliver` for slow merchants the `webhooks-slow` lane
-(delivery.deliveries_enqueue), beat's probes the `probes` queue.
+Tasks take ids and call the use cases in delivery.py, verification.py and probes.py.
+Merchant-facing work has queues of its own (settings.CELERY_TASK_ROUTES), away from the
+gateway's other work: `fan_out` and `deliver` the `webhooks` lane, `deliver` for slow merchants
+the `webhooks-slow` lane (delivery.deliveries_enqueue), probes and endpoint verifications the
+`probes` queue.
 """
 
 from datetime import timedelta
@@ -12,7 +14,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from merchants import delivery, probes
+from merchants import delivery, probes, verification
 from merchants.models import MerchantAgent, ProbeTrigger
 
 SOFT_LIMIT, HARD_LIMIT = delivery.attempt_time_limits()
@@ -34,6 +36,19 @@ def deliver(delivery_id: int, lane: str = delivery.FAST_LANE) -> None:
 def sweep_deliveries() -> None:
     """Re-send due or abandoned deliveries. Idempotent: claims decide who sends."""
     delivery.deliveries_sweep()
+
+
+@shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)
+def verify_endpoint(merchant_pk: int) -> None:
+    """One attempt of a merchant's endpoint verification, if due. Idempotent: claimed once."""
+    verification.endpoint_verify(merchant_pk=merchant_pk)
+
+
+@shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
+def sweep_verifications() -> None:
+    """Send the verification attempts that are due. Idempotent: claims decide who sends."""
+    for pk in verification.verifications_due():
+        verify_endpoint.apply_async((pk,), expires=settings.WEBHOOK_SWEEP_INTERVAL_S * 4)
 
 
 @shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)

@@ -32,12 +32,32 @@ def get(client: Client, path: str, token: str | None = None, **query: Any):
     return client.get(path, query, headers=_token(token))
 
 
-def register(client: Client, merchant_id: str, **fields: Any) -> Merchant:
-    body = {"merchant_id": merchant_id, "agent_endpoint": PUBLIC_ENDPOINT, **fields}
+def register(client: Client, merchant_id: str, *, verified: bool = True, **fields: Any) -> Merchant:
+    """Register a merchant through the API; with `verified`, its endpoint's ownership is then
+    taken as proven (tests/merchants/test_verification.py proves the echo itself)."""
+    body = {"merchant_id": merchant_id, "agent_endpoint": endpoint_of(merchant_id), **fields}
     response = post(client, "/v1/merchant/register", body)
     assert response.status_code == 200, response.content
     data = response.json()
+    if verified:
+        prove_ownership(merchant_id)
     return Merchant(merchant_id, data["registration_token"], data["webhook_secret"])
+
+
+def endpoint_of(merchant_id: str) -> str:
+    """A merchant's own public endpoint (an event reaches each endpoint URL once)."""
+    return f"{PUBLIC_ENDPOINT}/{merchant_id}"
+
+
+def prove_ownership(merchant_id: str) -> None:
+    """What the merchant's echo of its challenge does to its record (merchants/verification.py)."""
+    from django.utils import timezone
+
+    from merchants.models import MerchantAgent
+
+    MerchantAgent.objects.filter(merchant_id=merchant_id).update(
+        endpoint_verified_at=timezone.now(), next_verification_at=None
+    )
 
 
 def create_intent(client: Client, **fields: Any) -> dict[str, Any]:

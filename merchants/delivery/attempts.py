@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from merchants.client import Answer, post_signed
+from merchants.delivery.hosts import host_allows, next_minute
 from merchants.delivery.lanes import (
     FAST_LANE,
     IN_FLIGHT_PAUSE,
@@ -96,9 +97,14 @@ def _merchant_failing(merchant_id: int, now: datetime) -> None:
     )
 
 
+UNVERIFIED = "Not sent: the endpoint changed and has not proven its ownership yet."
+
+
 def _undeliverable(merchant: MerchantAgent) -> str:
     if merchant.is_deactivated:
         return "Not sent: the merchant agent is deactivated."
+    if merchant.endpoint_verified_at is None:
+        return UNVERIFIED
     if merchant.deliveries_disabled_at is not None:
         return GONE
     return ""
@@ -133,6 +139,13 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
         if lane == FAST_LANE and slow_merchants([merchant_id], now):
             due.update(enqueued_at=now)
             transaction.on_commit(partial(_to_slow_lane, delivery_id))
+            return None
+        endpoint = MerchantAgent.objects.filter(pk=merchant_id).values_list(
+            "agent_endpoint", flat=True
+        )[0]
+        if not host_allows(endpoint):
+            # The endpoint's host had its fill this minute: the attempt waits for the next one.
+            due.update(next_attempt_at=now + timedelta(seconds=next_minute()), enqueued_at=None)
             return None
         if not due.update(status=DeliveryStatus.SENDING, claimed_at=now):
             return None

@@ -132,8 +132,21 @@ def _fan_out_later(event_id: str) -> None:
         logger.warning("broker unavailable, the sweeper will fan the event out: %s", exc)
 
 
+def _one_per_endpoint(merchants: list[MerchantAgent]) -> list[MerchantAgent]:
+    """The first merchant of each distinct endpoint URL: an event reaches a URL once, however
+    many merchants name it."""
+    seen: set[str] = set()
+    kept = []
+    for merchant in merchants:
+        if merchant.agent_endpoint not in seen:
+            seen.add(merchant.agent_endpoint)
+            kept.append(merchant)
+    return kept
+
+
 def event_fan_out(*, event_id: str) -> int:
-    """Write one delivery per active merchant the event fits and send them; how many merchants.
+    """Write one delivery per active, verified merchant the event fits, one per distinct
+    endpoint URL, and send them; how many deliveries.
 
     Idempotent: the event is claimed with a conditional UPDATE, so it is fanned out once. The
     merchants that answer in time come first, then the first registered; at most
@@ -144,11 +157,14 @@ def event_fan_out(*, event_id: str) -> int:
         return 0
     tags = set(event.tags)
     candidates = MerchantAgent.objects.filter(
-        subscribed_to(tags), status=MerchantStatus.ACTIVE, deliveries_disabled_at__isnull=True
-    ).only("id", "subscription_tags", "regions")
+        subscribed_to(tags),
+        status=MerchantStatus.ACTIVE,
+        deliveries_disabled_at__isnull=True,
+        endpoint_verified_at__isnull=False,  # ownership proven (merchants/verification.py)
+    ).only("id", "subscription_tags", "regions", "agent_endpoint")
     fitting = [m for m in candidates.order_by("id") if fits(m, tags, event.region)]
     slow = slow_merchants((m.pk for m in fitting), timezone.now())
-    merchants = sorted(fitting, key=lambda m: m.pk in slow)  # the slow ones last
+    merchants = _one_per_endpoint(sorted(fitting, key=lambda m: m.pk in slow))  # slow ones last
     if len(merchants) > settings.WEBHOOK_FANOUT_MAX:
         logger.warning(
             "event %s fits %d merchants; delivering to the first %d (WEBHOOK_FANOUT_MAX)",

@@ -7,6 +7,7 @@ import orjson
 import pytest
 from django.conf import settings
 from django.core.cache import caches
+from django.utils import timezone
 
 from catalog.models import Product, Recommendation
 from matching.models import Intent, MatchSession, Proposal
@@ -264,10 +265,12 @@ def test_recommend_announces_the_intent_to_merchants_it_fits(client, shelf, engi
     fits = MerchantAgent.objects.create(
         merchant_id="runner-shop", agent_endpoint="https://203.0.113.5/hook",
         subscription_tags=["trail"], token_hash="x", webhook_secret="whsec_x",
+        endpoint_verified_at=timezone.now(),
     )  # fmt: skip
     MerchantAgent.objects.create(
         merchant_id="kitchen-shop", agent_endpoint="https://203.0.113.6/hook",
         subscription_tags=["coffee"], token_hash="y", webhook_secret="whsec_y",
+        endpoint_verified_at=timezone.now(),
     )  # fmt: skip
     engine.answer("trail running shoes", **SHOES)
 

@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from tests.protocol import prove_ownership
 from tests.support.receiver import Receiver
 from tests.support.web import WebServer
 from tests.support.worker import wait_until
@@ -30,6 +31,7 @@ def test_a_flood_of_probes_of_hanging_merchants_is_bounded_and_holds_no_thread(t
                 {"merchant_id": merchant_id, "agent_endpoint": f"{hanging.url}?m={merchant_id}"},
             )
             assert registered.status == 200, registered.body
+            prove_ownership(merchant_id)  # probes go to proven endpoints only
         with ThreadPoolExecutor(len(ids)) as pool:
             asked = [pool.submit(web.get, f"/v1/merchant/{mid}/health", 30) for mid in ids]
             wait_until(lambda: hanging.held == PROBES_AT_ONCE, what="the probe pool to fill")

@@ -7,7 +7,7 @@ import pytest
 
 from merchants.endpoints import NOT_PUBLIC, endpoint_problem
 from merchants.models import MerchantAgent
-from tests.protocol import PUBLIC_ENDPOINT, patch, post, register
+from tests.protocol import PUBLIC_ENDPOINT, endpoint_of, patch, post, register
 
 pytestmark = pytest.mark.django_db
 
@@ -195,7 +195,7 @@ def test_reregistration_without_the_token_changes_nothing(client):
     assert (missing.status_code, missing.json()["error"]) == (401, "missing registration token")
     assert (wrong.status_code, wrong.json()["error"]) == (403, "invalid registration token")
     merchant = MerchantAgent.objects.get(merchant_id="shop-1")
-    assert merchant.agent_endpoint == PUBLIC_ENDPOINT
+    assert merchant.agent_endpoint == endpoint_of("shop-1")
     assert merchant.subscription_tags == ["running"]
     assert (
         post(
@@ -289,7 +289,7 @@ def test_patch_refuses_an_unsafe_endpoint(client):
     )
 
     assert response.status_code == 400
-    assert MerchantAgent.objects.get().agent_endpoint == PUBLIC_ENDPOINT
+    assert MerchantAgent.objects.get().agent_endpoint == endpoint_of("shop-1")
 
 
 def test_rotation_issues_a_new_token_and_the_old_one_stops_working(client):

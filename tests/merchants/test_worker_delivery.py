@@ -8,7 +8,7 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from gateway.celery import app
-from merchants.models import DeliveryStatus, WebhookDelivery
+from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery
 from merchants.tasks import deliver
 from tests.protocol import create_intent, post, register
 from tests.support.receiver import Receiver
@@ -64,6 +64,38 @@ def test_a_subscribed_merchant_receives_a_verifiable_surge_exactly_once(client, 
     )
     assert len(receiver.received) == 1
     assert WebhookDelivery.objects.get().attempt_count == 1
+
+
+def test_only_endpoints_that_echo_their_challenge_get_surges_once_per_url(client, loopback, worker):
+    """Registration through the API, verification by the worker, then one intent: the endpoint
+    that echoed gets it, the one that did not gets nothing but its challenge, and an endpoint
+    three merchants share gets it once."""
+    with Receiver() as owner, Receiver() as victim, Receiver() as shared:
+        victim.echo_challenges = False
+        register(client, "owner", verified=False, agent_endpoint=owner.url,
+                 subscription_tags=["trail"])  # fmt: skip
+        register(client, "squatter", verified=False, agent_endpoint=victim.url,
+                 subscription_tags=["trail"])  # fmt: skip
+        for n in range(3):
+            register(client, f"tenant-{n}", verified=False, agent_endpoint=shared.url,
+                     subscription_tags=["trail"])  # fmt: skip
+        owner.wait_for_verifications(1)
+        shared.wait_for_verifications(3)
+        victim.wait_for_verifications(1)
+        wait_until(
+            lambda: MerchantAgent.objects.filter(endpoint_verified_at__isnull=False).count() == 4,
+            what="the echoing endpoints to be verified",
+        )
+
+        create_intent(client, intent_tags=["trail"])
+
+        owner.wait_for(1)
+        shared.wait_for(1)
+        wait_until(lambda: _all_delivered(2), what="both deliveries to succeed")
+        assert len(owner.received) == 1
+        assert len(shared.received) == 1
+        assert victim.received == []
+        assert MerchantAgent.objects.get(merchant_id="squatter").endpoint_verified_at is None
 
 
 def test_a_failing_merchant_is_retried_by_the_sweeper_with_the_same_webhook_id(

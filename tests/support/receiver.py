@@ -1,5 +1,7 @@
 """A merchant agent on loopback: a real HTTP server that records what it receives and answers
-from a script (2xx, 500, a redirect, 410, a hang, a huge body...).
+from a script (2xx, 500, a redirect, 410, a hang, a huge body...), and proves it owns its
+endpoint by echoing the challenge of endpoint.verification events (kept apart, in
+`verifications`).
 
     with Receiver() as merchant:
         merchant.script("500", "200")
@@ -42,6 +44,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         receiver = self.server.receiver
+        if receiver.verification(body, {k.lower(): v for k, v in self.headers.items()}, self):
+            return
         step = receiver.next_step()
         receiver.record(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
         kind, _, arg = step.partition(":")
@@ -109,6 +113,10 @@ class Receiver:
         self.release = threading.Event()
         self.answer_body = b'{"ok": true}'
         self.default = "200"  # the answer once the script is used up
+        # endpoint.verification events are kept apart from the other requests, and answered as
+        # an endpoint's owner answers them (the challenge echoed) unless `echo_challenges` is off.
+        self.verifications: list[Received] = []
+        self.echo_challenges = True
         self.held = 0  # hanging requests held open right now
         self.most_held = 0  # and the most at any moment
         self.url_root = f"http://127.0.0.1:{self._server.server_address[1]}"
@@ -127,6 +135,24 @@ class Receiver:
         self.release.set()
         self._server.shutdown()
         self._server.server_close()
+
+    def verification(self, body: bytes, headers: dict[str, str], handler: Any) -> bool:
+        """Answer an endpoint.verification event; False for any other request."""
+        try:
+            event = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return False
+        if not isinstance(event, dict) or event.get("type") != "endpoint.verification":
+            return False
+        self.record(Received(handler.path, headers, body), verification=True)
+        challenge = event.get("data", {}).get("challenge") if self.echo_challenges else None
+        payload = orjson.dumps({"challenge": challenge} if challenge else {"ok": True})
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(payload)))
+        handler.end_headers()
+        handler.wfile.write(payload)
+        return True
 
     def script(self, *steps: str) -> None:
         """Answers for the next requests, in order: a status code ("200", "500", "410"),
@@ -149,17 +175,24 @@ class Receiver:
             with self._lock:
                 self.held -= 1
 
-    def record(self, received: Received) -> None:
+    def record(self, received: Received, *, verification: bool = False) -> None:
         with self._lock:
-            self.received.append(received)
+            (self.verifications if verification else self.received).append(received)
             self._lock.notify_all()
+
+    def wait_for_verifications(self, count: int, timeout: float = 20) -> list[Received]:
+        """The endpoint.verification events received once there are at least `count`."""
+        return self._wait(self.verifications, count, timeout, "verifications")
 
     def wait_for(self, count: int, timeout: float = 20) -> list[Received]:
         """The received requests once there are at least `count`; fails after `timeout`."""
+        return self._wait(self.received, count, timeout, "requests")
+
+    def _wait(self, kept: list[Received], count: int, timeout: float, what: str) -> list[Received]:
         deadline = time.monotonic() + timeout
         with self._lock:
-            while len(self.received) < count:
+            while len(kept) < count:
                 left = deadline - time.monotonic()
-                assert left > 0, f"received {len(self.received)} of {count} requests in time"
+                assert left > 0, f"received {len(kept)} of {count} {what} in time"
                 self._lock.wait(left)
-            return list(self.received)
+            return list(kept)
