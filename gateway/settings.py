@@ -215,6 +215,7 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "mandate_verify": "600/min",
     "match": "120/min",
     "cards": "600/min",
+    "buy_link": "60/min",
     "conversions": "600/min",
     "report": "60/min",
 }
@@ -308,6 +309,8 @@ INTENT_SWEEP_INTERVAL_S = bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " se
 # Finished deliveries (with their attempts) and health probes are kept this many days.
 WEBHOOK_RETENTION_DAYS = bounded_int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650, " days")
 HEALTH_PROBE_RETENTION_DAYS = bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3650, " days")
+# A client's follows of one card's buy link count as one click within this window.
+CLICK_WINDOW_S = bounded_int("CLICK_WINDOW_S", 1800, 0, 7 * 86_400, " seconds")
 # How long an A2A task stays readable (tasks/get) after its last change.
 A2A_TASK_TTL_S = bounded_int("A2A_TASK_TTL_S", 86_400, 60, 30 * 86_400, " seconds")
 # A health answer is reused this long per merchant, however many callers ask; new probes asked

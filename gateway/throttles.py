@@ -13,6 +13,12 @@ logger = logging.getLogger(__name__)
 # --- Throttles ---------------------------------------------------------------------------------
 
 
+def client_address(request: Any) -> str:
+    """The client's address as the throttles identify it (X-Forwarded-For only through
+    TRUSTED_PROXY_COUNT proxies)."""
+    return str(ScopedRateThrottle().get_ident(request))
+
+
 class ScopeThrottle(ScopedRateThrottle):
     """A per-client throttle of the view's `throttle_scope` (rates in REST_FRAMEWORK settings).
 

@@ -46,6 +46,7 @@ def _figures(**overrides: Any) -> dict[str, Any]:
     figures: dict[str, Any] = {
         "recommendations": 40,
         "clicks": 10,
+        "unique_clicks": 9,
         "click_through_rate": 0.25,
         "match_sessions": 4,
         "accepted_matches": 1,

@@ -27,9 +27,15 @@ class Click(models.Model):
     clicked_at = models.DateTimeField(auto_now_add=True, db_index=True)
     user_agent = models.CharField(max_length=300, blank=True, default="")
     referrer = models.CharField(max_length=500, blank=True, default="")
+    # Who clicked, as a keyed hash of the address and user agent (never the address itself):
+    # enough to count a client once per card (reporting/services/clicks.py).
+    client_key = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["-clicked_at"]
+        indexes = [
+            models.Index(fields=["recommendation", "client_key", "clicked_at"], name="click_client")
+        ]
 
     def __str__(self) -> str:
         return f"{self.recommendation_id} at {self.clicked_at:%Y-%m-%d %H:%M:%S}"

@@ -26,6 +26,7 @@ WINDOW_CHOICES = (7, 30, 90, 365)
 FIGURE_COLUMNS = (
     "recommendations",
     "clicks",
+    "unique_clicks",
     "click_through_rate",
     "match_sessions",
     "accepted_matches",

@@ -143,7 +143,13 @@ def _rate(help_text: str) -> serializers.FloatField:
 
 class FiguresSerializer(serializers.Serializer):
     recommendations = serializers.IntegerField(help_text="Cards issued.")
-    clicks = serializers.IntegerField(help_text="Buy-link follows.")
+    clicks = serializers.IntegerField(
+        help_text="Buy-link follows counted: one per card and client in 30 minutes, no "
+        "crawlers, no HEAD."
+    )
+    unique_clicks = serializers.IntegerField(
+        help_text="Clicks with each card and client (address and user agent) counted once a day."
+    )
     click_through_rate = _rate("clicks / recommendations; null without recommendations.")
     match_sessions = serializers.IntegerField()
     accepted_matches = serializers.IntegerField(help_text="Match tokens accepted.")

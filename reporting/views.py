@@ -25,7 +25,7 @@ from gateway.errors import (
 )
 from gateway.ids import REC
 from gateway.jsonio import AnyAccept
-from gateway.throttles import ScopeThrottle
+from gateway.throttles import ScopeThrottle, client_address
 from gateway.validation import validated
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
@@ -50,19 +50,22 @@ class BuyLinkViewSet(viewsets.ViewSet):
     lookup_value_regex = "[^/]+"
     # Browsers follow this link with Accept: text/html; the redirect must not depend on it.
     content_negotiation_class = AnyAccept
+    throttle_scope = "buy_link"
 
     @extend_schema(
         operation_id="followBuyLink",
         summary="Follow a card's buy link: records the click, redirects to the shop",
-        description="GET records one click; HEAD answers the same redirect and records nothing "
-        "(link previews and prefetchers).",
+        description="GET records one click, at most one per card and client (address and user "
+        "agent) in 30 minutes, none for a known crawler or link previewer; HEAD answers the "
+        "same redirect and records nothing (link previews and prefetchers). Throttled per "
+        "client (`buy_link` scope).",
         tags=["cards"],
         parameters=[id_parameter("recId", REC, "The card's rec_id: `rec_` and 24 hex characters.")],
         responses={
             302: OpenApiResponse(
                 description="Redirect to the product's shop URL with rec_id appended."
             ),
-            **errors({404: CARD_NOT_FOUND.doc()}),
+            **errors({404: CARD_NOT_FOUND.doc(), 429: THROTTLED}),
         },
     )
     def retrieve(self, request: Request, recId: str) -> HttpResponseRedirect:
@@ -70,6 +73,7 @@ class BuyLinkViewSet(viewsets.ViewSet):
             rec_id=recId,
             user_agent=request.headers.get("User-Agent", ""),
             referrer=request.headers.get("Referer", ""),
+            client_address=client_address(request),
             count_click=request.method == "GET",
         )
         return HttpResponseRedirect(target)

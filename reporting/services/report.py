@@ -8,8 +8,20 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce, TruncDate
+from django.db.models import (
+    CharField,
+    Count,
+    DecimalField,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Cast, Coalesce, Concat, TruncDate
 from django.utils import timezone
 
 from catalog.models import Product, Recommendation, Video
@@ -37,6 +49,7 @@ class Figures:
 
     recommendations: int = 0
     clicks: int = 0
+    unique_clicks: int = 0
     match_sessions: int = 0
     accepted_matches: int = 0
     conversions: int = 0
@@ -53,6 +66,7 @@ class Figures:
     def add(self, other: "Figures") -> None:
         self.recommendations += other.recommendations
         self.clicks += other.clicks
+        self.unique_clicks += other.unique_clicks
         self.match_sessions += other.match_sessions
         self.accepted_matches += other.accepted_matches
         self.conversions += other.conversions
@@ -66,6 +80,7 @@ class Figures:
         return {
             "recommendations": self.recommendations,
             "clicks": self.clicks,
+            "unique_clicks": self.unique_clicks,
             "click_through_rate": self.click_through_rate,
             "match_sessions": self.match_sessions,
             "accepted_matches": self.accepted_matches,
@@ -190,6 +205,10 @@ def _in_window(
 
 
 def _measures(fact: Fact) -> dict[str, Any]:
+    if fact.name == "clicks":  # and the same rows, each card and client counted once a day
+        day = Cast(TruncDate("clicked_at"), CharField())
+        once = Concat("recommendation_id", Value(":"), "client_key", Value(":"), day)
+        return {"n": Count("pk"), "unique": Count(once, distinct=True)}
     if fact.name != "conversions":
         return {"n": Count("pk")}
     return {"n": Count("pk"), "amount": Sum("amount")}
@@ -197,6 +216,8 @@ def _measures(fact: Fact) -> dict[str, Any]:
 
 def _count_into(figures: Figures, fact: Fact, row: dict[str, Any], *, usd_only: bool) -> None:
     setattr(figures, fact.name, getattr(figures, fact.name) + row["n"])
+    if fact.name == "clicks":
+        figures.unique_clicks += row["unique"]
     if fact.name == "conversions" and (not usd_only or row.get("currency") == GMV_CURRENCY):
         figures.gmv_usd += _to_the_cent(row["amount"])
 

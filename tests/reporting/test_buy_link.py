@@ -1,10 +1,13 @@
 """The buy link: /r/{rec_id} records the click and leads to the shop with the same rec_id."""
 
+from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.utils import timezone
 
 from reporting.models import Click
+from tests.reporting.conftest import report
 
 pytestmark = pytest.mark.django_db
 
@@ -27,13 +30,69 @@ def test_buy_link_redirects_to_the_shop_with_the_rec_id_and_records_the_click(cl
     assert click.referrer == "https://chat.test/"
 
 
-def test_every_follow_is_a_click(client, trail_shoe):
+def test_a_client_following_a_card_again_and_again_is_one_click(client, trail_shoe, unthrottled):
     rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
 
-    for _ in range(3):
-        client.get(f"/r/{rec_id}")
+    answers = [client.get(f"/r/{rec_id}", HTTP_USER_AGENT="Shopper/1") for _ in range(300)]
+    other = client.get(f"/r/{rec_id}", HTTP_USER_AGENT="Shopper/2")  # another client
+    elsewhere = client.get(f"/r/{rec_id}", HTTP_USER_AGENT="Shopper/1", REMOTE_ADDR="10.9.8.7")
 
+    assert {answer.status_code for answer in [*answers, other, elsewhere]} == {302}
     assert Click.objects.filter(recommendation_id=rec_id).count() == 3
+    assert len(set(Click.objects.values_list("client_key", flat=True))) == 3
+    assert "10.9.8.7" not in str(list(Click.objects.values()))  # a keyed hash, not the address
+
+
+def test_after_the_window_the_same_client_clicks_again_but_is_unique_once_a_day(
+    client, trail_shoe, settings, supply_keys
+):
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+    client.get(f"/r/{rec_id}")
+    now = timezone.now()
+    earlier = now - timedelta(seconds=settings.CLICK_WINDOW_S + 1)
+    Click.objects.update(clicked_at=earlier)
+
+    client.get(f"/r/{rec_id}")
+    totals = report(client).json()["totals"]
+
+    assert Click.objects.count() == 2
+    same_day = earlier.date() == now.date()
+    assert (totals["clicks"], totals["unique_clicks"]) == (2, 1 if same_day else 2)
+
+
+@pytest.mark.parametrize(
+    "user_agent",
+    [
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+        "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+        "WhatsApp/2.23.20.0",
+        "Twitterbot/1.0",
+        "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120",
+    ],
+)
+def test_crawlers_and_link_previewers_are_redirected_but_never_counted(
+    client, trail_shoe, user_agent
+):
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+
+    response = client.get(f"/r/{rec_id}", HTTP_USER_AGENT=user_agent)
+
+    assert response.status_code == 302
+    assert not Click.objects.exists()
+
+
+def test_buy_links_are_throttled_per_client(client, trail_shoe, settings):
+    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["buy_link"]
+    allowed = int(rate.split("/")[0])
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+
+    answers = [client.get(f"/r/{rec_id}").status_code for _ in range(allowed + 1)]
+
+    assert answers[:allowed] == [302] * allowed
+    assert answers[-1] == 429
+    assert Click.objects.count() == 1
 
 
 def test_a_rec_id_already_in_the_shop_url_is_replaced(client, trail_shoe):
@@ -58,11 +117,11 @@ def test_oversized_headers_are_truncated_not_refused(client, trail_shoe):
 def test_a_nul_in_the_headers_is_recorded_replaced(client, trail_shoe):
     rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
 
-    response = client.get(f"/r/{rec_id}", HTTP_USER_AGENT="bot\x00x", HTTP_REFERER="a\x00b")
+    response = client.get(f"/r/{rec_id}", HTTP_USER_AGENT="agent\x00x", HTTP_REFERER="a\x00b")
 
     assert response.status_code == 302
     click = Click.objects.get()
-    assert (click.user_agent, click.referrer) == ("bot\ufffdx", "a\ufffdb")
+    assert (click.user_agent, click.referrer) == ("agent\ufffdx", "a\ufffdb")
 
 
 def test_unknown_rec_id_is_404_and_records_nothing(client):

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 ZERO = {
     "recommendations": 0,
     "clicks": 0,
+    "unique_clicks": 0,
     "click_through_rate": None,
     "match_sessions": 0,
     "accepted_matches": 0,
@@ -29,6 +30,7 @@ def figures(recs, clicks, sessions, accepted, conversions, gmv, ctr, rate):
     return {
         "recommendations": recs,
         "clicks": clicks,
+        "unique_clicks": clicks,  # the market's clicks are by different clients or cards
         "click_through_rate": ctr,
         "match_sessions": sessions,
         "accepted_matches": accepted,
@@ -40,8 +42,9 @@ def figures(recs, clicks, sessions, accepted, conversions, gmv, ctr, rate):
 
 # Hand count of the market fixture (tests/reporting/conftest.py). Cards: r1-r3 agent.a and r4
 # of 1001, r5-r6 agent.b of 2002, and the match session's card of 1001 without a channel: 7.
-# Clicks: r1 twice, r2, r4, r5: 5. One match session and one accepted token, both agent.a and
-# 1001. Conversions: A-1 (r1, 89.99), A-2 (token, 99.00), B-1 (r5, 24.00), B-2 (r4, 50 EUR).
+# Clicks: r1 twice (two shoppers), r2, r4, r5: 5. One match session and one accepted token,
+# both agent.a and 1001. Conversions: A-1 (r1, 89.99), A-2 (token, 99.00), B-1 (r5, 24.00),
+# B-2 (r4, 50 EUR).
 TOTAL = figures(7, 5, 1, 1, 4, 212.99, 0.7143, 0.8)
 AGENT_A = figures(3, 3, 1, 1, 2, 188.99, 1.0, 0.6667)
 AGENT_B = figures(3, 2, 0, 0, 2, 24.0, 0.6667, 1.0)

@@ -35,7 +35,10 @@ def test_the_page_shows_headline_figures_a_chart_and_the_top_tables(reader, mark
     assert html.count('<polyline class="') == 3  # cards, clicks, conversions
     assert html.count('<rect class="bar"') == 30  # one GMV bar a day
     assert 'Cards issued</div><div class="value">7</div>' in html
-    assert 'Clicks</div><div class="value">5</div><div class="sub">71.4% click-through' in html
+    assert (
+        'Clicks</div><div class="value">5</div><div class="sub">5 unique, 71.4% click-through'
+        in html
+    )
     assert 'Conversions</div><div class="value">4</div><div class="sub">80.0% of clicks' in html
     assert "$212.99" in html
     assert "EUR 50.00" in html
@@ -114,6 +117,7 @@ def test_csv_by_day_has_a_header_and_one_row_a_day(reader, market):
         "date",
         "recommendations",
         "clicks",
+        "unique_clicks",
         "click_through_rate",
         "match_sessions",
         "accepted_matches",
@@ -122,8 +126,8 @@ def test_csv_by_day_has_a_header_and_one_row_a_day(reader, market):
         "conversion_rate",
     ]
     assert len(rows) == 8
-    assert rows[1][1:] == ["0", "0", "", "0", "0", "0", "0.00", ""]
-    assert rows[-1][1:] == ["7", "5", "0.7143", "1", "1", "4", "212.99", "0.8"]
+    assert rows[1][1:] == ["0", "0", "0", "", "0", "0", "0", "0.00", ""]
+    assert rows[-1][1:] == ["7", "5", "5", "0.7143", "1", "1", "4", "212.99", "0.8"]
 
 
 def test_csv_by_product_channel_and_creator(reader, market):
@@ -139,7 +143,7 @@ def test_csv_by_product_channel_and_creator(reader, market):
         ["1001", "TrailFox GTX Trail Running Shoe", "milesrun", "5"],
         ["2002", "Summit Steel Bottle", "ana.runs", "2"],
     ]
-    assert channels[1:] == [["agent.a", "3", "3", "1.0", "1", "1", "2", "188.99", "0.6667"]]
+    assert channels[1:] == [["agent.a", "3", "3", "3", "1.0", "1", "1", "2", "188.99", "0.6667"]]
     assert [row[:4] for row in creators[1:]] == [
         ["milesrun", "Miles", "1", "5"],
         ["ana.runs", "Ana", "1", "2"],
