@@ -6,22 +6,34 @@ provide the figures (gateway.admin_display.console_tiles): this module imports n
 """
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.urls import resolve
 from django.utils import timezone
 
 from gateway.admin_display import TILE_PROVIDERS, Tile
 
 
-def today_tiles() -> list[Tile]:
+def _may_view(user: Any, tile: Tile) -> bool:
+    """Whether `user` may view the records behind a tile (those of the admin list it links)."""
+    model_admin = getattr(resolve(urlsplit(tile.url).path).func, "model_admin", None)
+    if model_admin is None:
+        return False
+    opts = model_admin.model._meta
+    return bool(user.has_perm(f"{opts.app_label}.view_{opts.model_name}"))
+
+
+def today_tiles(user: Any) -> list[Tile]:
     """Today's figures (UTC) of every app that shows some (gateway.admin_display.console_tiles),
-    each with the admin list that shows those records."""
+    each with the admin list that shows those records; only those `user` may view."""
     start = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
-    return [tile for _, provider in sorted(TILE_PROVIDERS) for tile in provider(start)]
+    tiles = [tile for _, provider in sorted(TILE_PROVIDERS) for tile in provider(start)]
+    return [tile for tile in tiles if _may_view(user, tile)]
 
 
 # Columns that hold a secret or a hash of one. No admin page filters, searches or orders by
@@ -51,7 +63,8 @@ class GatewayAdminSite(admin.AdminSite):
         super().register(model_or_iterable, guarded, **options)
 
     def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
-        context = {"tiles": today_tiles(), "today": timezone.now().date(), **(extra_context or {})}
+        tiles = today_tiles(request.user)
+        context = {"tiles": tiles, "today": timezone.now().date(), **(extra_context or {})}
         response: TemplateResponse = super().index(request, context)
         return response
 

@@ -44,7 +44,7 @@ from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
 from agents.asgi import Agents  # noqa: E402
-from gateway.bodies import Aborted, TooLarge, read_body, replay  # noqa: E402
+from gateway.bodies import Aborted, TooLarge, read_body, replay, with_length  # noqa: E402
 from gateway.handlers import error_body, payload_too_large  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -105,6 +105,7 @@ class GatewayHandler(ASGIHandler):
                 JsonResponse(error_body(error.code, error.message), status=413), send
             )
             return
+        scope = dict(with_length(scope, body))  # a chunked body is read, not ignored
         if _waits(scope["path"]):
             # The view's thread-sensitive steps go to their pool: bounded, connections kept.
             async with ThreadSensitiveContext(executor=self.steps):

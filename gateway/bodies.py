@@ -42,3 +42,15 @@ def replay(body: bytes, receive: Receive) -> Receive:
         return pending.pop() if pending else await receive()
 
     return replayed
+
+
+def with_length(scope: MutableMapping[str, Any], body: bytes) -> MutableMapping[str, Any]:
+    """`scope` whose headers state the body's true length: a chunked body (no Content-Length)
+    is read whole here, and Django reads as much of a body as its Content-Length says."""
+    headers = [
+        (name, value)
+        for name, value in scope["headers"]
+        if name not in (b"content-length", b"transfer-encoding")
+    ]
+    headers.append((b"content-length", str(len(body)).encode()))
+    return {**scope, "headers": headers}

@@ -90,7 +90,7 @@ def require_merchant(request: Request, merchant_id: str) -> MerchantAgent:
     """The authenticated merchant, which must be `merchant_id`: 403 for another's token."""
     merchant = request.user
     assert isinstance(merchant, MerchantAgent)  # MerchantTokenRequired ran first
-    if merchant.merchant_id != merchant_id:
+    if merchant.merchant_id.lower() != merchant_id.lower():  # ids ignore case
         raise OTHER_MERCHANTS_TOKEN()
     return merchant
 

@@ -5,6 +5,7 @@ import re
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from gateway.fields import EncryptedTextField, JSONField
 
@@ -76,6 +77,8 @@ class MerchantAgent(models.Model):
     class Meta:
         ordering = ["merchant_id"]
         constraints = [
+            # Ids differing only in case name one merchant (lookups ignore case too).
+            models.UniqueConstraint(Lower("merchant_id"), name="merchant_id_unique_any_case"),
             models.CheckConstraint(
                 condition=Q(status__in=MerchantStatus.values), name="merchant_status_valid"
             ),

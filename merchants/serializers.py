@@ -73,6 +73,8 @@ class RegisterSerializer(MerchantFieldsSerializer):
     def validate_merchant_id(self, value: str) -> str:
         if value.lower() in RESERVED_MERCHANT_IDS:
             raise serializers.ValidationError(f"{value!r} is reserved; choose another id.")
+        if value in (".", ".."):
+            raise serializers.ValidationError(f"{value!r} names a path, not a merchant.")
         return value
 
 

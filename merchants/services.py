@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from gateway.errors import BAD_ENDPOINT, MERCHANT_NOT_FOUND
@@ -32,10 +34,15 @@ def _check_endpoint(url: str) -> None:
         raise BAD_ENDPOINT(problem=problem, fields=field)
 
 
+def named(merchant_id: str) -> "QuerySet[MerchantAgent]":
+    """The merchant called `merchant_id`, whatever the case of its letters."""
+    return MerchantAgent.objects.alias(key=Lower("merchant_id")).filter(key=merchant_id.lower())
+
+
 def merchant_get(*, merchant_id: str) -> MerchantAgent:
     merchant = None
     if MERCHANT_ID.fullmatch(merchant_id):
-        merchant = MerchantAgent.objects.filter(merchant_id=merchant_id).first()
+        merchant = named(merchant_id).first()
     if merchant is None:
         raise MERCHANT_NOT_FOUND()
     return merchant
@@ -50,7 +57,7 @@ def merchant_register(
     merchant's endpoint or token by registering its id.
     """
     _check_endpoint(fields["agent_endpoint"])
-    existing = MerchantAgent.objects.filter(merchant_id=merchant_id).first()
+    existing = named(merchant_id).first()
     if existing is None:
         token, secret = new_registration_token(), new_webhook_secret()
         try:
@@ -69,7 +76,7 @@ def merchant_register(
             return Registration(merchant, True, token, secret)
         except IntegrityError:
             # Another request registered this id a moment ago: it is an existing merchant now.
-            existing = MerchantAgent.objects.get(merchant_id=merchant_id)
+            existing = named(merchant_id).get()
     if presented_token is None:
         raise missing_token()
     with transaction.atomic():

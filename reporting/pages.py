@@ -6,6 +6,7 @@ the same use case as GET /v1/report/attribution.
 """
 
 import csv
+import unicodedata
 from collections.abc import Iterable
 from datetime import date
 from typing import Any
@@ -43,11 +44,15 @@ def _forbidden(request: HttpRequest) -> HttpResponse:
 def _query(
     serializer_class: type[ReportQuerySerializer], request: HttpRequest
 ) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """The page's filters, or the defaults and the errors to show beside the form."""
+    """The page's filters, or the defaults and the errors to show beside the form. A filter
+    given twice is an error, as on the API: which one was meant is anyone's guess."""
     serializer = serializer_class(data=request.GET)
-    if serializer.is_valid():
+    repeated = {
+        key: ["Given more than once."] for key, values in request.GET.lists() if len(values) > 1
+    }
+    if not repeated and serializer.is_valid():
         return dict(serializer.validated_data), {}
-    errors = {
+    errors = repeated or {
         name: [str(message) for message in messages] for name, messages in serializer.errors.items()
     }
     defaults = serializer_class(data={})
@@ -93,12 +98,19 @@ def attribution_page(request: HttpRequest) -> HttpResponse:
     )
 
 
+# What makes a spreadsheet read a cell as a formula, once it has dropped leading blanks and read
+# fullwidth forms (U+FF1D and its kin) as their ASCII selves.
+FORMULA_STARTS = ("=", "+", "-", "@", "|", "%")
+
+
 def _cell(value: Any) -> Any:
     """A CSV cell that a spreadsheet will not run as a formula (titles are merchant data)."""
     if value is None:
         return ""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
+    if isinstance(value, str):
+        seen = unicodedata.normalize("NFKC", value).lstrip()
+        if value[:1] in ("\t", "\r", "\n") or seen.startswith(FORMULA_STARTS):
+            return "'" + value
     return value
 
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.admin.utils import quote
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
 
@@ -69,6 +70,21 @@ def test_the_front_page_counts_todays_activity(staff, contest):
         "deliveries retrying": 0,
         "unhealthy merchants": 1,
     }
+
+
+def test_staff_see_only_the_figures_of_records_they_may_view(client, django_user_model, contest):
+    user = django_user_model.objects.create_user("clerk", password="pw", is_staff=True)
+    client.force_login(user)
+    nothing = tiles(client.get(reverse("admin:index")))
+    user.user_permissions.set(
+        Permission.objects.filter(codename__in=["view_intent", "view_merchantagent"])
+    )
+    client.force_login(django_user_model.objects.get(pk=user.pk))  # permissions read afresh
+
+    some = tiles(client.get(reverse("admin:index")))
+
+    assert nothing == {}
+    assert some == {"intents": 1, "unhealthy merchants": 0}
 
 
 def test_each_figure_links_to_the_records_it_counts(staff, contest):

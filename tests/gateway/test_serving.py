@@ -4,11 +4,13 @@ else; bodies past the limit are refused as they arrive; both middleware chains a
 same headers; workers are warm before their first request, commands and Celery never load the
 engine client; SQLite writers take turns."""
 
+import http.client
 import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import orjson
 import pytest
 from django.db import OperationalError, connection, connections, transaction
 
@@ -85,6 +87,37 @@ def test_a_body_past_the_limit_is_refused_before_it_is_read_whole(web):
         "message": "The request body is larger than 256 KB.",
     }
     assert not Intent.objects.exists()
+
+
+def test_a_chunked_body_is_read_whole_on_both_chains(web, shelf):
+    def chunked(path: str, body: bytes) -> tuple[int, dict]:
+        conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=30)
+        try:
+            halves = iter([body[:10], body[10:]])
+            headers = {"Host": "localhost", "Content-Type": "application/json"}
+            conn.request("POST", path, body=halves, encode_chunked=True, headers=headers)
+            response = conn.getresponse()
+            return response.status, orjson.loads(response.read())
+        finally:
+            conn.close()
+
+    intent = chunked(
+        "/v1/intents", orjson.dumps({"raw_query": "trail shoes", "intent_tags": ["x"]})
+    )
+    mandate = chunked("/v1/intent-mandates/verify", orjson.dumps({"mandate": {}}))
+
+    assert intent[0] == 201  # a coroutine view
+    assert intent[1]["intent"]["raw_query"] == "trail shoes"
+    assert mandate[0] in (200, 400)  # a synchronous view: it read the body it was sent
+    assert mandate[1].get("error") != "missing_fields"
+
+
+def test_a_long_request_line_is_answered_in_the_envelope_up_to_the_documented_limit(web):
+    long = web.get("/v1/cards/rec_" + "a" * 40_000)
+    past = web.get("/v1/cards/rec_" + "a" * 70_000)  # docs/operations.md: 64 KB, the server's
+
+    assert (long.status, long.json()["error"]) == (404, "not found")
+    assert past.status == 400
 
 
 def test_both_chains_answer_with_the_request_id_and_the_security_headers(web, scripted, shelf):

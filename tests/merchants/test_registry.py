@@ -7,7 +7,7 @@ import pytest
 
 from merchants.endpoints import NOT_PUBLIC, endpoint_problem
 from merchants.models import MerchantAgent
-from tests.protocol import PUBLIC_ENDPOINT, endpoint_of, patch, post, register
+from tests.protocol import PUBLIC_ENDPOINT, endpoint_of, get, patch, post, register
 
 pytestmark = pytest.mark.django_db
 
@@ -341,3 +341,28 @@ def test_the_contract_states_the_shape_of_an_endpoint(client):
     assert schema["PatchedMerchantPatchRequest"]["properties"]["agent_endpoint"]["pattern"] == (
         pattern.pattern
     )
+
+
+@pytest.mark.parametrize("merchant_id", [".", ".."])
+def test_path_names_are_not_merchant_ids(client, merchant_id):
+    body = {"merchant_id": merchant_id, "agent_endpoint": PUBLIC_ENDPOINT}
+
+    response = post(client, "/v1/merchant/register", body)
+
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == ["merchant_id"]
+    assert not MerchantAgent.objects.exists()
+
+
+def test_ids_differing_only_in_case_are_one_merchant(client):
+    shop = register(client, "shop-1")
+    body = {"merchant_id": "SHOP-1", "agent_endpoint": endpoint_of("shop-1")}
+
+    without = post(client, "/v1/merchant/register", body)
+    with_token = post(client, "/v1/merchant/register", body, token=shop.token)
+    looked_up = get(client, "/v1/merchant/Shop-1")
+
+    assert (without.status_code, without.json()["error"]) == (401, "missing registration token")
+    assert (with_token.status_code, with_token.json()["created"]) == (200, False)
+    assert looked_up.json()["merchant"]["merchant_id"] == "shop-1"
+    assert MerchantAgent.objects.count() == 1

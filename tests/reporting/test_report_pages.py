@@ -92,7 +92,26 @@ def test_merchant_data_is_escaped_everywhere(reader, supply_keys, trail_shoe, cl
     assert rows_of(exported)[1][1] == '<script>alert("x")</script> Shoe'  # CSV is not HTML
 
 
-@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
+@pytest.mark.parametrize(
+    "lead",
+    # Leading blanks and fullwidth forms are what a spreadsheet skips or reads as ASCII.
+    [
+        "=",
+        "+",
+        "-",
+        "@",
+        "\t",
+        "\r",
+        " =",
+        "  +",
+        "\u00a0=",
+        "\u3000@",
+        "\uff1d",
+        "\uff0b",
+        "|",
+        "%",
+    ],
+)
 def test_a_title_that_looks_like_a_formula_is_defused_in_csv(
     reader, supply_keys, trail_shoe, client, lead
 ):
@@ -147,6 +166,16 @@ def test_csv_by_product_channel_and_creator(reader, market):
     assert [row[:4] for row in creators[1:]] == [
         ["milesrun", "Miles", "1", "5"],
         ["ana.runs", "Ana", "1", "2"],
+    ]
+
+
+def test_csv_refuses_a_filter_given_twice(reader, supply_keys):
+    response = reader.get("/reports/attribution.csv?days=7&days=30&breakdown=day")
+
+    assert response.status_code == 400
+    assert response.content.decode().splitlines() == [
+        "Invalid filters.",
+        "days: Given more than once.",
     ]
 
 
