@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from gateway.celery_settings import TASK_ROUTES, beat_schedule
 from gateway.contract_settings import spectacular_settings
 from gateway.environment import (
     allowed_ports,
@@ -214,6 +215,7 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "mandates": "30/min",
     "mandate_verify": "600/min",
     "match": "120/min",
+    "proposals": "120/min",  # per merchant
     "cards": "600/min",
     "buy_link": "60/min",
     "conversions": "600/min",
@@ -325,35 +327,12 @@ WEBHOOK_MERCHANT_IN_FLIGHT = bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 1, 1, 100
 # name it (merchants/delivery/hosts.py); the rest wait for the next minute.
 WEBHOOK_HOST_PER_MINUTE = bounded_int("WEBHOOK_HOST_PER_MINUTE", 120, 1, 100_000)
 
-CELERY_TASK_ROUTES = {
-    # Merchant-facing work has queues and workers of its own, away from the gateway's own tasks:
-    # the fast lane, the slow lane (deliveries to merchants that stopped answering in time, sent
-    # there by merchants.delivery.deliveries_enqueue) and beat's probes.
-    "merchants.tasks.fan_out": {"queue": "webhooks"},
-    "merchants.tasks.deliver": {"queue": "webhooks"},
-    "merchants.tasks.probe": {"queue": "probes"},
-    "merchants.tasks.verify_endpoint": {"queue": "probes"},
-}
-CELERY_BEAT_SCHEDULE: dict[str, Any] = {
-    "sweep-deliveries": {
-        "task": "merchants.tasks.sweep_deliveries",
-        "schedule": WEBHOOK_SWEEP_INTERVAL_S,
-    },
-    "sweep-verifications": {
-        "task": "merchants.tasks.sweep_verifications",
-        "schedule": WEBHOOK_SWEEP_INTERVAL_S,
-    },
-    "probe-merchants": {
-        "task": "merchants.tasks.probe_merchants",
-        "schedule": MERCHANT_PROBE_INTERVAL_S,
-    },
-    "prune-merchant-records": {"task": "merchants.tasks.prune_records", "schedule": 3600.0},
-    "prune-recommend-records": {"task": "reporting.tasks.prune_records", "schedule": 3600.0},
-    "resolve-intents": {
-        "task": "matching.tasks.resolve_pending_intents",
-        "schedule": INTENT_SWEEP_INTERVAL_S,
-    },
-}
+CELERY_TASK_ROUTES = TASK_ROUTES
+CELERY_BEAT_SCHEDULE = beat_schedule(
+    sweep_s=WEBHOOK_SWEEP_INTERVAL_S,
+    probe_s=MERCHANT_PROBE_INTERVAL_S,
+    intent_sweep_s=INTENT_SWEEP_INTERVAL_S,
+)
 
 # The intent engine (DESIGN.md section 6): a language model reached through litellm. Unset
 # INTENT_ENGINE_MODEL = not configured: recommend answers 503 and new intents wait, unresolved.

@@ -21,9 +21,9 @@ from matching.serializers.recommend import (
     RetrievalSerializer,
 )
 from matching.serializers.requests import (
-    IncludeExpiredQuerySerializer,
     IntentCreateSerializer,
     IntentFeedQuerySerializer,
+    IntentProposalsQuerySerializer,
     MatchAcceptSerializer,
     MatchCreateSerializer,
     MatchGetQuerySerializer,
@@ -48,7 +48,6 @@ __all__ = [
     "MAX_TAGS",
     "BudgetRangeSerializer",
     "ConstraintsField",
-    "IncludeExpiredQuerySerializer",
     "IntentCreateSerializer",
     "IntentEnvelopeSerializer",
     "IntentFeedQuerySerializer",
@@ -57,6 +56,7 @@ __all__ = [
     "IntentMandateSignSerializer",
     "IntentMandateVerificationSerializer",
     "IntentMandateVerifySerializer",
+    "IntentProposalsQuerySerializer",
     "IntentProposalsSerializer",
     "IntentSerializer",
     "JsonIntegerField",

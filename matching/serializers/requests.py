@@ -46,8 +46,13 @@ class IntentCreateSerializer(serializers.Serializer):
         return attrs
 
 
-class IncludeExpiredQuerySerializer(serializers.Serializer):
+class IntentProposalsQuerySerializer(serializers.Serializer):
     include_expired = serializers.BooleanField(default=False)
+    include_superseded = serializers.BooleanField(
+        default=False, help_text="Also the proposals a merchant replaced by proposing again."
+    )
+    cursor = JsonStringField(max_length=200, required=False)
+    limit = limit_field(default=50, maximum=200)
 
 
 class IntentFeedQuerySerializer(serializers.Serializer):

@@ -144,8 +144,11 @@ class IntentFeedSerializer(serializers.Serializer):
 
 class IntentProposalsSerializer(serializers.Serializer):
     intent_id = JsonStringField()
-    count = serializers.IntegerField()
+    count = serializers.IntegerField(help_text="Proposals on this page.")
     proposals = ProposalSerializer(many=True)
+    next_cursor = JsonStringField(
+        allow_null=True, help_text="Pass it back as cursor for the next page; null on the last."
+    )
 
 
 class ProposalEnvelopeSerializer(serializers.Serializer):

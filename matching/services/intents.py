@@ -1,9 +1,7 @@
 """Intents: stated by demand agents or recorded by recommend, and the merchants' feed of them."""
 
-import base64
-import binascii
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -17,11 +15,10 @@ from django.db.models import (
 from django.utils import timezone
 
 from gateway.errors import (
-    BAD_CURSOR,
     INTENT_NOT_FOUND,
     MERCHANT_DEACTIVATED,
 )
-from gateway.ids import INTENT, find_minted, is_minted, new_id
+from gateway.ids import INTENT, PROPOSAL, find_minted, new_id
 from matching import resolving
 from matching.models import (
     Intent,
@@ -30,6 +27,7 @@ from matching.models import (
     ProposalStatus,
     ResolutionSource,
 )
+from matching.paging import page_of
 from matching.serializers import IntentSerializer
 from merchants.delivery import surge_publish
 from merchants.models import MerchantAgent
@@ -94,41 +92,46 @@ def intent_get(*, intent_id: str) -> Intent:
     return find_minted(Intent.objects.all(), INTENT, intent_id, INTENT_NOT_FOUND())
 
 
-def intent_proposals(*, intent_id: str, include_expired: bool) -> tuple[Intent, list[Proposal]]:
-    """The intent's proposals, oldest first; expired ones only when asked for."""
+@dataclass(frozen=True)
+class ProposalsPage:
+    intent: Intent
+    proposals: list[Proposal]
+    next_cursor: str | None
+
+
+def intent_proposals(
+    *,
+    intent_id: str,
+    include_expired: bool,
+    include_superseded: bool = False,
+    cursor: str | None = None,
+    limit: int = 50,
+) -> ProposalsPage:
+    """A page of the intent's proposals, oldest first; expired and superseded ones (a merchant
+    proposed the same product again) only when asked for."""
     intent = intent_get(intent_id=intent_id)
     proposals = intent.proposals.select_related("merchant")
     if not include_expired:
         proposals = proposals.exclude(
             status=ProposalStatus.SUBMITTED, valid_until__lte=timezone.now()
         )
-    return intent, list(proposals)
+    if not include_superseded:
+        proposals = proposals.exclude(status=ProposalStatus.SUPERSEDED)
+    page, next_cursor = page_of(
+        proposals,
+        id_field="proposal_id",
+        prefix=PROPOSAL,
+        cursor=cursor,
+        limit=limit,
+        newest_first=False,
+    )
+    return ProposalsPage(intent, page, next_cursor)
 
 
 @dataclass(frozen=True)
 class FeedPage:
     intents: list[Intent]
     next_cursor: str | None
-
-
-def _cursor(intent: Intent) -> str:
-    raw = f"{intent.created_at.isoformat()}|{intent.intent_id}"
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
-
-
-def _after_cursor(cursor: str) -> Q:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        moment, intent_id = raw.split("|")
-        created_at = datetime.fromisoformat(moment)
-        if created_at.tzinfo is None or not is_minted(INTENT, intent_id):
-            raise ValueError
-        created_at = created_at.astimezone(UTC)
-    except (ValueError, UnicodeDecodeError, binascii.Error, OverflowError):
-        raise BAD_CURSOR(
-            fields={"cursor": ["Pass next_cursor from the previous page unchanged."]}
-        ) from None
-    return Q(created_at__lt=created_at) | Q(created_at=created_at, intent_id__lt=intent_id)
 
 
 def intents_feed(
@@ -147,9 +150,7 @@ def intents_feed(
         intents = intents.filter(Q(region__isnull=True) | Q(region__in=merchant.regions))
     if since is not None:
         intents = intents.filter(created_at__gte=since)
-    if cursor:
-        intents = intents.filter(_after_cursor(cursor))
-    page = list(intents.order_by("-created_at", "-intent_id")[: limit + 1])
-    more = len(page) > limit
-    page = page[:limit]
-    return FeedPage(page, _cursor(page[-1]) if more else None)
+    page, next_cursor = page_of(
+        intents, id_field="intent_id", prefix=INTENT, cursor=cursor, limit=limit, newest_first=True
+    )
+    return FeedPage(page, next_cursor)

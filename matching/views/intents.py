@@ -29,11 +29,11 @@ from matching.examples import (
     INTENT_RESPONSE,
 )
 from matching.serializers import (
-    IncludeExpiredQuerySerializer,
     IntentCreateSerializer,
     IntentEnvelopeSerializer,
     IntentFeedQuerySerializer,
     IntentFeedSerializer,
+    IntentProposalsQuerySerializer,
     IntentProposalsSerializer,
     IntentSerializer,
     ProposalSerializer,
@@ -134,9 +134,11 @@ class IntentViewSet(MerchantTokenActions, WaitingViewSet):
     @extend_schema(
         operation_id="listIntentProposals",
         summary="The proposals submitted against an intent",
-        description="Newest first; expired proposals only with include_expired=true.",
+        description="Oldest first, `limit` at a time (pass next_cursor back as cursor for the "
+        "next page); expired proposals only with include_expired=true, superseded ones (the "
+        "merchant proposed the same product again) only with include_superseded=true.",
         tags=["intents"],
-        parameters=[INTENT_ID, IncludeExpiredQuerySerializer],
+        parameters=[INTENT_ID, IntentProposalsQuerySerializer],
         responses={
             200: IntentProposalsSerializer,
             **errors({400: BAD_QUERY, 404: INTENT_NOT_FOUND.doc()}),
@@ -144,14 +146,19 @@ class IntentViewSet(MerchantTokenActions, WaitingViewSet):
     )
     @action(detail=True, methods=["get"])
     def proposals(self, request: Request, intentId: str) -> Response:
-        query = validated(IncludeExpiredQuerySerializer, request.query_params, source="query")
-        intent, proposals = services.intent_proposals(
-            intent_id=intentId, include_expired=query["include_expired"]
+        query = validated(IntentProposalsQuerySerializer, request.query_params, source="query")
+        page = services.intent_proposals(
+            intent_id=intentId,
+            include_expired=query["include_expired"],
+            include_superseded=query["include_superseded"],
+            cursor=query.get("cursor"),
+            limit=query["limit"],
         )
         return Response(
             {
-                "intent_id": intent.intent_id,
-                "count": len(proposals),
-                "proposals": ProposalSerializer(proposals, many=True).data,
+                "intent_id": page.intent.intent_id,
+                "count": len(page.proposals),
+                "proposals": ProposalSerializer(page.proposals, many=True).data,
+                "next_cursor": page.next_cursor,
             }
         )

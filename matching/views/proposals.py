@@ -1,5 +1,7 @@
 """POST /v1/proposals and GET /v1/proposals/{proposalId}."""
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.request import Request
@@ -8,6 +10,7 @@ from rest_framework.response import Response
 from gateway.contract import (
     BAD_BODY,
     MISSING_TOKEN,
+    THROTTLED,
     TOO_LARGE,
     errors,
 )
@@ -42,11 +45,16 @@ class ProposalViewSet(MerchantTokenActions, viewsets.ViewSet):
     lookup_value_regex = "[^/]+"
     token_actions = ("create",)
 
+    def get_throttles(self) -> list[Any]:
+        # Per merchant: the authenticated merchant is the throttle's principal.
+        self.throttle_scope = "proposals" if self.action == "create" else ""
+        return super().get_throttles()
+
     @extend_schema(
         operation_id="createProposal",
         summary="Submit a proposal against an intent",
         description="It supersedes the merchant's earlier live proposal of the same product "
-        "for the same intent.",
+        "for the same intent. Throttled per merchant (`proposals` scope).",
         tags=["proposals"],
         request=ProposalCreateSerializer,
         responses={
@@ -62,6 +70,7 @@ class ProposalViewSet(MerchantTokenActions, viewsets.ViewSet):
                     404: f"`{MERCHANT_NOT_FOUND.code}`, `{INTENT_NOT_FOUND.code}` or "
                     f"`{PRODUCT_NOT_FOUND.code}`: the merchant, intent or product does not exist.",
                     413: TOO_LARGE,
+                    429: THROTTLED,
                 }
             ),
         },

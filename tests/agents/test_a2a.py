@@ -148,7 +148,7 @@ def test_other_operations_are_messages_naming_them(web, scripted, shelf):
     assert created.status.state == TaskState.TASK_STATE_COMPLETED
     assert intent == {"intent": web.get(f"/v1/intents/{intent_id}").json()["intent"]}
     assert get_data_parts(list(listed.artifacts[0].parts)) == [
-        {"intent_id": intent_id, "count": 0, "proposals": []}
+        {"intent_id": intent_id, "count": 0, "proposals": [], "next_cursor": None}
     ]
 
 

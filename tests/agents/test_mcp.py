@@ -114,7 +114,12 @@ def test_a_demand_agent_creates_an_intent_and_ranks_its_proposals(web, scripted,
 
     intent_id = created.structured_content["intent"]["intent_id"]
     assert fetched.structured_content == web.get(f"/v1/intents/{intent_id}").json()
-    assert listed.structured_content == {"intent_id": intent_id, "count": 0, "proposals": []}
+    assert listed.structured_content == {
+        "intent_id": intent_id,
+        "count": 0,
+        "proposals": [],
+        "next_cursor": None,
+    }
     assert matched.structured_content["match_session"]["intent_id"] == intent_id
 
 

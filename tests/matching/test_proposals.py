@@ -179,3 +179,62 @@ def test_the_database_holds_one_live_proposal_per_merchant_intent_and_product(cl
     live.pk = "prp_111111111111111111111111"
     with pytest.raises(IntegrityError), transaction.atomic():
         live.save(force_insert=True)
+
+
+def test_listing_hides_superseded_proposals_unless_asked(client, shoe):
+    shop = register(client, "shop-1")
+    intent_id = create_intent(client)["intent_id"]
+    first = propose(client, shop, intent_id, 1001, price=90).json()["proposal"]
+    second = propose(client, shop, intent_id, 1001, price=85).json()["proposal"]
+
+    default = client.get(f"/v1/intents/{intent_id}/proposals").json()
+    everything = client.get(f"/v1/intents/{intent_id}/proposals?include_superseded=true").json()
+
+    assert [p["proposal_id"] for p in default["proposals"]] == [second["proposal_id"]]
+    assert [p["proposal_id"] for p in everything["proposals"]] == [
+        first["proposal_id"],
+        second["proposal_id"],
+    ]
+
+
+def test_the_listing_comes_in_pages_that_miss_nothing(client, shoe, unthrottled):
+    shops = [register(client, f"shop-{n}") for n in range(7)]
+    intent_id = create_intent(client)["intent_id"]
+    made = [
+        propose(client, shop, intent_id, 1001).json()["proposal"]["proposal_id"] for shop in shops
+    ]
+
+    seen, cursor, pages = [], None, 0
+    while True:
+        query = f"?limit=3&cursor={cursor}" if cursor else "?limit=3"
+        page = client.get(f"/v1/intents/{intent_id}/proposals{query}").json()
+        seen += [p["proposal_id"] for p in page["proposals"]]
+        pages += 1
+        assert page["count"] == len(page["proposals"]) <= 3
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+
+    assert seen == made  # oldest first, each once
+    assert pages == 3
+    forged = client.get(f"/v1/intents/{intent_id}/proposals?cursor=abc")
+    assert (forged.status_code, forged.json()["error"]) == (400, "invalid_parameter")
+    too_many = client.get(f"/v1/intents/{intent_id}/proposals?limit=201")
+    assert too_many.status_code == 400
+
+
+def test_proposals_are_throttled_per_merchant(client, shoe, settings):
+    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["proposals"]
+    allowed = int(rate.split("/")[0])
+    busy, other = register(client, "busy"), register(client, "other")
+    intent_id = create_intent(client)["intent_id"]
+    ProductFactory(id=1002)
+
+    statuses = [
+        propose(client, busy, intent_id, 1001 + n % 2).status_code for n in range(allowed + 1)
+    ]
+    others = propose(client, other, intent_id, 1001)
+
+    assert statuses[:allowed] == [201] * allowed
+    assert statuses[-1] == 429
+    assert others.status_code == 201  # another merchant, from the same address, is not held
