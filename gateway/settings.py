@@ -311,6 +311,8 @@ INTENT_SWEEP_INTERVAL_S = bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " se
 # Finished deliveries (with their attempts) and health probes are kept this many days.
 WEBHOOK_RETENTION_DAYS = bounded_int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650, " days")
 HEALTH_PROBE_RETENTION_DAYS = bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3650, " days")
+# A USD conversion over this many times the credited price times its quantity is flagged.
+CONVERSION_PRICE_FACTOR = bounded("CONVERSION_PRICE_FACTOR", 3.0, 1, 1000)
 # A client's follows of one card's buy link count as one click within this window.
 CLICK_WINDOW_S = bounded_int("CLICK_WINDOW_S", 1800, 0, 7 * 86_400, " seconds")
 # How long an A2A task stays readable (tasks/get) after its last change.

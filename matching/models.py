@@ -232,6 +232,15 @@ class MatchToken(models.Model):
     issued_at = models.DateTimeField()
     expires_at = models.DateTimeField()
     accepted_at = models.DateTimeField(null=True, blank=True)
+    # The merchant whose X-Merchant-Token came with the confirmation, if one did: a sale credited
+    # through a token its own merchant accepted is self-dealt (reporting's conversions policy).
+    accepted_by = models.ForeignKey(
+        MerchantAgent,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="accepted_tokens",
+    )
 
     class Meta:
         ordering = ["issued_at", "match_token_id"]

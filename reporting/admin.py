@@ -42,11 +42,13 @@ class ConversionAdmin(ReadOnlyAdmin):
         "amount",
         "currency",
         "occurred_at",
+        "flags",
         "recommendation_link",
         "match_token_link",
     )
     list_select_related = ("merchant", "product")
     list_filter = (
+        "flagged",
         "currency",
         "channel",
         ("merchant", admin.RelatedOnlyFieldListFilter),

@@ -33,8 +33,10 @@ CONVERSION_RESPONSE = OpenApiExample(
             "channel": "my-agent",
             "amount": 74.99,
             "currency": "USD",
+            "quantity": 1,
             "occurred_at": "2025-11-20T10:02:00Z",
             "created_at": "2025-11-20T10:02:03Z",
+            "flags": [],
         }
     },
     response_only=True,
@@ -51,6 +53,7 @@ def _figures(**overrides: Any) -> dict[str, Any]:
         "match_sessions": 4,
         "accepted_matches": 1,
         "conversions": 2,
+        "flagged_conversions": 0,
         "gmv_usd": 149.98,
         "conversion_rate": 0.2,
     }

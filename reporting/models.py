@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from catalog.models import Product, Recommendation
+from gateway.fields import JSONField
 from matching.models import MatchToken
 from merchants.models import MerchantAgent
 
@@ -70,7 +71,12 @@ class Conversion(models.Model):
     amount = models.DecimalField(max_digits=12, decimal_places=2, validators=[MinValueValidator(0)])
     currency = models.CharField(max_length=3, help_text="ISO 4217 code, upper case.")
     occurred_at = models.DateTimeField(help_text="When the order was placed.")
+    quantity = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The conversions policy (SECURITY.md): why this sale is not counted as earned. Flagged
+    # conversions are kept, listed apart, and left out of conversions and GMV.
+    flags = JSONField(default=list, blank=True)
+    flagged = models.BooleanField(default=False, db_index=True)
 
     class Meta:
         ordering = ["-occurred_at", "conversion_id"]

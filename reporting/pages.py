@@ -32,6 +32,7 @@ FIGURE_COLUMNS = (
     "match_sessions",
     "accepted_matches",
     "conversions",
+    "flagged_conversions",
     "gmv_usd",
     "conversion_rate",
 )

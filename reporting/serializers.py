@@ -48,6 +48,9 @@ class ConversionCreateSerializer(AtLeastOneOfSerializer):
     )
     currency = serializers.RegexField(r"^[A-Za-z]{3}\Z", help_text="ISO 4217 code, e.g. USD.")
     occurred_at = serializers.DateTimeField(help_text="When the order was placed; not later.")
+    quantity = serializers.IntegerField(
+        min_value=1, max_value=100_000, default=1, help_text="Units of the product ordered."
+    )
 
     def validate_currency(self, value: str) -> str:
         return value.upper()
@@ -83,9 +86,19 @@ class ConversionSerializer(serializers.ModelSerializer):
             "channel",
             "amount",
             "currency",
+            "quantity",
             "occurred_at",
             "created_at",
+            "flags",
         ]
+        extra_kwargs = {
+            "flags": {
+                "help_text": "Why the sale is not counted in the report (conversions and GMV): "
+                "`self_accepted` (credited through a match token its own merchant accepted), "
+                "`amount_above_price` (over CONVERSION_PRICE_FACTOR times the credited price "
+                "times the quantity). Empty for a counted sale."
+            }
+        }
 
 
 class ConversionEnvelopeSerializer(serializers.Serializer):
@@ -153,8 +166,16 @@ class FiguresSerializer(serializers.Serializer):
     click_through_rate = _rate("clicks / recommendations; null without recommendations.")
     match_sessions = serializers.IntegerField()
     accepted_matches = serializers.IntegerField(help_text="Match tokens accepted.")
-    conversions = serializers.IntegerField(help_text="Orders reported, in any currency.")
-    gmv_usd = serializers.FloatField(help_text="Sum of the amounts of USD conversions.")
+    conversions = serializers.IntegerField(
+        help_text="Orders reported, in any currency, that count (not flagged)."
+    )
+    flagged_conversions = serializers.IntegerField(
+        help_text="Orders flagged by the conversions policy (self-dealt, or far above the "
+        "credited price): counted apart, no GMV."
+    )
+    gmv_usd = serializers.FloatField(
+        help_text="Sum of the amounts of USD conversions, flagged ones left out."
+    )
     conversion_rate = _rate("conversions / clicks; null without clicks.")
 
 

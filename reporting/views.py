@@ -143,6 +143,7 @@ class ConversionViewSet(MerchantTokenActions, viewsets.ViewSet):
             amount=body["amount"],
             currency=body["currency"],
             occurred_at=body["occurred_at"],
+            quantity=body["quantity"],
         )
         return Response(
             {"conversion": ConversionSerializer(result.conversion).data},

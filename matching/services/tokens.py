@@ -29,6 +29,7 @@ from matching.models import (
 )
 from matching.serializers import IntentSerializer, ProposalSerializer
 from matching.services.sessions import match_get
+from merchants.models import MerchantAgent
 
 
 def match_token_get(*, match_token_id: str) -> MatchToken:
@@ -94,7 +95,9 @@ def _mint(session: MatchSession, proposal_id: str, request_id: str | None) -> Ma
         return session.tokens.get(proposal_id=proposal_id)
 
 
-def _confirm(session: MatchSession, token: MatchToken) -> MatchToken:
+def _confirm(
+    session: MatchSession, token: MatchToken, accepted_by: MerchantAgent | None
+) -> MatchToken:
     now = timezone.now()
     if token.acceptance_state == AcceptanceState.ACCEPTED:
         return token
@@ -107,7 +110,8 @@ def _confirm(session: MatchSession, token: MatchToken) -> MatchToken:
         raise MATCH_TOKEN_EXPIRED()
     _ensure_live(token.proposal, now)
     token.acceptance_state, token.accepted_at = AcceptanceState.ACCEPTED, now
-    token.save(update_fields=["acceptance_state", "accepted_at"])
+    token.accepted_by = accepted_by
+    token.save(update_fields=["acceptance_state", "accepted_at", "accepted_by"])
     session.tokens.exclude(pk=token.pk).filter(acceptance_state=AcceptanceState.ISSUED).update(
         acceptance_state=AcceptanceState.SUPERSEDED
     )
@@ -125,9 +129,11 @@ def match_accept(
     proposal_id: str | None,
     match_token_id: str | None,
     request_id: str | None,
+    accepted_by: MerchantAgent | None = None,
 ) -> MatchToken:
     """`proposal_id` mints (or returns) the session's token for that proposal; `match_token_id`
-    confirms a minted token, which accepts the match and supersedes its other tokens."""
+    confirms a minted token, which accepts the match and supersedes its other tokens. A merchant
+    that confirms with its token is recorded as `accepted_by`."""
     match_get(match_session_id=match_session_id)  # 404 before anything else
     with transaction.atomic():
         # Lock the session so two acceptances of one match are decided one after the other.
@@ -143,4 +149,4 @@ def match_accept(
             raise TOKEN_OF_ANOTHER_PROPOSAL(
                 fields={"proposal_id": ["Does not match the token's proposal."]}
             )
-        return _confirm(session, token)
+        return _confirm(session, token, accepted_by)

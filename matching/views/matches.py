@@ -17,6 +17,7 @@ from gateway.contract import (
 from gateway.errors import (
     INTENT_NOT_FOUND,
     INVALID_BODY,
+    INVALID_TOKEN,
     MATCH_ALREADY_ACCEPTED,
     MATCH_EXPIRED,
     MATCH_NOT_FOUND,
@@ -49,6 +50,7 @@ from matching.serializers import (
     MatchTokenSerializer,
 )
 from matching.views.parameters import MATCH_SESSION_ID, MATCH_TOKEN_ID
+from merchants.auth import merchant_for_token, presented_token
 
 
 class MatchViewSet(viewsets.ViewSet):
@@ -123,7 +125,9 @@ class MatchViewSet(viewsets.ViewSet):
         summary="Mint a match token for a ranked proposal, or confirm a minted one",
         description="{proposal_id} mints the proposal's token (issued), the same token on every "
         "repeat. {match_token_id} confirms it (accepted): the session is accepted and its other "
-        "tokens superseded. Another acceptance afterwards is 409; an expired token 410.",
+        "tokens superseded. Another acceptance afterwards is 409; an expired token 410. A "
+        "merchant that confirms with its X-Merchant-Token is recorded as the acceptor: a sale "
+        "it then reports through that token is flagged as self-dealt.",
         tags=["match"],
         parameters=[MATCH_SESSION_ID],
         request=MatchAcceptSerializer,
@@ -145,6 +149,7 @@ class MatchViewSet(viewsets.ViewSet):
                         MATCH_EXPIRED.doc("the session has expired"),
                         PROPOSAL_UNAVAILABLE.doc(),
                     ),
+                    403: INVALID_TOKEN.doc("the X-Merchant-Token sent is not valid"),
                     410: MATCH_TOKEN_EXPIRED.doc(),
                     413: TOO_LARGE,
                 }
@@ -155,11 +160,13 @@ class MatchViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def accept(self, request: Request, matchSessionId: str) -> Response:
         body = validated(MatchAcceptSerializer, request.data, source="body")
+        presented = presented_token(request)
         token = services.match_accept(
             match_session_id=matchSessionId,
             proposal_id=body.get("proposal_id"),
             match_token_id=body.get("match_token_id"),
             request_id=getattr(request, "request_id", None),
+            accepted_by=merchant_for_token(presented) if presented else None,
         )
         return Response({"match_token": MatchTokenSerializer(token).data})
 

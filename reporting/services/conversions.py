@@ -5,6 +5,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from catalog.models import Recommendation
@@ -38,6 +39,35 @@ def _same_facts(conversion: Conversion, facts: dict[str, Any]) -> bool:
     return all(getattr(conversion, name) == value for name, value in facts.items())
 
 
+SELF_ACCEPTED = "self_accepted"
+AMOUNT_ABOVE_PRICE = "amount_above_price"
+
+
+def conversion_flags(
+    *,
+    merchant: MerchantAgent,
+    recommendation: Recommendation | None,
+    token: MatchToken | None,
+    facts: dict[str, Any],
+) -> list[str]:
+    """Why a sale is not counted as earned (SECURITY.md, the conversions policy):
+    `self_accepted` when it is credited through a match token its own merchant accepted;
+    `amount_above_price` when a USD amount is over CONVERSION_PRICE_FACTOR times the credited
+    price (the proposal's, else the card's) times the quantity."""
+    flags = []
+    if token is not None and token.accepted_by_id == merchant.pk:
+        flags.append(SELF_ACCEPTED)
+    price = token.proposal.price if token is not None else None
+    if price is None and recommendation is not None:
+        price = recommendation.product.price_usd
+    if price is not None and facts["currency"] == "USD":
+        factor = Decimal(str(settings.CONVERSION_PRICE_FACTOR))
+        ceiling = Decimal(price) * facts["quantity"] * factor
+        if facts["amount"] > ceiling:
+            flags.append(AMOUNT_ABOVE_PRICE)
+    return flags
+
+
 def conversion_record(
     *,
     merchant: MerchantAgent,
@@ -47,6 +77,7 @@ def conversion_record(
     amount: Decimal,
     currency: str,
     occurred_at: datetime,
+    quantity: int = 1,
 ) -> ConversionResult:
     """Record an order as the outcome of a card and/or a match token, once per order_id.
 
@@ -57,7 +88,7 @@ def conversion_record(
     """
     recommendation = token = None
     if rec_id is not None:
-        recommendations = Recommendation.objects.all()
+        recommendations = Recommendation.objects.select_related("product")
         missing = RECOMMENDATION_NOT_FOUND()
         recommendation = find_minted(recommendations, REC, rec_id, missing)
     if match_token_id is not None:
@@ -90,6 +121,7 @@ def conversion_record(
         "amount": amount,
         "currency": currency,
         "occurred_at": occurred_at,
+        "quantity": quantity,
     }
     recorded = Conversion.objects.select_related("merchant")
     existing = recorded.filter(merchant=merchant, order_id=order_id).first()
@@ -102,6 +134,9 @@ def conversion_record(
     else:
         assert token is not None
         product_id, channel = token.proposal.product_id, token.intent.source_channel
+    flags = conversion_flags(
+        merchant=merchant, recommendation=recommendation, token=token, facts=facts
+    )
     try:
         with transaction.atomic():
             conversion = Conversion.objects.create(
@@ -110,6 +145,8 @@ def conversion_record(
                 order_id=order_id,
                 product_id=product_id,
                 channel=channel,
+                flags=flags,
+                flagged=bool(flags),
                 **facts,
             )
     except IntegrityError:

@@ -43,6 +43,10 @@ def _ratio(numerator: int, denominator: int) -> float | None:
     return round(numerator / denominator, 4) if denominator else None
 
 
+MONEY = DecimalField(max_digits=14, decimal_places=2)
+COUNTED = Q(flagged=False)
+
+
 @dataclass
 class Figures:
     """The facts of one slice of the report (a day, a channel, a product, a creator)."""
@@ -53,6 +57,7 @@ class Figures:
     match_sessions: int = 0
     accepted_matches: int = 0
     conversions: int = 0
+    flagged_conversions: int = 0
     gmv_usd: Decimal = ZERO
 
     @property
@@ -70,6 +75,7 @@ class Figures:
         self.match_sessions += other.match_sessions
         self.accepted_matches += other.accepted_matches
         self.conversions += other.conversions
+        self.flagged_conversions += other.flagged_conversions
         self.gmv_usd += other.gmv_usd
 
     def rank(self) -> tuple[Decimal, int, int, int]:
@@ -85,6 +91,7 @@ class Figures:
             "match_sessions": self.match_sessions,
             "accepted_matches": self.accepted_matches,
             "conversions": self.conversions,
+            "flagged_conversions": self.flagged_conversions,
             "gmv_usd": self.gmv_usd,
             "conversion_rate": self.conversion_rate,
         }
@@ -211,13 +218,20 @@ def _measures(fact: Fact) -> dict[str, Any]:
         return {"n": Count("pk"), "unique": Count(once, distinct=True)}
     if fact.name != "conversions":
         return {"n": Count("pk")}
-    return {"n": Count("pk"), "amount": Sum("amount")}
+    # Flagged conversions (the conversions policy) are counted apart and earn no GMV.
+    return {
+        "n": Count("pk", filter=COUNTED),
+        "flagged_n": Count("pk", filter=~COUNTED),  # not "flagged": the field's name
+        "amount": Coalesce(Sum("amount", filter=COUNTED), ZERO, output_field=MONEY),
+    }
 
 
 def _count_into(figures: Figures, fact: Fact, row: dict[str, Any], *, usd_only: bool) -> None:
     setattr(figures, fact.name, getattr(figures, fact.name) + row["n"])
     if fact.name == "clicks":
         figures.unique_clicks += row["unique"]
+    if fact.name == "conversions":
+        figures.flagged_conversions += row["flagged_n"]
     if fact.name == "conversions" and (not usd_only or row.get("currency") == GMV_CURRENCY):
         figures.gmv_usd += _to_the_cent(row["amount"])
 
@@ -297,11 +311,11 @@ def _report(
         )
         if fact.name == "conversions":
             measures = {
-                "n": Count("pk"),
+                **_measures(fact),
                 "amount": Coalesce(
-                    Sum("amount", filter=Q(currency=GMV_CURRENCY)),
+                    Sum("amount", filter=COUNTED & Q(currency=GMV_CURRENCY)),
                     ZERO,
-                    output_field=DecimalField(max_digits=14, decimal_places=2),
+                    output_field=MONEY,
                 ),
             }
         else:

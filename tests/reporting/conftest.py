@@ -46,8 +46,11 @@ def convert(client, merchant: Merchant, order_id: str, *, token: str | None = ""
     )
 
 
-def accepted_token(client, merchant: Merchant, product_id: int, channel: str) -> str:
-    """Run the protocol to its end: intent, proposal, match, mint, confirm."""
+def accepted_token(
+    client, merchant: Merchant, product_id: int, channel: str, *, accepted_by: str | None = None
+) -> str:
+    """Run the protocol to its end: intent, proposal, match, mint, confirm (by the demand side,
+    or with `accepted_by`, a merchant's token)."""
     intent_id = create_intent(client, intent_tags=["trail"], source_channel=channel)["intent_id"]
     proposal = propose(client, merchant, intent_id, product_id, price=99)
     proposal_id = proposal.json()["proposal"]["proposal_id"]
@@ -56,7 +59,9 @@ def accepted_token(client, merchant: Merchant, product_id: int, channel: str) ->
     token_id = post(client, accept, {"proposal_id": proposal_id}).json()["match_token"][
         "match_token_id"
     ]
-    confirmed = post(client, accept, {"match_token_id": token_id}).json()["match_token"]
+    confirmed = post(client, accept, {"match_token_id": token_id}, token=accepted_by).json()[
+        "match_token"
+    ]
     assert confirmed["acceptance_state"] == "accepted"
     return token_id
 

@@ -21,6 +21,7 @@ ZERO = {
     "match_sessions": 0,
     "accepted_matches": 0,
     "conversions": 0,
+    "flagged_conversions": 0,
     "gmv_usd": 0.0,
     "conversion_rate": None,
 }
@@ -35,6 +36,7 @@ def figures(recs, clicks, sessions, accepted, conversions, gmv, ctr, rate):
         "match_sessions": sessions,
         "accepted_matches": accepted,
         "conversions": conversions,
+        "flagged_conversions": 0,
         "gmv_usd": gmv,
         "conversion_rate": rate,
     }

@@ -141,12 +141,13 @@ def test_csv_by_day_has_a_header_and_one_row_a_day(reader, market):
         "match_sessions",
         "accepted_matches",
         "conversions",
+        "flagged_conversions",
         "gmv_usd",
         "conversion_rate",
     ]
     assert len(rows) == 8
-    assert rows[1][1:] == ["0", "0", "0", "", "0", "0", "0", "0.00", ""]
-    assert rows[-1][1:] == ["7", "5", "5", "0.7143", "1", "1", "4", "212.99", "0.8"]
+    assert rows[1][1:] == ["0", "0", "0", "", "0", "0", "0", "0", "0.00", ""]
+    assert rows[-1][1:] == ["7", "5", "5", "0.7143", "1", "1", "4", "0", "212.99", "0.8"]
 
 
 def test_csv_by_product_channel_and_creator(reader, market):
@@ -162,7 +163,9 @@ def test_csv_by_product_channel_and_creator(reader, market):
         ["1001", "TrailFox GTX Trail Running Shoe", "milesrun", "5"],
         ["2002", "Summit Steel Bottle", "ana.runs", "2"],
     ]
-    assert channels[1:] == [["agent.a", "3", "3", "3", "1.0", "1", "1", "2", "188.99", "0.6667"]]
+    assert channels[1:] == [
+        ["agent.a", "3", "3", "3", "1.0", "1", "1", "2", "0", "188.99", "0.6667"]
+    ]
     assert [row[:4] for row in creators[1:]] == [
         ["milesrun", "Miles", "1", "5"],
         ["ana.runs", "Ana", "1", "2"],
