@@ -1,13 +1,14 @@
 """A small attributed market, built through HTTP as agents, shoppers and merchants build it."""
 
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
+from catalog.models import Recommendation
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
 from tests.protocol import Merchant, create_intent, post, propose, register
 
@@ -131,3 +132,21 @@ def market(client, unthrottled, trail_shoe, bottle, supply_keys) -> Market:
         )
         assert response.status_code == 201, response.content
     return market
+
+
+# An order the conversion tests report, and when its card was issued (before it).
+OCCURRED = "2026-11-01T09:30:00Z"
+ISSUED = datetime(2026, 10, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+def shop(client, trail_shoe):
+    return register(client, "shop-a")
+
+
+@pytest.fixture
+def rec_id(client, trail_shoe):
+    rec_id = issue_card(client, 1001, "agent.a")
+    # Issued before the orders these tests report (2026-11-01).
+    Recommendation.objects.filter(rec_id=rec_id).update(created_at=ISSUED)
+    return rec_id
