@@ -24,9 +24,30 @@ def _default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
+INT64 = 2**63
+
+
+def _within_int64(value: Any) -> Any:
+    """`value` with every integer beyond 64 bits as a float. A JSON number such as 1e20 is
+    parsed as a float, but PostgreSQL's jsonb keeps it as 100000000000000000000 and gives it
+    back as an integer that orjson cannot write."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -INT64 <= value < INT64:
+        return float(value)
+    if isinstance(value, dict):
+        return {key: _within_int64(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_within_int64(item) for item in value]
+    return value
+
+
 def dumps(data: Any) -> bytes:
     """Serialize to JSON bytes with orjson (Decimals as numbers, datetimes as ISO 8601)."""
-    return orjson.dumps(data, default=_default, option=orjson.OPT_UTC_Z)
+    try:
+        return orjson.dumps(data, default=_default, option=orjson.OPT_UTC_Z)
+    except orjson.JSONEncodeError as exc:
+        if "64-bit" not in str(exc):
+            raise
+        return orjson.dumps(_within_int64(data), default=_default, option=orjson.OPT_UTC_Z)
 
 
 class OrjsonRenderer(BaseRenderer):

@@ -3,6 +3,8 @@
 import pytest
 from django.test import Client
 
+from merchants.models import MerchantAgent
+from tests.protocol import get, patch, register
 from tests.support.network import free_port
 
 pytestmark = [pytest.mark.urls("tests.gateway.urls"), pytest.mark.django_db]
@@ -217,3 +219,16 @@ def test_throttles_let_requests_through_while_redis_is_unreachable(client, setti
     statuses = [post_json(client, '{"name": "a", "count": 1}').status_code for _ in range(3)]
 
     assert statuses == [201, 201, 201]
+
+
+def test_a_number_past_64_bits_in_stored_json_is_served_not_a_500(client):
+    """1e20 is parsed as a float; PostgreSQL's jsonb keeps it as the integer 10**20, which
+    comes back as a Python int too big for orjson: it is served as a number all the same."""
+    shop = register(client, "shop-1")
+    patch(client, "/v1/merchant/shop-1", {"metadata": {"big": 1e20}}, shop.token)
+    MerchantAgent.objects.filter(merchant_id="shop-1").update(metadata={"big": 10**20})
+
+    answer = get(client, "/v1/merchant/shop-1")
+
+    assert answer.status_code == 200
+    assert answer.json()["merchant"]["metadata"] == {"big": 1e20}
