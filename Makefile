@@ -10,7 +10,10 @@ DEV_SIGNING_KEY := var/mandate-signing-key.pem
 .PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-tools relevance load clean
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
-	@echo "Gateway on http://127.0.0.1:$(PORT)  (admin: /admin/, contract: /openapi.json, docs: /docs/)"
+	@B="$${PUBLIC_BASE_URL:-http://127.0.0.1:$(PORT)}"; \
+	echo "Gateway on $$B  (links it gives point there; set PUBLIC_BASE_URL to change them)"; \
+	echo "  admin $$B/admin/   contract $$B/openapi.json   docs $$B/docs/"; \
+	echo "  agent card $$B/.well-known/agent-card.json   A2A $$B/a2a/jsonrpc   MCP $$B/mcp"
 	PATH="$(CURDIR)/$(BIN):$$PATH" PORT=$(PORT) $(BIN)/honcho start
 
 test: install lint typecheck pytest ## set up, lint, type-check and run the test suite

@@ -78,6 +78,18 @@ def throttle_rates(raw: str, defaults: dict[str, str | None]) -> dict[str, str |
     return rates
 
 
+def served_at(host: str, port: str) -> str:
+    """The base URL of a gateway served on `host`:`port` (HOST, PORT of the Procfile's web
+    role), as a browser on the same machine reaches it: an address that listens everywhere
+    is reached at 127.0.0.1."""
+    host = host.strip() or "127.0.0.1"
+    if host in ("0.0.0.0", "::"):  # noqa: S104 - a bind address, read here, not bound
+        host = "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port.strip() or '8000'}"
+
+
 def allowed_ports(raw: str) -> frozenset[int]:
     """WEBHOOK_ALLOWED_PORTS: comma-separated TCP ports, 1-65535."""
     ports = [part.strip() for part in raw.split(",") if part.strip()]

@@ -20,6 +20,7 @@ from gateway.environment import (
     bounded_int,
     database,
     env,
+    served_at,
     supply_keys,
     throttle_rates,
 )
@@ -42,7 +43,11 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.
 # all decrypt. By default the one SECRET_KEY; list the old one after a new one to rotate.
 SECRETS_ENCRYPTION_KEYS = env.list("SECRETS_ENCRYPTION_KEYS", default=[]) or [SECRET_KEY]
 
-PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Unset, it follows where the web role is served (HOST, PORT): `PORT=9000 make run` links to 9000.
+PUBLIC_BASE_URL = env.str(
+    "PUBLIC_BASE_URL",
+    default=served_at(env.str("HOST", default="127.0.0.1"), env.str("PORT", default="8000")),
+).rstrip("/")
 if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", PUBLIC_BASE_URL):
     raise ImproperlyConfigured(
         f"PUBLIC_BASE_URL must be an absolute http(s) URL: {PUBLIC_BASE_URL}"

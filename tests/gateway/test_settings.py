@@ -142,3 +142,32 @@ def test_a_signing_key_file_relative_to_the_project_starts(tmp_path, rsa_pems):
         key_file.unlink()
 
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("overrides", "base"),
+    [
+        ({}, "http://127.0.0.1:8000"),
+        ({"PORT": "18100"}, "http://127.0.0.1:18100"),
+        ({"HOST": "0.0.0.0", "PORT": "9000"}, "http://127.0.0.1:9000"),  # noqa: S104
+        ({"HOST": "::1", "PORT": "9000"}, "http://[::1]:9000"),
+        (
+            {"PORT": "9000", "PUBLIC_BASE_URL": "https://gateway.example/"},
+            "https://gateway.example",
+        ),
+    ],
+)
+def test_links_follow_the_port_unless_the_base_url_is_set(tmp_path, overrides, base):
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    for name in ("HOST", "PORT", "PUBLIC_BASE_URL"):
+        env.pop(name, None)
+    printed = subprocess.run(
+        [sys.executable, "-c", "import gateway.settings as s; print(s.PUBLIC_BASE_URL)"],
+        cwd=tmp_path,
+        env={**env, "DJANGO_SECRET_KEY": "k", **overrides, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert printed.stdout.strip() == base
