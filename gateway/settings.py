@@ -44,10 +44,8 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.
 SECRETS_ENCRYPTION_KEYS = env.list("SECRETS_ENCRYPTION_KEYS", default=[]) or [SECRET_KEY]
 
 # Unset, it follows where the web role is served (HOST, PORT): `PORT=9000 make run` links to 9000.
-PUBLIC_BASE_URL = env.str(
-    "PUBLIC_BASE_URL",
-    default=served_at(env.str("HOST", default="127.0.0.1"), env.str("PORT", default="8000")),
-).rstrip("/")
+_SERVED_AT = served_at(env.str("HOST", default="127.0.0.1"), env.str("PORT", default="8000"))
+PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default=_SERVED_AT).rstrip("/")
 if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", PUBLIC_BASE_URL):
     raise ImproperlyConfigured(
         f"PUBLIC_BASE_URL must be an absolute http(s) URL: {PUBLIC_BASE_URL}"
@@ -91,8 +89,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AXES_VERBOSE = False
-# Its middleware is there, as gateway.middleware.LoginLockoutMiddleware (out of the API's chain).
-SILENCED_SYSTEM_CHECKS = ["axes.W002"]
+SILENCED_SYSTEM_CHECKS = ["axes.W002"]  # its middleware: gateway.middleware.LoginLockoutMiddleware
 
 MIDDLEWARE = [
     # gateway/middleware.py: each of Django's own, fitted for the coroutine views' chain.
