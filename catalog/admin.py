@@ -42,6 +42,7 @@ class ProductAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at", "updated_at")
     inlines = [VideoInline]
     list_per_page = 50
+    ordering = ("id",)  # the annotated count below drops the model's own ordering
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Product]:
         return super().get_queryset(request).annotate(video_count=Count("videos"))
@@ -78,7 +79,7 @@ class VideoAdmin(admin.ModelAdmin):
     list_select_related = ("creator", "product")
     search_fields = ("task_id", "creator__username", "product__title")
     date_hierarchy = "published_at"
-    raw_id_fields = ("product", "creator")
+    autocomplete_fields = ("product", "creator")
     readonly_fields = ("created_at", "updated_at")
 
 

@@ -4,7 +4,7 @@ import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator, URLValidator
+from django.core.validators import MinValueValidator, RegexValidator, URLValidator
 from django.db import models
 from django.db.models import Q
 
@@ -57,8 +57,12 @@ class Product(models.Model):
     id = models.PositiveBigIntegerField(primary_key=True)
     title = models.CharField(max_length=300)
     brand = models.CharField(max_length=120, null=True, blank=True)
-    price_usd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
-    original_price_usd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    price_usd = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    original_price_usd = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True, validators=[MinValueValidator(0)]
+    )
     main_image = models.URLField(max_length=1000, null=True, blank=True, validators=[http_url])
     gallery = JSONField(default=list, blank=True, validators=[validate_urls])
     category_l1 = models.CharField(max_length=120, null=True, blank=True)
@@ -87,13 +91,17 @@ class Product(models.Model):
             models.CheckConstraint(
                 condition=Q(price_usd__isnull=True) | Q(price_usd__gte=0),
                 name="product_price_gte_0",
+                violation_error_message="A price cannot be negative.",
             ),
             models.CheckConstraint(
                 condition=Q(original_price_usd__isnull=True) | Q(original_price_usd__gte=0),
                 name="product_original_price_gte_0",
+                violation_error_message="An original price cannot be negative.",
             ),
             models.CheckConstraint(
-                condition=Q(risk_level__in=RiskLevel.values), name="product_risk_level_valid"
+                condition=Q(risk_level__in=RiskLevel.values),
+                name="product_risk_level_valid",
+                violation_error_message="The risk level is one of low, medium, high.",
             ),
         ]
 
@@ -130,7 +138,9 @@ class Video(models.Model):
     video_url = models.URLField(max_length=1000, null=True, blank=True)
     platform_video_url = models.URLField(max_length=1000, null=True, blank=True)
     duration_s = models.PositiveIntegerField(default=0)
-    gmv_usd = models.DecimalField(max_digits=14, decimal_places=2, default=0)
+    gmv_usd = models.DecimalField(
+        max_digits=14, decimal_places=2, default=0, validators=[MinValueValidator(0)]
+    )
     orders = models.PositiveIntegerField(default=0)
     views = models.PositiveBigIntegerField(default=0)
     published_at = models.DateTimeField(null=True, blank=True)
@@ -144,7 +154,11 @@ class Video(models.Model):
             models.Index(fields=["published_at"], name="video_published_at"),
         ]
         constraints = [
-            models.CheckConstraint(condition=Q(gmv_usd__gte=0), name="video_gmv_gte_0"),
+            models.CheckConstraint(
+                condition=Q(gmv_usd__gte=0),
+                name="video_gmv_gte_0",
+                violation_error_message="A video's GMV cannot be negative.",
+            ),
         ]
 
     def __str__(self) -> str:

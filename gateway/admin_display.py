@@ -17,11 +17,13 @@ from django.utils.safestring import SafeString
 def pretty_json(value: Any) -> SafeString:
     """A JSON value indented in a <pre> block, escaped."""
     text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str)
-    return format_html('<pre style="white-space: pre-wrap; margin: 0">{}</pre>', text)
+    return format_html('<pre class="json">{}</pre>', text)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """For immutable records: staff may look, never add, change or delete."""
+    """For records only the API creates or that must never change (sessions, tokens,
+    deliveries, clicks): staff may look, never add, change or delete. Actions that act on them
+    (expire, retry) check a permission of their own."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -31,6 +33,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def has_act_permission(self, request: HttpRequest) -> bool:
+        """For actions declared with permissions=["act"]: the model's change permission, which
+        staff hold even though the pages themselves never change a record."""
+        opts = self.model._meta
+        return bool(request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"))
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -52,7 +60,7 @@ class ReadOnlyInline(admin.TabularInline):
 @dataclass(frozen=True)
 class Tile:
     label: str
-    value: int
+    value: int | str  # a count, or an amount already formatted ("1,204.50")
     url: str
     alarm: bool = False  # shown as a warning while above zero
 

@@ -17,6 +17,7 @@ from django.urls import resolve
 from django.utils import timezone
 
 from gateway.admin_display import TILE_PROVIDERS, Tile
+from gateway.admin_forms import ConsoleForms
 
 
 def _may_view(user: Any, tile: Tile) -> bool:
@@ -56,10 +57,15 @@ class GatewayAdminSite(admin.AdminSite):
     site_header = "Gateway staff console"
     site_title = "Gateway staff console"
     index_title = "Today"
+    # The lists and a session's ranking need the width more than a second menu does: the front
+    # page lists every model, and the breadcrumbs lead back to it.
+    enable_nav_sidebar = False
 
     def register(self, model_or_iterable: Any, admin_class: Any = None, **options: Any) -> None:
         base = admin_class or admin.ModelAdmin
-        guarded = type(base.__name__, (SecretsOutOfReach, base), {"__module__": base.__module__})
+        guarded = type(
+            base.__name__, (SecretsOutOfReach, ConsoleForms, base), {"__module__": base.__module__}
+        )
         super().register(model_or_iterable, guarded, **options)
 
     def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:

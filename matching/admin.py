@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import ngettext
 
 from gateway.admin_display import (
     ReadOnlyAdmin,
@@ -70,7 +71,9 @@ class ResolutionStateFilter(admin.SimpleListFilter):
 
 
 @admin.register(Intent)
-class IntentAdmin(admin.ModelAdmin):
+class IntentAdmin(ReadOnlyAdmin):
+    # Demand agents state intents through the API, which resolves and announces them; what
+    # merchants were told is kept as it was told.
     list_display = (
         "intent_id",
         "raw_query",
@@ -83,45 +86,37 @@ class IntentAdmin(admin.ModelAdmin):
     list_filter = (ResolutionStateFilter, "resolution_source", "region")
     search_fields = ("=intent_id", "raw_query")
     date_hierarchy = "created_at"
-    readonly_fields = (
-        "intent_id",
-        "resolution_attempts",
-        "next_resolution_at",
-        "resolution_error",
-        "created_at",
-        "updated_at",
-    )
     inlines = [ProposalInline, MatchSessionInline]
     actions = ["resolve_now"]
 
-    @admin.action(description="Try the selected unresolved intents again (given up ones too)")
+    @admin.action(
+        description="Try the selected unresolved intents again (given up ones too)",
+        permissions=["act"],
+    )
     def resolve_now(self, request: HttpRequest, queryset: QuerySet[Intent]) -> None:
         count = queryset.filter(resolution_source=ResolutionSource.UNRESOLVED).update(
             next_resolution_at=timezone.now()
         )
-        self.message_user(
-            request,
-            f"{count} unresolved {'intent' if count == 1 else 'intents'} will be tried again "
-            "at the next sweep (within INTENT_SWEEP_INTERVAL_S).",
-            messages.SUCCESS,
+        message = ngettext(
+            "%(count)d unresolved intent will be tried again at the next sweep "
+            "(within INTENT_SWEEP_INTERVAL_S).",
+            "%(count)d unresolved intents will be tried again at the next sweep "
+            "(within INTENT_SWEEP_INTERVAL_S).",
+            count,
         )
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
 
 @admin.register(Proposal)
-class ProposalAdmin(admin.ModelAdmin):
+class ProposalAdmin(ReadOnlyAdmin):
+    # Merchants propose through the API (recommend proposes for the catalog); a proposal is
+    # what a match session ranked and a match token may hold: never edited afterwards.
     list_display = ("proposal_id", "merchant", "intent", "product", "price", "status", "created_at")
     list_select_related = ("merchant", "intent", "product")
     list_filter = ("status", "provenance", "inventory_status")
     search_fields = ("=proposal_id", "=intent__intent_id", "merchant__merchant_id", "offer_title")
     date_hierarchy = "created_at"
-    raw_id_fields = ("merchant", "intent", "product")
-    readonly_fields = (
-        "proposal_id",
-        "proposal_score_inputs",
-        "ranked_in",
-        "created_at",
-        "updated_at",
-    )
+    readonly_fields = ("ranked_in",)
 
     @admin.display(description="ranked in")
     def ranked_in(self, proposal: Proposal) -> SafeString:
@@ -151,43 +146,60 @@ def _link(model: str, pk: Any, text: Any) -> SafeString:
 
 
 def ranking_table(session: MatchSession) -> SafeString:
-    """The session's ranking as staff read it: each proposal with its merchant, product, score,
-    the weighted components that made the score, and the reasons, best first."""
-    names = list(ranking.WEIGHTS)
+    """The session's ranking as staff read it, best first: each proposal with its merchant and
+    product, the score, the components that made it (each with its weight) and the reasons, in
+    a table that fits the page (the reasons wrap in the widest column)."""
     merchants = dict(
         MerchantAgent.objects.filter(
             merchant_id__in={item.get("merchant_agent_id") for item in session.ranked_proposals}
         ).values_list("merchant_id", "pk")
     )
-    head = format_html_join(
-        "", "<th>{} <small>(&times;{})</small></th>", ((n, ranking.WEIGHTS[n]) for n in names)
-    )
     rows = []
     for item in session.ranked_proposals:
         merchant = item.get("merchant_agent_id") or "catalog"
+        product = item.get("product_id")
         components = item.get("components") or {}
+        who = format_html(
+            "{}<small>{} &middot; product {}</small>",
+            _link("matching_proposal", item["proposal_id"], item["proposal_id"]),
+            _link("merchants_merchantagent", merchants[merchant], merchant)
+            if merchant in merchants
+            else merchant,
+            _link("catalog_product", product, product) if product is not None else "-",
+        )
+        parts = format_html_join(
+            "",
+            '<span title="weight {}">{} {}</span>',
+            (
+                (weight, name, _component(components.get(name)))
+                for name, weight in ranking.WEIGHTS.items()
+            ),
+        )
+        reasons = format_html_join(
+            "", '<div class="reason">{}</div>', ((r,) for r in item.get("reasons") or [])
+        )
         rows.append(
             format_html(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><b>{}</b></td>{}<td>{}</td></tr>",
+                '<tr><td>{}</td><td>{}</td><td><b>{}</b></td><td class="parts">{}</td>'
+                "<td>{}</td></tr>",
                 item.get("rank"),
-                _link("matching_proposal", item["proposal_id"], item["proposal_id"]),
-                _link("merchants_merchantagent", merchants[merchant], merchant)
-                if merchant in merchants
-                else merchant,
-                _link("catalog_product", item.get("product_id"), item.get("product_id"))
-                if item.get("product_id") is not None
-                else "-",
+                who,
                 f"{item.get('score', 0):.3f}",
-                format_html_join("", "<td>{}</td>", ((components.get(n, "-"),) for n in names)),
-                "; ".join(item.get("reasons") or []),
+                parts,
+                reasons,
             )
         )
     return format_html(
-        '<table class="ranking"><thead><tr><th>rank</th><th>proposal</th><th>merchant</th>'
-        "<th>product</th><th>score</th>{}<th>reasons</th></tr></thead><tbody>{}</tbody></table>",
-        head,
+        '<table class="ranking"><colgroup><col class="rank"><col class="who"><col class="score">'
+        '<col class="parts"><col class="reasons"></colgroup><thead><tr><th>#</th>'
+        "<th>proposal</th><th>score</th><th>components</th><th>reasons</th></tr></thead>"
+        "<tbody>{}</tbody></table>",
         format_html_join("", "{}", ((row,) for row in rows)),
     )
+
+
+def _component(value: Any) -> str:
+    return f"{value:.2f}" if isinstance(value, int | float) else "-"
 
 
 class MatchTokenInline(ReadOnlyInline):
@@ -205,20 +217,13 @@ class MatchTokenInline(ReadOnlyInline):
 
 
 @admin.register(MatchSession)
-class MatchSessionAdmin(admin.ModelAdmin):
+class MatchSessionAdmin(ReadOnlyAdmin):
     list_display = ("match_session_id", "intent", "best_proposal", "status", "created_at")
     list_filter = ("status",)
     search_fields = ("=match_session_id", "=intent__intent_id")
     date_hierarchy = "created_at"
     fields = ("match_session_id", "intent", "best_proposal", "status", "ranking", "summary_json")
-    readonly_fields = (
-        "match_session_id",
-        "intent",
-        "best_proposal",
-        "status",
-        "ranking",
-        "summary_json",
-    )
+    readonly_fields = ("ranking", "summary_json")
     inlines = [MatchTokenInline]
     actions = ["expire"]
 
@@ -230,10 +235,11 @@ class MatchSessionAdmin(admin.ModelAdmin):
     def summary_json(self, session: MatchSession) -> SafeString:
         return pretty_json(session.summary)
 
-    @admin.action(description="Expire the selected open sessions")
+    @admin.action(description="Expire the selected open sessions", permissions=["act"])
     def expire(self, request: HttpRequest, queryset: QuerySet[MatchSession]) -> None:
         count = queryset.filter(status=MatchStatus.OPEN).update(status=MatchStatus.EXPIRED)
-        self.message_user(request, f"{count} session(s) expired.", messages.SUCCESS)
+        message = ngettext("%(count)d session expired.", "%(count)d sessions expired.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
 
 @admin.register(MatchToken)

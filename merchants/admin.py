@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError
 
 from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, Tile, changelist, console_tiles
@@ -45,10 +46,9 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "merchant_id",
         "status",
         "agent_endpoint",
-        "protocol_version",
         "last_seen_at",
-        "endpoint_verified_at",
-        "deliveries_disabled_at",
+        "verified",
+        "deliveries_off",
     )
     list_filter = (
         "status",
@@ -76,6 +76,14 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "delivery_health",
         "recent_probes",
     )
+
+    @admin.display(description="verified", ordering="endpoint_verified_at")
+    def verified(self, merchant: MerchantAgent) -> datetime | None:
+        return merchant.endpoint_verified_at
+
+    @admin.display(description="deliveries off since", ordering="deliveries_disabled_at")
+    def deliveries_off(self, merchant: MerchantAgent) -> datetime | None:
+        return merchant.deliveries_disabled_at
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Merchants register themselves: only registration issues a token and a secret.
@@ -123,9 +131,14 @@ class MerchantAgentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Deactivate the selected merchants (withdraws their open proposals)")
     def deactivate(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:
+        count = 0
         for merchant in queryset:
             services.merchant_deactivate(merchant_id=merchant.merchant_id)
-        self.message_user(request, f"{queryset.count()} merchant(s) deactivated.", messages.SUCCESS)
+            count += 1
+        message = ngettext(
+            "%(count)d merchant deactivated.", "%(count)d merchants deactivated.", count
+        )
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
     @admin.action(
         description="Send the endpoint verification now (unverified merchants)",
@@ -145,8 +158,10 @@ class MerchantAgentAdmin(admin.ModelAdmin):
                 request, "The broker is unavailable; the sweeper will send them.", messages.WARNING
             )
             return
-        noun = "verification" if len(merchants) == 1 else "verifications"
-        self.message_user(request, f"{len(merchants)} {noun} queued.", messages.SUCCESS)
+        message = ngettext(
+            "%(count)d verification queued.", "%(count)d verifications queued.", len(merchants)
+        )
+        self.message_user(request, message % {"count": len(merchants)}, messages.SUCCESS)
 
     @admin.action(
         description="Probe now (a signed ping, in the background)", permissions=["change"]
@@ -159,11 +174,12 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         except (OperationalError, OSError):
             self.message_user(request, "The broker is unavailable; try again.", messages.ERROR)
             return
-        self.message_user(
-            request,
-            f"{len(merchants)} probe(s) queued; results appear on each merchant's page.",
-            messages.SUCCESS,
+        message = ngettext(
+            "%(count)d probe queued; its result appears on the merchant's page.",
+            "%(count)d probes queued; results appear on each merchant's page.",
+            len(merchants),
         )
+        self.message_user(request, message % {"count": len(merchants)}, messages.SUCCESS)
 
 
 class DeliveryAttemptInline(ReadOnlyInline):
@@ -225,18 +241,22 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
 
     @admin.display(description="Body (the exact bytes signed and sent)")
     def payload(self, delivery: WebhookDelivery) -> SafeString:
-        return format_html('<pre class="exact-bytes">{}</pre>', delivery.event.body)
-
-    def has_retry_permission(self, request: HttpRequest) -> bool:
-        # The records are read-only; sending one again is a change to the merchant's feed.
-        return request.user.has_perm("merchants.change_webhookdelivery")
+        # As stored and sent, never re-serialized: the signature covers these bytes. Long lines
+        # wrap on screen (gateway/static/gateway/admin.css); the text itself is unchanged.
+        body = delivery.event.body
+        return format_html(
+            '<pre class="exact-bytes">{}</pre><small>{} bytes, UTF-8</small>',
+            body,
+            len(body.encode()),
+        )
 
     @admin.action(
-        description="Retry now (one more attempt for failed deliveries)", permissions=["retry"]
+        description="Retry now (one more attempt for failed deliveries)", permissions=["act"]
     )
     def retry_now(self, request: HttpRequest, queryset: QuerySet[WebhookDelivery]) -> None:
         count = delivery.deliveries_retry(delivery_ids=queryset.values_list("pk", flat=True))
-        self.message_user(request, f"{count} delivery(ies) due now.", messages.SUCCESS)
+        message = ngettext("%(count)d delivery due now.", "%(count)d deliveries due now.", count)
+        self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
 
 @admin.register(HealthProbe)

@@ -173,7 +173,7 @@ class WebhookDelivery(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.event_id} to {self.merchant_id}"
+        return f"{self.event_id} to {self.merchant.merchant_id}"
 
 
 class AttemptOutcome(models.TextChoices):
@@ -208,7 +208,7 @@ class DeliveryAttempt(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"attempt {self.number} of {self.delivery_id}"
+        return f"attempt {self.number}"
 
 
 class ProbeTrigger(models.TextChoices):
@@ -233,4 +233,4 @@ class HealthProbe(models.Model):
         indexes = [models.Index(fields=["merchant", "-checked_at"], name="probe_merchant_latest")]
 
     def __str__(self) -> str:
-        return f"probe of {self.merchant_id} at {self.checked_at:%Y-%m-%d %H:%M:%S}"
+        return f"probe of {self.merchant.merchant_id} at {self.checked_at:%Y-%m-%d %H:%M:%S}"

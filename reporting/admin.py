@@ -1,10 +1,13 @@
+from datetime import datetime
+
 from django.contrib import admin
 from django.contrib.admin.utils import quote
+from django.db.models import Sum
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from gateway.admin_display import ReadOnlyAdmin
+from gateway.admin_display import ReadOnlyAdmin, Tile, changelist, console_tiles
 from reporting.models import Click, Conversion
 
 
@@ -38,13 +41,9 @@ class ConversionAdmin(ReadOnlyAdmin):
         "merchant",
         "order_id",
         "product",
-        "channel",
-        "amount",
-        "currency",
+        "sale",
         "occurred_at",
         "flags",
-        "recommendation_link",
-        "match_token_link",
     )
     list_select_related = ("merchant", "product")
     list_filter = (
@@ -78,6 +77,10 @@ class ConversionAdmin(ReadOnlyAdmin):
     )
     readonly_fields = fields
 
+    @admin.display(description="amount", ordering="amount")
+    def sale(self, conversion: Conversion) -> str:
+        return f"{conversion.amount:,.2f} {conversion.currency}"
+
     @admin.display(description="card (rec_id)", ordering="recommendation")
     def recommendation_link(self, conversion: Conversion) -> SafeString | str:
         return _change_link("admin:catalog_recommendation_change", conversion.recommendation_id)
@@ -85,3 +88,44 @@ class ConversionAdmin(ReadOnlyAdmin):
     @admin.display(description="match token", ordering="match_token")
     def match_token_link(self, conversion: Conversion) -> SafeString | str:
         return _change_link("admin:matching_matchtoken_change", conversion.match_token_id)
+
+
+@console_tiles(position=30)
+def today(start: datetime) -> list[Tile]:
+    """Today's clicks and conversions, and the GMV they credit, one figure per currency (as
+    the report counts it: flagged conversions apart, earning none)."""
+    since = start.isoformat()
+    conversions = Conversion.objects.filter(occurred_at__gte=start)
+    credited = conversions.filter(flagged=False)
+    gmv = dict(
+        credited.values_list("currency")
+        .annotate(total=Sum("amount"))
+        .values_list("currency", "total")
+    )
+    return [
+        Tile(
+            "clicks",
+            Click.objects.filter(clicked_at__gte=start).count(),
+            changelist(Click, clicked_at__gte=since),
+        ),
+        Tile(
+            "conversions",
+            credited.count(),
+            changelist(Conversion, flagged=0, occurred_at__gte=since),
+        ),
+        Tile(
+            "flagged conversions",
+            conversions.filter(flagged=True).count(),
+            changelist(Conversion, flagged=1, occurred_at__gte=since),
+            alarm=True,
+        ),
+        *(
+            Tile(
+                f"GMV, {currency}",
+                f"{total:,.2f}",
+                changelist(Conversion, flagged=0, currency=currency, occurred_at__gte=since),
+            )
+            for currency, total in sorted(gmv.items())
+        ),
+        *([] if gmv else [Tile("GMV", 0, changelist(Conversion, occurred_at__gte=since))]),
+    ]

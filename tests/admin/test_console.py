@@ -69,6 +69,10 @@ def test_the_front_page_counts_todays_activity(staff, contest):
         "deliveries failed": 0,
         "deliveries retrying": 0,
         "unhealthy merchants": 1,
+        "clicks": 0,
+        "conversions": 0,
+        "flagged conversions": 0,
+        "GMV": 0,
     }
 
 
@@ -91,7 +95,7 @@ def test_each_figure_links_to_the_records_it_counts(staff, contest):
     page = staff.get(reverse("admin:index"))
     links = re.findall(r'<a class="tile" href="([^"]+)"', page.content.decode())
 
-    assert len(links) == 7
+    assert len(links) == 11
     assert b'href="/reports/"' in page.content
     for link in links:
         listed = staff.get(link.replace("&amp;", "&"))
@@ -125,11 +129,11 @@ def test_staff_see_why_a_merchant_won_from_the_session(staff, contest):
     assert session_url.encode() in intent_page.content
 
     page = staff.get(session_url).content.decode()
-    rows = re.findall(r"<tr><td>(\d)</td><td><a href=\"[^\"]+\">(prp_\w+)</a></td>", page)
+    rows = re.findall(r"<tr><td>(\d)</td><td><a href=\"[^\"]+\">(prp_\w+)</a><small>", page)
     assert rows == [("1", winner), ("2", loser)]
     assert ">fast-shop</a>" in page
     assert ">slow-shop</a>" in page
-    assert "price_fit <small>(&times;0.2)</small>" in page
+    assert 'title="weight 0.2">price_fit 1.00</span>' in page
     session = MatchSession.objects.get()
     assert session.ranked_proposals[0]["reasons"][0] in page
 
@@ -141,3 +145,31 @@ def test_a_proposal_page_says_where_it_placed(staff, contest):
 
     score = MatchSession.objects.get().ranked_proposals[1]["score"]
     assert f"{session_id}</a>: rank 2 of 2, score {score:.3f}" in page.content.decode()
+
+
+def test_the_front_page_shows_todays_clicks_conversions_and_gmv_per_currency(staff, contest):
+    shop = register(staff, "eu-shop")
+    for n, (amount, currency) in enumerate([(40, "EUR"), (2.5, "EUR"), (89.99, "USD")]):
+        rec_id = staff.get("/v1/products/1001/card").json()["rec_id"]
+        staff.get(f"/r/{rec_id}", HTTP_USER_AGENT=f"shopper {n}")
+        conversion = {
+            "merchant_agent_id": "eu-shop",
+            "rec_id": rec_id,
+            "order_id": f"ORD-{n}",
+            "amount": amount,
+            "currency": currency,
+            "occurred_at": timezone.now().isoformat(),
+        }
+        assert post(staff, "/v1/attribution/conversions", conversion, shop.token).status_code == 201
+
+    page = staff.get(reverse("admin:index")).content.decode()
+
+    shown = {
+        label: value
+        for value, label in re.findall(
+            r'<span style="display: block[^>]*>([\d.,]+)</span>\s*<span[^>]*>([^<]+)</span>', page
+        )
+    }
+    assert (shown["clicks"], shown["conversions"]) == ("3", "3")
+    assert (shown["GMV, EUR"], shown["GMV, USD"]) == ("42.50", "89.99")
+    assert "GMV" not in shown  # no figure of nothing beside real ones

@@ -46,6 +46,11 @@ def test_a_delivery_page_shows_its_body_and_every_attempt(staff, failed_delivery
     assert escape(failed_delivery.event.body) in page
     assert f"&quot;id&quot;:&quot;{failed_delivery.event_id}&quot;" in page
     assert ">410<" in page.replace(" ", "")
+    # Labelled by the merchant's id and each attempt's own number, not by internal keys.
+    assert f"<h2>{failed_delivery.event_id} to shop-1</h2>" in page
+    assert "attempt 1" in page
+    assert f"attempt 1 of {failed_delivery.pk}" not in page
+    assert f"{len(failed_delivery.event.body.encode())} bytes, UTF-8" in page
 
 
 def test_deliveries_are_read_only(staff, failed_delivery):
