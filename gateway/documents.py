@@ -1,15 +1,24 @@
-"""Documents the gateway serves as they are written in `docs/`: the intent-matching protocol."""
+"""Documents the gateway serves as they are written in `docs/`: the intent-matching protocol and
+the guides, as Markdown to agents and tools, as HTML pages to browsers (the same text, rendered;
+`Vary: Accept`)."""
 
 import functools
+import re
+from pathlib import Path
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 PROTOCOL_DOCUMENT = "INTENT_MATCHING_PROTOCOL.md"
+# A guide's name, as linked between the guides: docs/<name>.md is served at /docs/<name>.md.
+GUIDE = re.compile(r"[A-Za-z_]{1,40}\.md")
 
 
 @functools.cache
@@ -17,16 +26,79 @@ def _document(name: str) -> bytes:
     return (settings.BASE_DIR / "docs" / name).read_bytes()
 
 
+def _guides() -> frozenset[str]:
+    return frozenset(path.name for path in Path(settings.BASE_DIR, "docs").glob("*.md"))
+
+
+@functools.cache
+def _rendered(name: str) -> str:
+    markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = markdown.parse(_document(name).decode())
+    title, slugs = name, Slugs()
+    for before, token in zip([None, *tokens], tokens, strict=False):
+        if before is not None and before.type == "heading_open":
+            before.attrSet("id", slugs.next(token.content))  # the anchors the guides link to
+            title = token.content if before.tag == "h1" and title == name else title
+        unlinked = False  # links do not nest: the next link_close closes the last link_open
+        for child in token.children or []:
+            if child.type == "link_open":
+                unlinked = _unlink_what_is_not_served(child)
+            elif child.type == "link_close" and unlinked:
+                child.tag = "span"
+    body = markdown.renderer.render(tokens, markdown.options, {})
+    return render_to_string("gateway/document.html", {"title": title, "body": body})
+
+
+class Slugs:
+    """GitHub's anchors of headings: lower case, punctuation dropped, spaces to hyphens, a
+    repeated heading numbered."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def next(self, heading: str) -> str:
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        count = self.seen.get(slug, 0)
+        self.seen[slug] = count + 1
+        return f"{slug}-{count}" if count else slug
+
+
+def _unlink_what_is_not_served(link: Token) -> bool:
+    """A link to a file of the repository that the gateway does not serve (source code, the
+    README) reads as its text in the browser instead of leading to a 404. Whether it did."""
+    href = str(link.attrGet("href") or "")
+    if re.match(r"[a-z]+:|/|#", href) or href.partition("#")[0] in _guides():
+        return False
+    link.tag, link.attrs = "span", {"class": "file", "title": href}
+    return True
+
+
+def document_response(request: HttpRequest, name: str) -> HttpResponse:
+    headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept"}
+    if request.get_preferred_type(["text/markdown", "text/html"]) == "text/html":
+        return HttpResponse(
+            _rendered(name), content_type="text/html; charset=utf-8", headers=headers
+        )
+    return HttpResponse(
+        _document(name), content_type="text/markdown; charset=utf-8", headers=headers
+    )
+
+
 class ProtocolDocumentView(APIView):
     @extend_schema(
         operation_id="protocol_document",
         summary="The intent-matching protocol v0.2, for merchant and demand-agent developers",
         tags=["discovery"],
-        responses={(200, "text/markdown"): OpenApiTypes.STR},
+        responses={(200, "text/markdown"): OpenApiTypes.STR, (200, "text/html"): OpenApiTypes.STR},
     )
     def get(self, request: Request) -> HttpResponse:
-        return HttpResponse(
-            _document(PROTOCOL_DOCUMENT),
-            content_type="text/markdown; charset=utf-8",
-            headers={"Cache-Control": "public, max-age=300"},
-        )
+        return document_response(request, PROTOCOL_DOCUMENT)
+
+
+def guide(request: HttpRequest, name: str) -> HttpResponse:
+    """A guide of docs/, by the name the guides link each other with (`engine.md`)."""
+    if request.method not in ("GET", "HEAD"):
+        raise Http404  # the JSON 404 envelope; the guides are not part of the API
+    if not GUIDE.fullmatch(name) or name not in _guides():
+        raise Http404
+    return document_response(request, name)

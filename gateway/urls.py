@@ -3,8 +3,9 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from gateway.documents import ProtocolDocumentView
+from gateway.documents import ProtocolDocumentView, guide
 from gateway.health import LivenessView, ReadinessView
+from gateway.landing import favicon, landing
 from gateway.schema import SchemaView, SwaggerView
 from gateway.wellknown import AgentCardView, JwksView, LegacyAgentCardView
 
@@ -19,6 +20,7 @@ urlpatterns = [
         ProtocolDocumentView.as_view(),
         name="protocol-document",
     ),
+    path("docs/<str:name>", guide, name="guide"),
     path("docs/", SwaggerView.as_view(), name="swagger-ui"),
     path(".well-known/jwks.json", JwksView.as_view(), name="jwks"),
     path(".well-known/agent-card.json", AgentCardView.as_view(), name="agent-card"),
@@ -26,6 +28,8 @@ urlpatterns = [
     path("healthz", LivenessView.as_view(), name="healthz"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
     path("admin/", admin.site.urls),
+    path("favicon.ico", favicon, name="favicon"),
+    path("", landing, name="landing"),
 ]
 
 handler400 = "gateway.handlers.handler400"
