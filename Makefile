@@ -7,7 +7,7 @@ PORT ?= 8000
 # The intent mandate signing key `make run` uses when none is configured.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
-.PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-tools relevance load clean
+.PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-tools relevance load tour clean
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
 	@B="$${PUBLIC_BASE_URL:-http://127.0.0.1:$(PORT)}"; \
@@ -60,6 +60,12 @@ pytest: install dev-signing-key
 
 migrate: install dev-signing-key
 	$(BIN)/python manage.py migrate --noinput
+
+# The README's tour (its blocks marked `<!-- tour: -->`) against the gateway `make run` serves;
+# tests/docs/test_tour.py runs the same blocks in the suite.
+tour: ## run the README's tour against the running gateway (make run; same PORT)
+	@sed -n '/^<!-- tour:/,/^```$$/p' README.md | grep -v -e '^<!--' -e '^```' \
+		| sed 's|^B=http://127.0.0.1:8000|B=http://127.0.0.1:$(PORT)|' | bash -euo pipefail
 
 demo: migrate ## load the demo catalog once (skipped when products exist)
 	$(BIN)/python manage.py seed_demo --if-empty

@@ -1,0 +1,69 @@
+"""The README's tour, run as written: its shell blocks marked `<!-- tour: ... -->`, with only
+the base URL changed, against the real web role serving the demo catalog `make run` loads and
+the scripted intent engine (the README's engine is a real provider's)."""
+
+import re
+import subprocess
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from tests.support.engine import ScriptedEngine
+from tests.support.web import WebServer
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+TOUR = re.findall(r"<!-- tour: [^>]*-->\n```sh\n(.*?)```", README, re.DOTALL)
+BASE = re.compile(r"^B=http://127\.0\.0\.1:8000\b", re.MULTILINE)
+INTENT = "waterproof trail running shoes under 120"
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_readme_marks_the_tour_and_sets_its_base_url_once():
+    assert len(TOUR) == 2
+    assert len(BASE.findall(TOUR[0])) == 1
+
+
+def test_the_readme_tour_runs_as_written(tmp_path):
+    call_command("seed_demo", output=str(tmp_path / "demo.jsonl"), stdout=StringIO())
+    with ScriptedEngine() as engine:
+        engine.answer(
+            INTENT,
+            normalized_query="waterproof trail running shoes",
+            keywords=["trail running shoe", "waterproof"],
+            categories=["Running Shoes"],
+            intent_tags=["trail", "running", "waterproof"],
+            budget={"min": None, "max": 120, "currency": "USD"},
+        )
+        env = {
+            "INTENT_ENGINE_MODEL": "openai/scripted",
+            "INTENT_ENGINE_API_BASE": engine.api_base,
+            "INTENT_ENGINE_API_KEY": "sk-test",
+        }
+        with WebServer(tmp_path, env=env) as web:
+            script = BASE.sub(f"B={web.url}", "\n".join(TOUR))
+            run = subprocess.run(  # noqa: S603 - the README's own commands
+                ["bash", "-c", f"set -euo pipefail\n{script}"],  # noqa: S607 - bash from PATH
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+
+    out = run.stdout
+    assert run.returncode == 0, run.stderr + out
+    assert run.stderr == ""
+    lines = out.splitlines()
+    assert '"title": "Gritline Waterproof Cushioned Trail Running Shoe",' in out  # 1: the card
+    assert '"video_url"' in out  # ... with its creators' videos
+    assert "Gritline Waterproof Cushioned Trail Running Shoe" in lines  # 2: by its rec_id
+    assert any(re.fullmatch(r"302 https?://\S+", line) for line in lines)  # 2: the buy link
+    assert '"raw_query": "waterproof trail running shoes under $120",' in out  # 3: the intent
+    assert any(re.fullmatch(r"mss_[0-9a-f]{24}", line) for line in lines)  # 3: a session
+    assert "Product Recommendation and Intent-Matching Gateway" in lines  # 4: the contract
+    assert engine.intent_texts == [INTENT]  # the recommend block reached the engine
+    guide = out.split("Product Recommendation and Intent-Matching Gateway\n", 1)[1]
+    assert "its title mentions “trail running shoe” and “waterproof”" in guide  # the picks, why
+    assert re.search(r"\$\d+\.\d\d under your budget", guide)
