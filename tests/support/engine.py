@@ -26,6 +26,8 @@ from typing import Any
 import orjson
 
 COMPLETION_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
+# Anthropic's Messages API, which litellm's `anthropic/` provider speaks (api_base: the root).
+MESSAGES_PATHS = frozenset({"/v1/messages"})
 DEFAULT_HANG_SECONDS = 30.0
 GARBAGE_CONTENT = "Sure! Here are some great shoes for you."
 WRONG_SCHEMA_CONTENT = '{"answer": "shoes"}'
@@ -108,7 +110,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         raw = self._drain()
-        if self.path.split("?", 1)[0] not in COMPLETION_PATHS:
+        path = self.path.split("?", 1)[0]
+        if path not in COMPLETION_PATHS | MESSAGES_PATHS:
             self._send_json(404, _error_body("not found", "invalid_request_error"))
             return
         engine = self.server.engine
@@ -152,7 +155,11 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send_json(500, _error_body(f"unknown scripted mode {mode!r}", "server_error"))
             return
-        self._send_json(200, _completion(number, str(body.get("model", "scripted")), content))
+        model = str(body.get("model", "scripted"))
+        if path in MESSAGES_PATHS:
+            self._send_json(200, _message(number, model, content, body.get("tools")))
+        else:
+            self._send_json(200, _completion(number, model, content))
 
     def _drain(self) -> bytes:
         return self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -189,6 +196,31 @@ def _completion(number: int, model: str, content: str) -> dict[str, Any]:
             }
         ],
         "usage": {"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30},
+    }
+
+
+def _message(number: int, model: str, content: str, tools: Any) -> dict[str, Any]:
+    """An Anthropic Messages answer: the text, or, when the caller asked for JSON through a
+    forced tool (litellm's JSON mode for Anthropic), that tool called with the JSON."""
+    names = [tool.get("name") for tool in tools or [] if isinstance(tool, dict)]
+    try:
+        as_json = orjson.loads(content) if names else None
+    except orjson.JSONDecodeError:
+        as_json = None
+    block: dict[str, Any] = (
+        {"type": "tool_use", "id": f"toolu_{number}", "name": names[0], "input": as_json}
+        if isinstance(as_json, dict)
+        else {"type": "text", "text": content}
+    )
+    return {
+        "id": f"msg_{number}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [block],
+        "stop_reason": "tool_use" if block["type"] == "tool_use" else "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 20},
     }
 
 
