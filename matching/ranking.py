@@ -26,6 +26,8 @@ from datetime import timedelta
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import ngettext
+
 from catalog import text
 
 WEIGHTS: dict[str, float] = {
@@ -211,8 +213,9 @@ def _reasons(
     reasons = []
     if intent.tags:
         found = [_where(intent, facts, tag) for tag in matched]
+        tags = ngettext("intent tag", "intent tags", len(intent.tags))
         reasons.append(
-            f"matches {len(matched)} of {len(intent.tags)} intent tags"
+            f"matches {len(matched)} of {len(intent.tags)} {tags}"
             + (f": {', '.join(found)}" if found else "")
         )
     if facts.price is not None and intent.budget_max is not None:
@@ -220,13 +223,16 @@ def _reasons(
         reasons.append(f"{relation} budget: {facts.price:.2f} vs max {intent.budget_max:.2f}")
     elif facts.price is None:
         reasons.append("no price given")
-    reasons.append(facts.inventory_status.replace("_", " "))
+    status = facts.inventory_status.replace("_", " ")
+    reasons.append("stock not stated" if status == "unknown" else status)
     if facts.shipping_days is not None:
+        days = ngettext("day", "days", facts.shipping_days)
         reasons.append(
-            f"ships in {facts.shipping_days} days" + (", free" if facts.free_shipping else "")
+            f"ships in {facts.shipping_days} {days}" + (", free" if facts.free_shipping else "")
         )
     if facts.evidence_count:
-        reasons.append(f"{facts.evidence_count} evidence item(s)")
+        items = ngettext("evidence item", "evidence items", facts.evidence_count)
+        reasons.append(f"{facts.evidence_count} {items}")
     if parts["reliability"] < 0.6:
         reasons.append("merchant is unhealthy")
     return reasons

@@ -234,3 +234,13 @@ def test_only_the_top_limit_is_returned_and_explained():
 
     assert [item["proposal_id"] for item in ranked] == ["prp_0", "prp_1", "prp_2"]
     assert all(item["reasons"] and item["components"] for item in ranked)
+
+
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [("in_stock", "in stock"), ("out_of_stock", "out of stock"), ("unknown", "stock not stated")],
+)
+def test_the_reasons_say_the_stock_in_words(status, said):
+    reasons = ranking.score(intent(), facts(inventory_status=status))["reasons"]
+
+    assert said in reasons
