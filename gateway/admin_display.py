@@ -59,10 +59,15 @@ class ReadOnlyInline(admin.TabularInline):
 
 @dataclass(frozen=True)
 class Tile:
-    label: str
+    label: str  # under a count: the plural ("intents")
     value: int | str  # a count, or an amount already formatted ("1,204.50")
     url: str
     alarm: bool = False  # shown as a warning while above zero
+    one: str = ""  # the label under a count of 1 ("intent"), when it differs
+
+    @property
+    def caption(self) -> str:
+        return self.one if self.value == 1 and self.one else self.label
 
 
 TileProvider = Callable[[datetime], list[Tile]]

@@ -331,20 +331,24 @@ def today(start: datetime) -> list[Tile]:
             "intents",
             Intent.objects.filter(created_at__gte=start).count(),
             changelist(Intent, **created_today),
+            one="intent",
         ),
         Tile(
             "proposals",
             Proposal.objects.filter(created_at__gte=start).count(),
             changelist(Proposal, **created_today),
+            one="proposal",
         ),
         Tile(
             "match sessions",
             MatchSession.objects.filter(created_at__gte=start).count(),
             changelist(MatchSession, **created_today),
+            one="match session",
         ),
         Tile(
             "accepted match tokens",
             accepted.count(),
             changelist(MatchToken, acceptance_state="accepted", accepted_at__gte=since),
+            one="accepted match token",
         ),
     ]

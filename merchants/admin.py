@@ -287,17 +287,20 @@ def today(start: datetime) -> list[Tile]:
             failed.count(),
             changelist(WebhookDelivery, status="failed", completed_at__gte=since),
             alarm=True,
+            one="delivery failed",
         ),
         Tile(
             "deliveries retrying",
             retrying.count(),
             changelist(WebhookDelivery, status="pending", attempt_count__gte=1),
             alarm=True,
+            one="delivery retrying",
         ),
         Tile(
             "unhealthy merchants",
             MerchantAgent.objects.filter(status=MerchantStatus.UNHEALTHY).count(),
             changelist(MerchantAgent, status="unhealthy"),
             alarm=True,
+            one="unhealthy merchant",
         ),
     ]

@@ -107,17 +107,20 @@ def today(start: datetime) -> list[Tile]:
             "clicks",
             Click.objects.filter(clicked_at__gte=start).count(),
             changelist(Click, clicked_at__gte=since),
+            one="click",
         ),
         Tile(
             "conversions",
             credited.count(),
             changelist(Conversion, flagged=0, occurred_at__gte=since),
+            one="conversion",
         ),
         Tile(
             "flagged conversions",
             conversions.filter(flagged=True).count(),
             changelist(Conversion, flagged=1, occurred_at__gte=since),
             alarm=True,
+            one="flagged conversion",
         ),
         *(
             Tile(

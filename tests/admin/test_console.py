@@ -62,13 +62,13 @@ def test_the_front_page_counts_todays_activity(staff, contest):
 
     assert page.status_code == 200
     assert tiles(page) == {
-        "intents": 1,
+        "intent": 1,  # singular under a count of one
         "proposals": 2,
-        "match sessions": 1,
+        "match session": 1,
         "accepted match tokens": 0,
         "deliveries failed": 0,
         "deliveries retrying": 0,
-        "unhealthy merchants": 1,
+        "unhealthy merchant": 1,
         "clicks": 0,
         "conversions": 0,
         "flagged conversions": 0,
@@ -88,7 +88,7 @@ def test_staff_see_only_the_figures_of_records_they_may_view(client, django_user
     some = tiles(client.get(reverse("admin:index")))
 
     assert nothing == {}
-    assert some == {"intents": 1, "unhealthy merchants": 0}
+    assert some == {"intent": 1, "unhealthy merchants": 0}
 
 
 def test_each_figure_links_to_the_records_it_counts(staff, contest):
@@ -118,7 +118,7 @@ def test_failing_deliveries_count_today(staff, contest):
 
     counted = tiles(staff.get(reverse("admin:index")))
 
-    assert (counted["deliveries failed"], counted["deliveries retrying"]) == (1, 1)
+    assert (counted["delivery failed"], counted["delivery retrying"]) == (1, 1)
 
 
 def test_staff_see_why_a_merchant_won_from_the_session(staff, contest):
