@@ -14,7 +14,8 @@ run: install signing-key migrate demo ## set up and start web, worker and beat o
 	echo "Gateway on $$B  (links it gives point there; set PUBLIC_BASE_URL to change them)"; \
 	echo "  admin $$B/admin/   contract $$B/openapi.json   docs $$B/docs/"; \
 	echo "  agent card $$B/.well-known/agent-card.json   A2A $$B/a2a/jsonrpc   MCP $$B/mcp"
-	PATH="$(CURDIR)/$(BIN):$$PATH" PORT=$(PORT) $(BIN)/honcho start
+	@# Ctrl-C is how it ends: honcho stops every process and exits 130, which is no error.
+	PATH="$(CURDIR)/$(BIN):$$PATH" PORT=$(PORT) $(BIN)/honcho start || [ $$? -eq 130 ]
 
 test: install lint typecheck pytest ## set up, lint, type-check and run the test suite
 
@@ -45,7 +46,7 @@ dev-signing-key: install
 	@if [ -z "$$MANDATE_SIGNING_KEY_FILE$$MANDATE_SIGNING_KEY" ] && [ ! -f $(DEV_SIGNING_KEY) ] \
 		&& grep -qsx 'MANDATE_SIGNING_KEY_FILE=$(DEV_SIGNING_KEY)' .env; then \
 		MANDATE_SIGNING_KEY_FILE= MANDATE_SIGNING_KEY= $(BIN)/python manage.py mandate_keygen \
-			--output $(DEV_SIGNING_KEY); \
+			--output $(DEV_SIGNING_KEY) --configured; \
 	fi
 
 lint: install

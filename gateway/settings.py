@@ -25,6 +25,7 @@ from gateway.environment import (
     throttle_rates,
 )
 from gateway.signing import load_signing_keys
+from gateway.logging_settings import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -188,6 +189,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
 }
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS.update(
+    CELERY_BROKER_TRANSPORT = "gateway.filesystem_broker:Transport"  # kombu's, with two fixes
         data_folder_in=str(BROKER_DIR / "queue"),
         data_folder_out=str(BROKER_DIR / "queue"),
         processed_folder=str(BROKER_DIR / "processed"),
@@ -388,12 +390,7 @@ MANDATE_MAX_AMOUNT = bounded("MANDATE_MAX_AMOUNT", 100_000.0, 1, 1_000_000_000)
 CARD_MAX_VIDEOS = bounded_int("CARD_MAX_VIDEOS", 3, 1, 10)
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
-LOGGING: dict[str, Any] = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    # litellm logs every call at INFO; the engine module logs what matters.
-    "loggers": {"django.request": {"level": "ERROR"}, "LiteLLM": {"level": "WARNING"}},
-}
+# Beat's tasks log a line of their own when they did something; Celery's lines for each run go.
+LOGGING = logging_config(
+    level=LOG_LEVEL, quiet_tasks=[entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()]
+)

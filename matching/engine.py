@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -70,8 +71,11 @@ class Failure(Exception):
     """A call that brought no answer, or an answer that is no resolution."""
 
     outage: bool  # the engine cannot answer anyone (matching/breaker.py), else: this input
-    cause: str  # for the log: "connection refused", "timeout", "HTTP 503", ...
+    cause: str  # its kind: "connection refused", "timeout", "HTTP 503", ...
     message: str  # for the caller
+    # For the log: the cause with where or how long ("connection refused to http://...",
+    # "timed out after 8.0 s"); never the key, the shopper's words or what the provider said.
+    detail: str
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -83,32 +87,55 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return chain
 
 
+def endpoint() -> str:
+    """Where the engine is called, fit for a log: the API base without credentials or query,
+    else the provider litellm derives from the model."""
+    base = settings.INTENT_ENGINE_API_BASE
+    if not base:
+        return f"the provider of {settings.INTENT_ENGINE_MODEL}"
+    parts = urlsplit(base)
+    netloc = parts.netloc.rpartition("@")[2]  # no user or password
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
 TIMED_OUT = "The intent engine did not answer within {timeout:g} s."
 FAILED = "The intent engine failed to answer; try again shortly."
+# What an HTTP status says of the engine, when it says more than its number.
+STATUS_NOTES = {
+    401: " (key refused)",
+    403: " (key refused)",
+    404: " (model or endpoint not found)",
+    429: " (rate limited)",
+}
 
 
 def failure_of(exc: BaseException) -> Failure:
     """What a litellm error says: an outage or a bad input, and its cause in words. litellm
-    maps providers' errors to its own classes; the cause underneath is read from the chain."""
+    maps providers' errors to its own classes (a refused connection to an OpenAI-compatible
+    server is its InternalServerError); the cause underneath is read from the chain."""
     chain = _chain(exc)
     names = {type(link).__name__ for link in chain}
+    timeout = settings.INTENT_ENGINE_TIMEOUT_S
     if any(isinstance(link, TimeoutError) or "Timeout" in type(link).__name__ for link in chain):
-        return Failure(True, "timeout", TIMED_OUT.format(timeout=settings.INTENT_ENGINE_TIMEOUT_S))
+        message = TIMED_OUT.format(timeout=timeout)
+        return Failure(True, "timeout", message, f"timed out after {timeout:.1f} s")
     if "APIConnectionError" in names or any(isinstance(link, OSError) for link in chain):
         if any(isinstance(link, ConnectionRefusedError) for link in chain):
-            cause = "connection refused"
+            cause, where = "connection refused", "to"
         elif any(isinstance(link, socket.gaierror) for link in chain):
-            cause = "name lookup failed"
+            cause, where = "name lookup failed", "for"
         else:
-            cause = "connection failed"
-        return Failure(True, cause, FAILED)
+            cause, where = "connection failed", "to"
+        return Failure(True, cause, FAILED, f"{cause} {where} {endpoint()}")
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
         # 401, 403 and 404 are a key or model the provider refuses: nobody gets an answer.
         outage = status in (401, 403, 404, 429) or status >= 500
         message = FAILED if outage else "The intent engine refused to resolve this intent."
-        return Failure(outage, f"HTTP {status}", message)
-    return Failure(True, type(exc).__name__, FAILED)
+        detail = f"HTTP {status}{STATUS_NOTES.get(status, '')} from {endpoint()}"
+        return Failure(outage, f"HTTP {status}", message, detail)
+    cause = type(exc).__name__
+    return Failure(True, cause, FAILED, f"{cause} from {endpoint()}")
 
 
 def _retryable(failure: Failure) -> bool:
@@ -211,7 +238,7 @@ async def _acall(messages: list[dict[str, str]]) -> str:
 
 def _log_failure(failure: Failure, attempt: int) -> None:
     kind = "outage" if failure.outage else "bad input"
-    logger.warning("intent engine call %d failed (%s): %s", attempt, kind, failure.cause)
+    logger.warning("intent engine call %d failed (%s): %s", attempt, kind, failure.detail)
 
 
 # --- Resolving ---------------------------------------------------------------------------------
@@ -274,7 +301,7 @@ def _settle(found: Lookup, text: str, answer: str | Failure) -> Resolution:
     try:
         resolution = parse(answer, text=text, categories=found.categories)
     except Unreadable as exc:
-        logger.warning("intent engine answer refused (bad input): %s", exc)
+        logger.warning("intent engine answer refused (bad input): unreadable answer: %s", exc)
         message = "The intent engine answered something that is not a resolution of the intent."
         breaker.bad_input(found.key, message)
         raise EngineUnavailable(message) from None

@@ -8,6 +8,7 @@ the `webhooks-slow` lane (delivery.deliveries_enqueue), probes and endpoint veri
 `probes` queue.
 """
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -18,6 +19,10 @@ from merchants import delivery, probes, verification
 from merchants.models import MerchantAgent, ProbeTrigger
 
 SOFT_LIMIT, HARD_LIMIT = delivery.attempt_time_limits()
+
+# Beat's tasks run every few seconds: each logs a line only when it did something (Celery's own
+# lines for their runs are left out, gateway/logging_settings.py).
+logger = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
@@ -47,8 +52,11 @@ def verify_endpoint(merchant_pk: int) -> None:
 @shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
 def sweep_verifications() -> None:
     """Send the verification attempts that are due. Idempotent: claims decide who sends."""
-    for pk in verification.verifications_due():
+    due = verification.verifications_due()
+    for pk in due:
         verify_endpoint.apply_async((pk,), expires=settings.WEBHOOK_SWEEP_INTERVAL_S * 4)
+    if due:
+        logger.info("verification sweep: %d endpoint verifications sent", len(due))
 
 
 @shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)
@@ -63,13 +71,22 @@ def probe(merchant_pk: int, trigger: str = ProbeTrigger.SCHEDULE) -> None:
 def probe_merchants() -> None:
     """Queue a probe of every merchant not deactivated. Idempotent: probes only observe."""
     # A probe still waiting when the next round is queued is dropped, so a backlog never grows.
-    for pk in probes.probes_due():
+    due = probes.probes_due()
+    for pk in due:
         probe.apply_async((pk,), expires=settings.MERCHANT_PROBE_INTERVAL_S)
+    if due:
+        logger.info("probe round: %d merchants to probe", len(due))
 
 
 @shared_task(acks_late=True, soft_time_limit=600, time_limit=660, ignore_result=True)
 def prune_records() -> None:
     """Delete finished deliveries and probes past their retention. Idempotent: it only deletes."""
     now = timezone.now()
-    delivery.deliveries_prune(finished_before=now - timedelta(days=settings.WEBHOOK_RETENTION_DAYS))
-    probes.probes_prune(checked_before=now - timedelta(days=settings.HEALTH_PROBE_RETENTION_DAYS))
+    deliveries = delivery.deliveries_prune(
+        finished_before=now - timedelta(days=settings.WEBHOOK_RETENTION_DAYS)
+    )
+    checks = probes.probes_prune(
+        checked_before=now - timedelta(days=settings.HEALTH_PROBE_RETENTION_DAYS)
+    )
+    if deliveries or checks:
+        logger.info("pruned %d deliveries and %d health probes", deliveries, checks)

@@ -70,12 +70,13 @@ def deliveries_sweep() -> tuple[int, int]:
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
     sent = deliveries_enqueue(due) if due else 0
-    if stale or sent or lost:
+    if stale or sent or lost:  # one line when the sweep did something, none otherwise
         logger.info(
-            "sweep: %d events fanned out, %d deliveries taken back, %d sent",
-            len(lost),
-            len(stale),
+            "delivery sweep: %d deliveries sent, %d taken back from a stopped worker, "
+            "%d events fanned out",
             sent,
+            len(stale),
+            len(lost),
         )
     return len(stale), sent
 

@@ -32,6 +32,22 @@ def test_writes_a_key_only_its_owner_can_read_and_prints_its_kid(tmp_path):
     assert f"kid: {kid}\n" in output
     assert f"MANDATE_SIGNING_KEY_FILE={path} " in output
     assert "Wrote a 2048-bit RSA signing key" in output
+    assert "then restart the gateway" in output  # written by hand: the gateway may be running
+
+
+def test_written_for_a_configuration_that_names_it_it_asks_for_no_restart(tmp_path):
+    """What `make run` (and `make test`) print: the key is written before anything starts."""
+    path = tmp_path / "signing.pem"
+
+    output = keygen("--output", str(path), "--configured")
+
+    assert f"kid: {kid_of(path)}\n" in output
+    assert output.endswith(
+        f"MANDATE_SIGNING_KEY_FILE={path} names it: the gateway signs intent mandates with it "
+        "from its start.\n"
+    )
+    assert "restart" not in output
+    assert "rotate" not in output
 
 
 def test_by_default_it_writes_under_var_and_names_the_path_relative_to_the_project(

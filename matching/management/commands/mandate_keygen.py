@@ -49,8 +49,22 @@ class Command(BaseCommand):
             "--output", default=None, help="where to write it (default var/mandate-signing-key.pem)"
         )
         parser.add_argument("--force", action="store_true", help="replace an existing file")
+        parser.add_argument(
+            "--configured",
+            action="store_true",
+            help="MANDATE_SIGNING_KEY_FILE already names the file (as make's targets do before "
+            "the gateway starts): say so instead of how to configure it",
+        )
 
-    def handle(self, *args: Any, bits: int, output: str | None, force: bool, **_: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        bits: int,
+        output: str | None,
+        force: bool,
+        configured: bool,
+        **_: Any,
+    ) -> None:
         path = (
             Path(output).expanduser().resolve()
             if output
@@ -69,6 +83,12 @@ class Command(BaseCommand):
         shown = _shown(path)
         self.stdout.write(f"Wrote a {bits}-bit RSA signing key to {shown} (mode 0600).")
         self.stdout.write(f"kid: {SigningKey.of(private_key).kid}")
+        if configured:  # written before the gateway starts: nothing to restart
+            self.stdout.write(
+                f"MANDATE_SIGNING_KEY_FILE={shown} names it: the gateway signs intent mandates "
+                "with it from its start."
+            )
+            return
         self.stdout.write(
             f"To sign with it: MANDATE_SIGNING_KEY_FILE={shown} (environment or .env), then "
             "restart the gateway.\n"

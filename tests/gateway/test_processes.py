@@ -1,0 +1,101 @@
+"""The Procfile's roles under honcho, as `make run` starts them: on Ctrl-C every process stops by
+itself (honcho kills whatever still runs 5 s after the first one stopped), and while they run
+the sweeps beat sends every second leave no line in the output."""
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gateway.celery import app
+from tests.support.network import free_port
+from tests.support.worker import ROOT, database_url, purge, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROLES = ("web", "worker", "webhooks", "slow-webhooks", "probes", "beat")
+READY = (
+    "default@",
+    "webhooks@",
+    "slow-webhooks@",
+    "probes@",
+)
+
+
+def procfile(tmp_path: Path) -> Path:
+    """The Procfile as it is, but for beat's schedule file: in tmp_path rather than var/."""
+    lines = [
+        f"{line} --schedule {tmp_path / 'beat-schedule'}" if line.startswith("beat:") else line
+        for line in (ROOT / "Procfile").read_text().splitlines()
+    ]
+    path = tmp_path / "Procfile"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def started(output: str) -> bool:
+    """Every worker ready, beat started, the web worker's application up."""
+    lines = output.splitlines()
+    workers = all(any(f"{name}" in line and "ready." in line for line in lines) for name in READY)
+    return workers and "beat: Starting" in output and "Application startup complete" in output
+
+
+def children(output: str) -> list[int]:
+    """The process groups honcho started (each role runs in a session of its own)."""
+    return [
+        int(line.rsplit("pid=", 1)[1].rstrip(")"))
+        for line in output.splitlines()
+        if "started (pid=" in line
+    ]
+
+
+def test_every_role_stops_by_itself_when_make_run_is_interrupted(tmp_path):
+    purge(app.conf.broker_url)
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": app.conf.broker_url,
+        "HOST": "127.0.0.1",
+        "PORT": str(free_port()),
+        "WEB_CONCURRENCY": "1",
+        "WEBHOOK_THREADS": "2",
+        "SLOW_WEBHOOK_THREADS": "1",
+        "PROBE_THREADS": "1",
+        "WEBHOOK_SWEEP_INTERVAL_S": "1",
+        "INTENT_SWEEP_INTERVAL_S": "1",
+        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+    }
+    log_path = tmp_path / "honcho.log"
+    with log_path.open("ab") as log:
+        honcho = subprocess.Popen(  # noqa: S603 - the Procfile's own roles
+            [Path(sys.executable).parent / "honcho", "-f", procfile(tmp_path), "-d", ROOT, "start"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_until(lambda: started(log_path.read_text()), timeout=120, what="every role to start")
+
+        honcho.send_signal(signal.SIGINT)  # what Ctrl-C sends it
+        returncode = honcho.wait(timeout=60)
+    finally:
+        for pid in [honcho.pid, *children(log_path.read_text())]:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)  # only if the test failed: never leave them
+        honcho.wait(timeout=10)
+    output = log_path.read_text()
+    print(output)  # shown when the test failed
+
+    assert returncode == 130  # honcho's exit on SIGINT, which `make run` takes as no error
+    for role in ROLES:
+        assert f"{role}.1 stopped" in output
+    assert "SIGKILL" not in output
+    assert "ERROR" not in output  # e.g. a pool process killed by the SIGTERM meant for its parent
+    assert "Sending due task" not in output
+    assert ".sweep_deliveries[" not in output
