@@ -2,6 +2,7 @@
 numbers that must fall within bounds, refused at start otherwise."""
 
 import re
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,26 @@ def supply_keys(raw: str, min_length: int) -> list[str]:
             f"SUPPLY_API_KEYS entries must be at least {min_length} characters"
         )
     return keys
+
+
+def usd_rates(raw: str) -> dict[str, Decimal]:
+    """REPORT_USD_RATES: "EUR=1.08,GBP=1.27", US dollars per unit of each currency, each
+    currency once (USD is 1 by definition), each rate a positive number up to 1,000,000."""
+    rates: dict[str, Decimal] = {}
+    for pair in (part.strip() for part in raw.split(",")):
+        if not pair:
+            continue
+        code, _, text = (side.strip() for side in pair.partition("="))
+        try:
+            rate = Decimal(text)
+        except InvalidOperation:
+            rate = Decimal("NaN")
+        code = code.upper()
+        known = re.fullmatch("[A-Z]{3}", code) and code != "USD" and code not in rates
+        if not known or not rate.is_finite() or not 0 < rate <= 1_000_000:
+            raise ImproperlyConfigured(
+                "REPORT_USD_RATES must be comma-separated CODE=rate pairs such as EUR=1.08 "
+                f"(each currency once, not USD; a rate above 0), not {pair!r}"
+            )
+        rates[code] = rate
+    return rates

@@ -207,5 +207,13 @@ REPEATED_PARAMETER = Error(400, "invalid_parameter", "Give each query parameter 
 UNKNOWN_OPERATION = Error(400, "unknown_operation", "No operation is called {name!r}; ask {names}.")
 NOT_ARGUMENTS = Error(400, "invalid_arguments", "The arguments of {operation} must be an object.")
 UNKNOWN_ARGUMENTS = Error(400, "invalid_arguments", "Not arguments of {operation}: {names}.")
+SUPPLY_KEYS_NOT_CONFIGURED = Error(
+    503,
+    "supply_keys_not_configured",
+    "The attribution report is closed: no supply keys are configured on this gateway "
+    "(SUPPLY_API_KEYS).",
+    described="No supply key is configured on the gateway (SUPPLY_API_KEYS), so no key can be "
+    "accepted.",
+)
 MISSING_ARGUMENTS = Error(400, "missing_fields", "Required arguments are missing: {names}.")
 NOT_A_PATH_VALUE = Error(400, "invalid_arguments", "{names} must be non-empty strings.")

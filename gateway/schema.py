@@ -130,6 +130,22 @@ def required_bodies(
     return result
 
 
+def _with_empty(schema: dict[str, Any]) -> dict[str, Any]:
+    """A query string's schema that also allows the empty value, in one plain `string` where it
+    can be (Swagger UI shows an `anyOf` as a puzzle of types): a query value is never null, the
+    empty one needs no minimum length, and a pattern gains the empty alternative. A format (a
+    date-time) cannot say "or empty", so there the empty string is a second choice."""
+    if "format" in schema:
+        return {"anyOf": [schema, {"type": "string", "maxLength": 0}]}
+    plain = {key: value for key, value in schema.items() if key != "minLength"}
+    plain["type"] = "string"
+    if "pattern" in schema:
+        plain["pattern"] = f"^$|{schema['pattern']}"
+    if "enum" in schema:
+        plain["enum"] = [*schema["enum"], ""] if "" not in schema["enum"] else schema["enum"]
+    return plain
+
+
 def empty_query_values(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
@@ -142,9 +158,7 @@ def empty_query_values(
                 kind = parameter["schema"].get("type")
                 strings = kind == "string" or (isinstance(kind, list) and "string" in kind)
                 if parameter["in"] == "query" and not parameter.get("required") and strings:
-                    parameter["schema"] = {
-                        "anyOf": [parameter["schema"], {"type": "string", "maxLength": 0}]
-                    }
+                    parameter["schema"] = _with_empty(parameter["schema"])
     return result
 
 

@@ -23,6 +23,7 @@ from gateway.environment import (
     served_at,
     supply_keys,
     throttle_rates,
+    usd_rates,
 )
 from gateway.signing import load_signing_keys
 from gateway.logging_settings import logging_config
@@ -189,6 +190,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
 }
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS.update(
+    CELERY_BROKER_TRANSPORT_OPTIONS.update(
     CELERY_BROKER_TRANSPORT = "gateway.filesystem_broker:Transport"  # kombu's, with two fixes
         data_folder_in=str(BROKER_DIR / "queue"),
         data_folder_out=str(BROKER_DIR / "queue"),
@@ -219,6 +221,7 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "mandates": "30/min",
     "mandate_verify": "600/min",
     "match": "120/min",
+    "delivery_retry": "30/min",  # per merchant
     "proposals": "120/min",  # per merchant
     "cards": "600/min",
     "buy_link": "60/min",
@@ -363,8 +366,8 @@ INTENT_ENGINE_CACHE_S = bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400
 # with is enough (DESIGN.md section 3).
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
-# Keys accepted in X-Supply-Key by GET /v1/report/attribution, comma-separated: two while one
-# replaces the other. None configured = the report answers 401 to everyone.
+# Keys accepted in X-Supply-Key by GET /v1/report/attribution (two while one replaces the other;
+# none: 503), and the report's US dollars per unit of other currencies ("EUR=1.08,GBP=1.27").
 SUPPLY_API_KEY_MIN_LENGTH = 16
 
 

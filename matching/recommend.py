@@ -19,6 +19,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from catalog import search, text
 from catalog.cards import iso, sales_stats
@@ -170,12 +171,11 @@ def shopper_guide(
         opener = " Nothing matched it directly, so these are the best sellers with creators"
         opener += " that fit your budget:" if resolution.budget.max is not None else ":"
     elif len(intent_picks) < len(picks):
-        opener = (
-            f" {len(intent_picks)} matched your request and "
-            f"{len(picks) - len(intent_picks)} more are trending picks:"
-        )
+        trending = len(picks) - len(intent_picks)
+        more = ngettext("more is a trending pick", "more are trending picks", trending)
+        opener = f" {len(intent_picks)} matched your request and {trending} {more}:"
     else:
-        opener = f" {len(picks)} {'pick matches' if len(picks) == 1 else 'picks match'}:"
+        opener = f" {len(picks)} {ngettext('pick matches', 'picks match', len(picks))}:"
     lines = [_pick_line(number, pick, resolution) for number, pick in enumerate(picks, start=1)]
     return understood + opener + "\n" + "\n".join(lines)
 

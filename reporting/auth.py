@@ -1,8 +1,9 @@
 """X-Supply-Key: the key supply teams' tools present to read the attribution report.
 
-Keys come from SUPPLY_API_KEYS (two at a time while one replaces the other). A missing key, a
-wrong key, and any key while none is configured are all 401 `unauthorized`. Keys are compared in
-constant time and never logged.
+Keys come from SUPPLY_API_KEYS (two at a time while one replaces the other). A missing or wrong
+key is 401 `unauthorized`; while none is configured every call is 503
+`supply_keys_not_configured`, so an operator who forgot the setting is not sent hunting for a
+wrong key. Keys are compared in constant time and never logged.
 """
 
 import hmac
@@ -15,7 +16,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from gateway.errors import SUPPLY_KEY_REQUIRED, ApiError
+from gateway.errors import SUPPLY_KEY_REQUIRED, SUPPLY_KEYS_NOT_CONFIGURED, ApiError
 
 HEADER = "X-Supply-Key"
 
@@ -45,6 +46,8 @@ def supply_key_match(presented: str) -> int | None:
 
 class SupplyKeyAuthentication(BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[SupplyClient, None]:
+        if not settings.SUPPLY_API_KEYS:
+            raise SUPPLY_KEYS_NOT_CONFIGURED()
         presented = request.headers.get(HEADER, "")
         number = supply_key_match(presented) if presented else None
         if number is None:

@@ -54,8 +54,11 @@ def _figures(**overrides: Any) -> dict[str, Any]:
         "accepted_matches": 1,
         "conversions": 2,
         "flagged_conversions": 0,
-        "gmv_usd": 149.98,
+        "gmv_usd": 74.99,
         "conversion_rate": 0.2,
+        "gmv_by_currency": {"EUR": 69.0, "USD": 74.99},
+        "gmv_usd_total": 149.51,
+        "gmv_unconverted": {},
     }
     return {**figures, **overrides}
 
@@ -70,7 +73,8 @@ REPORT_RESPONSE = OpenApiExample(
             "until": "2025-11-20T18:00:00Z",
         },
         "filters": {"channel": None, "product_id": None},
-        "totals": _figures(gmv_by_currency={"USD": 149.98}),
+        "usd_rates": {"EUR": 1.08, "GBP": 1.27},
+        "totals": _figures(),
         "by_day": [_figures(date="2025-11-20")],
         "by_channel": [_figures(channel="my-agent")],
         "by_product": [

@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from reporting import charts, services
 from reporting.serializers import CsvQuerySerializer, ReportQuerySerializer
+from reporting.templatetags.report_format import gmv as gmv_text
 
 PERMISSION = "reporting.view_attribution_report"
 PAGE_TOP = 10
@@ -35,6 +37,7 @@ FIGURE_COLUMNS = (
     "flagged_conversions",
     "gmv_usd",
     "conversion_rate",
+    "gmv_usd_total",
 )
 
 
@@ -61,6 +64,26 @@ def _query(
     return dict(defaults.validated_data), errors
 
 
+def _activity(days: list[date], daily: list[services.Figures]) -> list[charts.Chart]:
+    """Cards, clicks and conversions per day, each on its own chart and scale."""
+    return [
+        charts.line_chart(
+            days,
+            [getattr(figures, measure) for figures in daily],
+            key=f"{measure}-chart",
+            title=title,
+            noun=noun,
+            css=css,
+            height=charts.SMALL_HEIGHT,
+        )
+        for measure, title, noun, css in (
+            ("recommendations", "Cards issued per day", ("card", "cards"), "cards"),
+            ("clicks", "Buy-link clicks per day", ("click", "clicks"), "clicks"),
+            ("conversions", "Conversions per day", ("conversion", "conversions"), "conversions"),
+        )
+    ]
+
+
 @require_GET
 @staff_member_required
 def attribution_page(request: HttpRequest) -> HttpResponse:
@@ -72,15 +95,19 @@ def attribution_page(request: HttpRequest) -> HttpResponse:
     )
     days = [day for day, _ in report.by_day]
     daily = [figures for _, figures in report.by_day]
-    activity = charts.line_chart(
+    gmv = charts.bar_chart(
         days,
-        [
-            ("Cards", "cards", [figures.recommendations for figures in daily]),
-            ("Clicks", "clicks", [figures.clicks for figures in daily]),
-            ("Conversions", "conversions", [figures.conversions for figures in daily]),
-        ],
+        [figures.gmv_usd_total for figures in daily],
+        key="gmv-chart",
+        title="GMV per day in US dollars",
+        unit="$",
+        labels=[gmv_text(figures) for figures in daily],  # with the currencies left out
+        total_label=gmv_text(report.totals),
     )
-    gmv = charts.bar_chart(days, [figures.gmv_usd for figures in daily], unit="$")
+    # The choice in effect stays listed, even without facts in this window.
+    channels = services.report_channels(days=query["days"])
+    if query["channel"] and query["channel"] not in channels:
+        channels = sorted([*channels, query["channel"]])
     # The filters in effect (the defaults where the page refused one), never the refused ones.
     export = {name: query[name] for name in ("days", "channel", "product_id") if query[name]}
     return render(
@@ -91,9 +118,11 @@ def attribution_page(request: HttpRequest) -> HttpResponse:
             "query": query,
             "errors": errors,
             "window_choices": sorted({*WINDOW_CHOICES, query["days"]}),
-            "activity": activity,
+            "channel_choices": channels,
+            "activity": _activity(days, daily),
             "gmv": gmv,
             "export_query": urlencode(export),
+            "api_closed": not settings.SUPPLY_API_KEYS,
         },
         status=400 if errors else 200,
     )
@@ -136,10 +165,25 @@ def _rows(report: services.AttributionReport, breakdown: str) -> Iterable[list[A
             ((row.username, row.display_name, row.products), row.figures)
             for row in report.by_creator
         )
-    yield [*head, *FIGURE_COLUMNS]
+    # Then the currencies without a rate, and one column per other currency of the window.
+    others = [code for code in report.totals.gmv_by_currency if code != services.GMV_CURRENCY]
+    yield [
+        *head,
+        *FIGURE_COLUMNS,
+        "currencies_without_rate",
+        *(f"gmv_{code.lower()}" for code in others),
+    ]
     for key, figures in keyed:
         values = figures.as_dict()
-        yield [_cell(value) for value in (*key, *(values[name] for name in FIGURE_COLUMNS))]
+        yield [
+            _cell(value)
+            for value in (
+                *key,
+                *(values[name] for name in FIGURE_COLUMNS),
+                " ".join(figures.gmv_unconverted),
+                *(figures.gmv_by_currency.get(code, services.ZERO) for code in others),
+            )
+        ]
 
 
 @require_GET

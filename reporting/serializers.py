@@ -154,6 +154,10 @@ def _rate(help_text: str) -> serializers.FloatField:
     return serializers.FloatField(allow_null=True, help_text=help_text)
 
 
+def _amounts(help_text: str) -> serializers.DictField:
+    return serializers.DictField(child=serializers.FloatField(), help_text=help_text)
+
+
 class FiguresSerializer(serializers.Serializer):
     recommendations = serializers.IntegerField(help_text="Cards issued.")
     clicks = serializers.IntegerField(
@@ -177,12 +181,22 @@ class FiguresSerializer(serializers.Serializer):
         help_text="Sum of the amounts of USD conversions, flagged ones left out."
     )
     conversion_rate = _rate("conversions / clicks; null without clicks.")
-
-
-class TotalsSerializer(FiguresSerializer):
-    gmv_by_currency = serializers.DictField(
-        child=serializers.FloatField(), help_text="Sum of amounts per currency, unconverted."
+    gmv_by_currency = _amounts(
+        "Sum of the amounts of counted conversions per currency (ISO 4217 code), unconverted."
     )
+    gmv_usd_total = serializers.FloatField(
+        help_text="GMV in US dollars: USD conversions plus the currencies that usd_rates prices, "
+        "converted at those rates. Currencies without a rate are not in it: see gmv_unconverted."
+    )
+    gmv_unconverted = _amounts(
+        "The part of gmv_by_currency in currencies without a rate in usd_rates, left out of "
+        "gmv_usd_total. Empty when every currency could be converted."
+    )
+
+
+# The figures of the whole window, under their own name in the contract.
+class TotalsSerializer(FiguresSerializer):
+    pass
 
 
 class DayFiguresSerializer(FiguresSerializer):
@@ -212,6 +226,11 @@ class CreatorFiguresSerializer(FiguresSerializer):
 class AttributionReportSerializer(serializers.Serializer):
     window = WindowSerializer()
     filters = FiltersSerializer()
+    usd_rates = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="US dollars per unit of each currency the gateway converts for gmv_usd_total "
+        "(its REPORT_USD_RATES setting); USD itself is 1 and not listed.",
+    )
     totals = TotalsSerializer()
     by_day = DayFiguresSerializer(many=True)
     by_channel = ChannelFiguresSerializer(many=True)

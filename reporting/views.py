@@ -21,6 +21,7 @@ from gateway.errors import (
     MISSING_FIELDS,
     RECOMMENDATION_NOT_FOUND,
     SUPPLY_KEY_REQUIRED,
+    SUPPLY_KEYS_NOT_CONFIGURED,
     either,
 )
 from gateway.ids import REC
@@ -179,9 +180,12 @@ class AttributionReportViewSet(viewsets.ViewSet):
         description="Facts of the last `days` days, today included (UTC): cards issued, buy-link "
         "clicks, match sessions, accepted match tokens and conversions. click_through_rate is "
         "clicks / recommendations, conversion_rate conversions / clicks (null when the divisor "
-        "is 0). gmv_usd sums USD conversions; gmv_by_currency shows every currency unconverted. "
-        "A product's figures are credited to the creator of its best-selling video. Channels, "
-        "products and creators: the best 20 by GMV, conversions, clicks, then cards.",
+        "is 0). gmv_by_currency sums the amounts of each currency apart; gmv_usd is its USD "
+        "part; gmv_usd_total adds the currencies usd_rates prices, converted, and "
+        "gmv_unconverted lists the ones without a rate, never counted as 0. A product's "
+        "figures are credited to the creator of its best-selling video. Channels, products and "
+        "creators: the best 20 by gmv_usd_total, conversions, clicks, then cards. 503 "
+        "`supply_keys_not_configured` while the gateway has no supply key at all.",
         tags=["report"],
         parameters=[ReportQuerySerializer],
         responses={
@@ -191,6 +195,7 @@ class AttributionReportViewSet(viewsets.ViewSet):
                     400: BAD_QUERY,
                     401: SUPPLY_KEY_REQUIRED.doc(),
                     429: THROTTLED,
+                    503: SUPPLY_KEYS_NOT_CONFIGURED.doc(),
                 }
             ),
         },

@@ -1,5 +1,6 @@
 """Fields the matching serializers share: tags, constraints, budgets, JSON integers."""
 
+import json
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -34,9 +35,12 @@ class JsonIntegerField(serializers.IntegerField):
     }
 )
 class ConstraintsField(serializers.Field):
-    """Constraints as an array of strings, an object, or one string; stored as a list of strings.
+    """Constraints as an array of strings, an object, or one string; stored as a list of strings,
+    the intent's `constraints` as the interface defines them.
 
-    An object {"material": "leather"} becomes ["material: leather"].
+    An object becomes one "key: value" string per member: a string value as it is, any other in
+    JSON's own syntax, since agents and merchants read JSON: {"material": "leather",
+    "waterproof": true, "size": 42} becomes ["material: leather", "waterproof: true", "size: 42"].
     """
 
     default_error_messages = {
@@ -48,7 +52,7 @@ class ConstraintsField(serializers.Field):
         if isinstance(data, str):
             items = [data]
         elif isinstance(data, dict):
-            items = [f"{key}: {value}" for key, value in data.items()]
+            items = [f"{key}: {_json_text(value)}" for key, value in data.items()]
         elif isinstance(data, list) and all(isinstance(item, str) for item in data):
             items = data
         else:
@@ -60,6 +64,11 @@ class ConstraintsField(serializers.Field):
 
     def to_representation(self, value: list[str]) -> list[str]:
         return value
+
+
+def _json_text(value: Any) -> str:
+    """A constraint's value as text: a string as it is, anything else as JSON (true, not True)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 class BudgetRangeSerializer(serializers.Serializer):

@@ -1,4 +1,5 @@
-"""Attribution use cases: follow a card's buy link, record a conversion, report the figures."""
+"""Attribution use cases: follow a card's buy link, record a conversion, report the figures
+(and the channels they name)."""
 
 from reporting.services.clicks import (
     buy_link_follow,
@@ -8,15 +9,18 @@ from reporting.services.conversions import (
     ConversionResult,
     conversion_record,
 )
-from reporting.services.report import (
+from reporting.services.figures import (
     GMV_CURRENCY,
     ZERO,
-    AttributionReport,
     CreatorFigures,
-    Fact,
     Figures,
     ProductFigures,
+)
+from reporting.services.report import (
+    AttributionReport,
+    Fact,
     attribution_report,
+    report_channels,
 )
 
 __all__ = [
@@ -31,5 +35,6 @@ __all__ = [
     "attribution_report",
     "buy_link_follow",
     "conversion_record",
+    "report_channels",
     "with_rec_id",
 ]

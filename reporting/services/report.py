@@ -1,12 +1,13 @@
 """The attribution report: cards, clicks, conversions and GMV by product and creator."""
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import (
     CharField,
@@ -27,91 +28,16 @@ from django.utils import timezone
 from catalog.models import Product, Recommendation, Video
 from matching.models import AcceptanceState, MatchSession, MatchToken
 from reporting.models import Click, Conversion
-
-GMV_CURRENCY = "USD"
-
-
-ZERO = Decimal("0.00")
-
-
-def _to_the_cent(value: Decimal | None) -> Decimal:
-    """A sum of amounts to the cent: SQLite adds decimals as binary floats."""
-    return (value or ZERO).quantize(ZERO)
-
-
-def _ratio(numerator: int, denominator: int) -> float | None:
-    return round(numerator / denominator, 4) if denominator else None
-
+from reporting.services.figures import (
+    ZERO,
+    CreatorFigures,
+    Figures,
+    ProductFigures,
+    to_the_cent,
+)
 
 MONEY = DecimalField(max_digits=14, decimal_places=2)
 COUNTED = Q(flagged=False)
-
-
-@dataclass
-class Figures:
-    """The facts of one slice of the report (a day, a channel, a product, a creator)."""
-
-    recommendations: int = 0
-    clicks: int = 0
-    unique_clicks: int = 0
-    match_sessions: int = 0
-    accepted_matches: int = 0
-    conversions: int = 0
-    flagged_conversions: int = 0
-    gmv_usd: Decimal = ZERO
-
-    @property
-    def click_through_rate(self) -> float | None:
-        return _ratio(self.clicks, self.recommendations)
-
-    @property
-    def conversion_rate(self) -> float | None:
-        return _ratio(self.conversions, self.clicks)
-
-    def add(self, other: "Figures") -> None:
-        self.recommendations += other.recommendations
-        self.clicks += other.clicks
-        self.unique_clicks += other.unique_clicks
-        self.match_sessions += other.match_sessions
-        self.accepted_matches += other.accepted_matches
-        self.conversions += other.conversions
-        self.flagged_conversions += other.flagged_conversions
-        self.gmv_usd += other.gmv_usd
-
-    def rank(self) -> tuple[Decimal, int, int, int]:
-        """Best first when sorted descending: GMV, then conversions, clicks, cards."""
-        return (self.gmv_usd, self.conversions, self.clicks, self.recommendations)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "recommendations": self.recommendations,
-            "clicks": self.clicks,
-            "unique_clicks": self.unique_clicks,
-            "click_through_rate": self.click_through_rate,
-            "match_sessions": self.match_sessions,
-            "accepted_matches": self.accepted_matches,
-            "conversions": self.conversions,
-            "flagged_conversions": self.flagged_conversions,
-            "gmv_usd": self.gmv_usd,
-            "conversion_rate": self.conversion_rate,
-        }
-
-
-@dataclass
-class ProductFigures:
-    product_id: int
-    title: str
-    creator: str | None  # username of the creator the product's figures go to
-    creator_name: str | None
-    figures: Figures
-
-
-@dataclass
-class CreatorFigures:
-    username: str
-    display_name: str
-    products: int
-    figures: Figures
 
 
 @dataclass
@@ -122,7 +48,7 @@ class AttributionReport:
     channel: str | None
     product_id: int | None
     totals: Figures
-    gmv_by_currency: dict[str, Decimal]
+    usd_rates: Mapping[str, Decimal]  # the rates gmv_usd_total was worked out with
     by_day: list[tuple[date, Figures]]
     by_channel: list[tuple[str | None, Figures]]
     by_product: list[ProductFigures]
@@ -133,7 +59,8 @@ class AttributionReport:
         return {
             "window": {"days": self.days, "since": self.since, "until": self.until},
             "filters": {"channel": self.channel, "product_id": self.product_id},
-            "totals": {**self.totals.as_dict(), "gmv_by_currency": self.gmv_by_currency},
+            "usd_rates": dict(self.usd_rates),
+            "totals": self.totals.as_dict(),
             "by_day": [{"date": day, **figures.as_dict()} for day, figures in self.by_day],
             "by_channel": [
                 {"channel": channel, **figures.as_dict()} for channel, figures in self.by_channel
@@ -226,14 +153,14 @@ def _measures(fact: Fact) -> dict[str, Any]:
     }
 
 
-def _count_into(figures: Figures, fact: Fact, row: dict[str, Any], *, usd_only: bool) -> None:
+def _count_into(figures: Figures, fact: Fact, row: dict[str, Any]) -> None:
     setattr(figures, fact.name, getattr(figures, fact.name) + row["n"])
     if fact.name == "clicks":
         figures.unique_clicks += row["unique"]
     if fact.name == "conversions":
         figures.flagged_conversions += row["flagged_n"]
-    if fact.name == "conversions" and (not usd_only or row.get("currency") == GMV_CURRENCY):
-        figures.gmv_usd += _to_the_cent(row["amount"])
+        if row["n"]:  # a currency of flagged conversions alone earned nothing
+            figures.add_gmv(row["currency"], to_the_cent(row["amount"]))
 
 
 def _top_creator(field_name: str) -> Subquery:
@@ -269,6 +196,31 @@ def attribution_report(
         return _report(days=days, channel=channel, product_id=product_id, top=top)
 
 
+def _window(days: int) -> tuple[datetime, datetime]:
+    """The last `days` days, today included: from midnight UTC of the first to now."""
+    until = timezone.now()
+    first_day = until.date() - timedelta(days=days - 1)
+    return datetime.combine(first_day, time.min, tzinfo=until.tzinfo), until
+
+
+# Channels are free text any client may send: the pages' choice lists this many at most.
+MAX_CHANNEL_CHOICES = 200
+
+
+def report_channels(*, days: int) -> list[str]:
+    """The channels of the facts of the last `days` days (today included, UTC), by name, the
+    first MAX_CHANNEL_CHOICES: the choices of the supply pages' channel filter. One query."""
+    since, until = _window(days)
+    named = [
+        _in_window(fact, since, until, None, None)
+        .filter(**{f"{fact.channel}__isnull": False})
+        .values_list(fact.channel, flat=True)
+        for fact in _facts()
+    ]
+    union = named[0].union(*named[1:])  # UNION: each channel once
+    return list(union.order_by(named[0].query.values_select[0])[:MAX_CHANNEL_CHOICES])
+
+
 def _report(
     *, days: int, channel: str | None, product_id: int | None, top: int | None
 ) -> AttributionReport:
@@ -278,51 +230,36 @@ def _report(
     Facts and their times: cards issued (created_at), buy-link clicks (clicked_at), match
     sessions (created_at), accepted match tokens (accepted_at) and conversions (occurred_at).
     A product's figures all go to one creator: the creator of its best-selling video (highest
-    GMV, then task_id), the one its cards lead with. `top` keeps the best channels, products and
-    creators (GMV, conversions, clicks, cards); None keeps all.
+    GMV, then task_id), the one its cards lead with. GMV is summed per currency; USD and the
+    currencies REPORT_USD_RATES prices make gmv_usd_total, the others stay apart. `top` keeps the
+    best channels, products and creators (GMV in USD, conversions, clicks, cards); None keeps
+    all.
 
     Eleven queries whatever the volume: per fact, one grouped by (day, channel) and one by
     product; then one for the titles and creators of the products that had any fact.
     """
-    until = timezone.now()
-    first_day = until.date() - timedelta(days=days - 1)
-    since = datetime.combine(first_day, time.min, tzinfo=until.tzinfo)
+    since, until = _window(days)
+    first_day = since.date()
 
     by_day = {first_day + timedelta(days=offset): Figures() for offset in range(days)}
     by_channel: dict[str | None, Figures] = {}
     by_product: dict[int, Figures] = {}
-    gmv_by_currency: dict[str, Decimal] = {}
     for fact in _facts():
         rows = _in_window(fact, since, until, channel, product_id)
+        # Conversions are grouped by currency too: amounts of two currencies never add up.
         fields = ["currency"] if fact.name == "conversions" else []
         keys = {"day": TruncDate(fact.at), "channel_key": F(fact.channel)}
         for row in rows.values(*fields, **keys).annotate(**_measures(fact)):
             day_figures = by_day.get(row["day"])
             if day_figures is None:  # only if the database's days were not UTC days
                 continue
-            _count_into(day_figures, fact, row, usd_only=True)
-            channel_figures = by_channel.setdefault(row["channel_key"], Figures())
-            _count_into(channel_figures, fact, row, usd_only=True)
-            if fact.name == "conversions":
-                total = gmv_by_currency.get(row["currency"], ZERO)
-                gmv_by_currency[row["currency"]] = total + _to_the_cent(row["amount"])
+            _count_into(day_figures, fact, row)
+            _count_into(by_channel.setdefault(row["channel_key"], Figures()), fact, row)
         per_product = rows.filter(**{f"{fact.product}__isnull": False}).values(
-            product_key=F(f"{fact.product}_id")
+            *fields, product_key=F(f"{fact.product}_id")
         )
-        if fact.name == "conversions":
-            measures = {
-                **_measures(fact),
-                "amount": Coalesce(
-                    Sum("amount", filter=COUNTED & Q(currency=GMV_CURRENCY)),
-                    ZERO,
-                    output_field=MONEY,
-                ),
-            }
-        else:
-            measures = _measures(fact)
-        for row in per_product.annotate(**measures):
-            product_figures = by_product.setdefault(row["product_key"], Figures())
-            _count_into(product_figures, fact, row, usd_only=False)
+        for row in per_product.annotate(**_measures(fact)):
+            _count_into(by_product.setdefault(row["product_key"], Figures()), fact, row)
 
     totals = Figures()
     for figures in by_day.values():
@@ -340,6 +277,16 @@ def _report(
         creator.products += 1
         creator.figures.add(product.figures)
 
+    rates = settings.REPORT_USD_RATES
+    for figures in (
+        totals,
+        *by_day.values(),
+        *by_channel.values(),
+        *(product.figures for product in products),
+        *(creator.figures for creator in creators.values()),
+    ):
+        figures.price(rates)
+
     def best(figures: Figures) -> tuple[Any, ...]:
         return tuple(-value for value in figures.rank())
 
@@ -350,7 +297,7 @@ def _report(
         channel=channel,
         product_id=product_id,
         totals=totals,
-        gmv_by_currency=dict(sorted(gmv_by_currency.items())),
+        usd_rates=dict(sorted(rates.items())),
         by_day=sorted(by_day.items()),
         by_channel=_ranked(
             by_channel.items(),

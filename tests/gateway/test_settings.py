@@ -71,6 +71,7 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
         ({"DJANGO_SECRET_KEY": "k", "PUBLIC_BASE_URL": "ftp://x"}, "PUBLIC_BASE_URL must be"),
         ({"DJANGO_SECRET_KEY": "k", "THROTTLE_RATES": "x=1"}, "THROTTLE_RATES entry"),
         ({"DJANGO_SECRET_KEY": "k", "CARD_MAX_VIDEOS": "0"}, "CARD_MAX_VIDEOS must be"),
+        ({"DJANGO_SECRET_KEY": "k", "REPORT_USD_RATES": "EUR=1,08"}, "REPORT_USD_RATES must be"),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_TIMEOUT_S": "0.5"}, "WEBHOOK_TIMEOUT_S must be"),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_TIMEOUT_S": "nan"}, "WEBHOOK_TIMEOUT_S must be"),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_FANOUT_MAX": "0"}, "WEBHOOK_FANOUT_MAX must be"),

@@ -41,14 +41,24 @@ def test_intent_with_client_tags_is_client_resolved_and_normalised(client):
     assert intent["region"] == "US"
     assert intent["target_audience"] == "trail runners"
     assert intent["budget_range"] == {"min": 50.0, "max": 120.0, "currency": "USD"}
-    assert intent["constraints"] == ["waterproof: True", "size: 42"]
+    assert intent["constraints"] == ["waterproof: true", "size: 42"]
     assert intent["source_channel"] == "agent.test"
     assert sorted(IntentTag.objects.values_list("tag", flat=True)) == ["running", "trail"]
 
 
 @pytest.mark.parametrize(
     ("constraints", "stored"),
-    [(["vegan", "vegan", " "], ["vegan"]), ("no plastic", ["no plastic"]), ({}, [])],
+    [
+        (["vegan", "vegan", " "], ["vegan"]),
+        ("no plastic", ["no plastic"]),
+        ({}, []),
+        # An object's values other than strings keep JSON's syntax, never Python's.
+        (
+            {"vegan": False, "sizes": [42, 43.5], "fit": {"wide": True}, "color": None},
+            ["vegan: false", "sizes: [42, 43.5]", 'fit: {"wide": true}', "color: null"],
+        ),
+        ({"colors": ["caf\u00e9", "noir"]}, ['colors: ["caf\u00e9", "noir"]']),
+    ],
 )
 def test_constraints_accept_an_array_an_object_or_a_string(client, constraints, stored):
     assert create_intent(client, constraints=constraints)["constraints"] == stored

@@ -1,6 +1,7 @@
 """GET /v1/report/attribution: exact figures of a scripted market, the key, the window."""
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -13,7 +14,7 @@ from tests.reporting.conftest import NEXT_SUPPLY_KEY, SUPPLY_KEY, issue_card, re
 
 pytestmark = pytest.mark.django_db
 
-ZERO = {
+ZERO: dict[str, Any] = {
     "recommendations": 0,
     "clicks": 0,
     "unique_clicks": 0,
@@ -24,10 +25,16 @@ ZERO = {
     "flagged_conversions": 0,
     "gmv_usd": 0.0,
     "conversion_rate": None,
+    "gmv_by_currency": {},
+    "gmv_usd_total": 0.0,
+    "gmv_unconverted": {},
 }
 
 
 def figures(recs, clicks, sessions, accepted, conversions, gmv, ctr, rate):
+    """A slice's figures; `gmv` its amounts per currency. No REPORT_USD_RATES is configured, so
+    the USD total is the USD amount, and every other currency stays apart."""
+    usd = gmv.get("USD", 0.0)
     return {
         "recommendations": recs,
         "clicks": clicks,
@@ -37,8 +44,11 @@ def figures(recs, clicks, sessions, accepted, conversions, gmv, ctr, rate):
         "accepted_matches": accepted,
         "conversions": conversions,
         "flagged_conversions": 0,
-        "gmv_usd": gmv,
+        "gmv_usd": usd,
         "conversion_rate": rate,
+        "gmv_by_currency": gmv,
+        "gmv_usd_total": usd,
+        "gmv_unconverted": {code: amount for code, amount in gmv.items() if code != "USD"},
     }
 
 
@@ -47,12 +57,12 @@ def figures(recs, clicks, sessions, accepted, conversions, gmv, ctr, rate):
 # Clicks: r1 twice (two shoppers), r2, r4, r5: 5. One match session and one accepted token,
 # both agent.a and 1001. Conversions: A-1 (r1, 89.99), A-2 (token, 99.00), B-1 (r5, 24.00),
 # B-2 (r4, 50 EUR).
-TOTAL = figures(7, 5, 1, 1, 4, 212.99, 0.7143, 0.8)
-AGENT_A = figures(3, 3, 1, 1, 2, 188.99, 1.0, 0.6667)
-AGENT_B = figures(3, 2, 0, 0, 2, 24.0, 0.6667, 1.0)
-NO_CHANNEL = figures(1, 0, 0, 0, 0, 0.0, 0.0, None)
-SHOE = figures(5, 4, 1, 1, 3, 188.99, 0.8, 0.75)
-BOTTLE = figures(2, 1, 0, 0, 1, 24.0, 0.5, 1.0)
+TOTAL = figures(7, 5, 1, 1, 4, {"EUR": 50.0, "USD": 212.99}, 0.7143, 0.8)
+AGENT_A = figures(3, 3, 1, 1, 2, {"USD": 188.99}, 1.0, 0.6667)
+AGENT_B = figures(3, 2, 0, 0, 2, {"EUR": 50.0, "USD": 24.0}, 0.6667, 1.0)
+NO_CHANNEL = figures(1, 0, 0, 0, 0, {}, 0.0, None)
+SHOE = figures(5, 4, 1, 1, 3, {"EUR": 50.0, "USD": 188.99}, 0.8, 0.75)
+BOTTLE = figures(2, 1, 0, 0, 1, {"USD": 24.0}, 0.5, 1.0)
 
 
 def test_report_of_the_whole_market(client, market):
@@ -64,7 +74,8 @@ def test_report_of_the_whole_market(client, market):
     assert body["window"]["days"] == 30
     assert body["window"]["since"] == f"{today - timedelta(days=29)}T00:00:00Z"
     assert body["filters"] == {"channel": None, "product_id": None}
-    assert body["totals"] == {**TOTAL, "gmv_by_currency": {"EUR": 50.0, "USD": 212.99}}
+    assert body["usd_rates"] == {}
+    assert body["totals"] == TOTAL
     assert len(body["by_day"]) == 30
     assert body["by_day"][0] == {"date": str(today - timedelta(days=29)), **ZERO}
     assert body["by_day"][-1] == {"date": str(today), **TOTAL}
@@ -94,7 +105,7 @@ def test_report_of_one_channel(client, market):
     body = report(client, channel="agent.a").json()
 
     assert body["filters"] == {"channel": "agent.a", "product_id": None}
-    assert body["totals"] == {**AGENT_A, "gmv_by_currency": {"USD": 188.99}}
+    assert body["totals"] == AGENT_A
     assert body["by_channel"] == [{"channel": "agent.a", **AGENT_A}]
     assert body["by_product"] == [
         {
@@ -109,18 +120,20 @@ def test_report_of_one_channel(client, market):
 def test_report_of_the_other_channel(client, market):
     body = report(client, channel="agent.b").json()
 
-    assert body["totals"] == {**AGENT_B, "gmv_by_currency": {"EUR": 50.0, "USD": 24.0}}
-    # r4 (1001) was clicked and converted in EUR; r5-r6 (2002) in USD.
-    assert [(row["product_id"], row["clicks"], row["gmv_usd"]) for row in body["by_product"]] == [
-        (2002, 1, 24.0),
-        (1001, 1, 0.0),
+    assert body["totals"] == AGENT_B
+    # r4 (1001) was clicked and converted in EUR; r5-r6 (2002) in USD. Without a rate the EUR
+    # sale is apart, not a USD 0.
+    products = [
+        (row["product_id"], row["clicks"], row["gmv_by_currency"], row["gmv_unconverted"])
+        for row in body["by_product"]
     ]
+    assert products == [(2002, 1, {"USD": 24.0}, {}), (1001, 1, {"EUR": 50.0}, {"EUR": 50.0})]
 
 
 def test_report_of_an_unknown_channel_is_all_zero(client, market):
     body = report(client, channel="nobody").json()
 
-    assert body["totals"] == {**ZERO, "gmv_by_currency": {}}
+    assert body["totals"] == ZERO
     assert (body["by_channel"], body["by_product"], body["by_creator"]) == ([], [], [])
 
 
@@ -128,7 +141,7 @@ def test_report_of_one_product(client, market):
     body = report(client, product_id="2002").json()
 
     assert body["filters"] == {"channel": None, "product_id": 2002}
-    assert body["totals"] == {**BOTTLE, "gmv_by_currency": {"USD": 24.0}}
+    assert body["totals"] == BOTTLE
     assert body["by_channel"] == [{"channel": "agent.b", **BOTTLE}]
     assert [row["username"] for row in body["by_creator"]] == ["ana.runs"]
 
@@ -136,10 +149,7 @@ def test_report_of_one_product(client, market):
 def test_report_of_one_product_and_channel(client, market):
     body = report(client, product_id="1001", channel="agent.b").json()
 
-    assert body["totals"] == {
-        **figures(1, 1, 0, 0, 1, 0.0, 1.0, 1.0),
-        "gmv_by_currency": {"EUR": 50.0},
-    }
+    assert body["totals"] == figures(1, 1, 0, 0, 1, {"EUR": 50.0}, 1.0, 1.0)
 
 
 def test_the_window_counts_facts_by_their_own_day(client, market):
@@ -155,11 +165,10 @@ def test_the_window_counts_facts_by_their_own_day(client, market):
     eleven = report(client, days="11").json()
     ten = report(client, days="10").json()
 
-    without_bottle = figures(5, 4, 1, 1, 3, 188.99, 0.8, 0.75)
-    assert week["totals"] == {**without_bottle, "gmv_by_currency": {"EUR": 50.0, "USD": 188.99}}
+    assert week["totals"] == SHOE  # the bottle's facts are ten days old
     assert len(week["by_day"]) == 7
     assert [row["product_id"] for row in week["by_product"]] == [1001]
-    assert month["totals"] == {**TOTAL, "gmv_by_currency": {"EUR": 50.0, "USD": 212.99}}
+    assert month["totals"] == TOTAL
     back_then = str(ten_days_ago.date())
     assert [row for row in month["by_day"] if row["date"] == back_then] == [
         {"date": back_then, **BOTTLE}
@@ -219,7 +228,25 @@ def test_no_key_is_accepted_while_none_is_configured(client, settings):
 
     for key in (None, "", SUPPLY_KEY):
         response = report(client, key=key)
-        assert (response.status_code, response.json()["error"]) == (401, "unauthorized")
+        # Not the 401 of a wrong key: the gateway itself lacks its keys, and says which setting.
+        assert response.status_code == 503
+        assert response.json() == {
+            "error": "supply_keys_not_configured",
+            "message": "The attribution report is closed: no supply keys are configured on "
+            "this gateway (SUPPLY_API_KEYS).",
+        }
+        assert "WWW-Authenticate" not in response
+
+
+def test_once_keys_are_configured_a_wrong_key_is_401_again(client, settings):
+    settings.SUPPLY_API_KEYS = []
+    assert report(client, key="wrong-key-0123456789").status_code == 503
+
+    settings.SUPPLY_API_KEYS = [SUPPLY_KEY]
+
+    assert report(client, key="wrong-key-0123456789").status_code == 401
+    assert report(client, key=None).status_code == 401
+    assert report(client, key=SUPPLY_KEY).status_code == 200
 
 
 def test_both_keys_of_a_rotation_are_accepted(client, supply_keys):
@@ -282,7 +309,7 @@ def test_an_empty_report_takes_fewer_queries(client, supply_keys, django_assert_
     with django_assert_max_num_queries(10):
         body = report(client).json()
 
-    assert body["totals"] == {**ZERO, "gmv_by_currency": {}}
+    assert body["totals"] == ZERO
     assert len(body["by_day"]) == 30
 
 

@@ -3,10 +3,14 @@
 import csv
 import io
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.utils import timezone
 
+from catalog.models import Recommendation
+from reporting.models import Click, Conversion
 from tests.reporting.conftest import issue_card
 
 pytestmark = pytest.mark.django_db
@@ -31,8 +35,8 @@ def test_the_page_shows_headline_figures_a_chart_and_the_top_tables(reader, mark
     assert response.status_code == 200
     assert response["Content-Type"] == "text/html; charset=utf-8"
     html = response.content.decode()
-    assert html.count("<svg") == 2
-    assert html.count('<polyline class="') == 3  # cards, clicks, conversions
+    assert html.count("<svg") == 4  # cards, clicks and conversions each on its own; GMV
+    assert html.count('<polyline class="') == 3
     assert html.count('<rect class="bar"') == 30  # one GMV bar a day
     assert 'Cards issued</div><div class="value">7</div>' in html
     assert (
@@ -40,8 +44,9 @@ def test_the_page_shows_headline_figures_a_chart_and_the_top_tables(reader, mark
         in html
     )
     assert 'Conversions</div><div class="value">4</div><div class="sub">80.0% of clicks' in html
-    assert "$212.99" in html
-    assert "EUR 50.00" in html
+    # No REPORT_USD_RATES: the EUR sale is apart from the dollars, not added, not $0.
+    assert '<div class="value">$212.99 + EUR 50.00</div>' in html
+    assert "EUR 50.00 (no rate) · USD 212.99" in html
     assert "TrailFox GTX Trail Running Shoe" in html
     assert "@milesrun" in html
     assert "Summit Steel Bottle" in html
@@ -56,7 +61,7 @@ def test_the_page_follows_its_filters(reader, market):
     page = html.content.decode()
     assert html.status_code == 200
     assert '<option value="7" selected>' in page
-    assert 'name="channel" value="agent.b"' in page
+    assert '<option value="agent.b" selected>agent.b</option>' in page
     assert 'Cards issued</div><div class="value">2</div>' in page
     assert "TrailFox" not in page
     assert html.content.decode().count('<rect class="bar"') == 7
@@ -144,10 +149,16 @@ def test_csv_by_day_has_a_header_and_one_row_a_day(reader, market):
         "flagged_conversions",
         "gmv_usd",
         "conversion_rate",
+        "gmv_usd_total",
+        "currencies_without_rate",
+        "gmv_eur",
     ]
     assert len(rows) == 8
-    assert rows[1][1:] == ["0", "0", "0", "", "0", "0", "0", "0", "0.00", ""]
-    assert rows[-1][1:] == ["7", "5", "5", "0.7143", "1", "1", "4", "0", "212.99", "0.8"]
+    assert rows[1][1:] == ["0", "0", "0", "", "0", "0", "0", "0", "0.00", "", "0.00", "", "0.00"]
+    assert rows[-1][1:] == [
+        *["7", "5", "5", "0.7143", "1", "1", "4", "0", "212.99", "0.8"],
+        *["212.99", "EUR", "50.00"],
+    ]
 
 
 def test_csv_by_product_channel_and_creator(reader, market):
@@ -163,8 +174,9 @@ def test_csv_by_product_channel_and_creator(reader, market):
         ["1001", "TrailFox GTX Trail Running Shoe", "milesrun", "5"],
         ["2002", "Summit Steel Bottle", "ana.runs", "2"],
     ]
+    # agent.a sold in USD alone: no column of another currency.
     assert channels[1:] == [
-        ["agent.a", "3", "3", "3", "1.0", "1", "1", "2", "0", "188.99", "0.6667"]
+        ["agent.a", "3", "3", "3", "1.0", "1", "1", "2", "0", "188.99", "0.6667", "188.99", ""]
     ]
     assert [row[:4] for row in creators[1:]] == [
         ["milesrun", "Miles", "1", "5"],
@@ -237,3 +249,71 @@ def test_the_page_reads_the_database_a_bounded_number_of_times(
     # The report's 11, plus the session and the user with their permissions.
     with django_assert_max_num_queries(16):
         assert reader.get("/reports/").status_code == 200
+
+
+def _channel_options(page: str) -> list[str]:
+    select = page[page.index('<select name="channel">') :]
+    return re.findall(r'<option value="([^"]*)"', select[: select.index("</select>")])
+
+
+def test_the_channel_filter_offers_the_channels_of_the_window(reader, market):
+    page = reader.get("/reports/").content.decode()
+
+    # "All channels" first; the facts without a channel are no choice of their own.
+    assert _channel_options(page) == ["", "agent.a", "agent.b"]
+    assert '<option value="" selected>All channels</option>' in page
+
+
+def test_the_chosen_channel_stays_offered_outside_its_window(reader, market):
+    Recommendation.objects.filter(channel="agent.b").update(
+        created_at=timezone.now() - timedelta(days=20)
+    )
+    Click.objects.filter(recommendation__channel="agent.b").update(
+        clicked_at=timezone.now() - timedelta(days=20)
+    )
+    Conversion.objects.filter(channel="agent.b").update(
+        occurred_at=timezone.now() - timedelta(days=20)
+    )
+
+    week = reader.get("/reports/", {"days": "7"}).content.decode()
+    chosen = reader.get("/reports/", {"days": "7", "channel": "agent.b"}).content.decode()
+
+    assert _channel_options(week) == ["", "agent.a"]
+    assert _channel_options(chosen) == ["", "agent.a", "agent.b"]
+    assert '<option value="agent.b" selected>agent.b</option>' in chosen
+
+
+def test_choosing_all_channels_submits_no_channel(reader, market):
+    response = reader.get("/reports/", {"days": "30", "channel": "", "product_id": ""})
+
+    assert response.status_code == 200
+    assert 'Cards issued</div><div class="value">7</div>' in response.content.decode()
+
+
+def test_each_activity_chart_has_its_own_scale_and_name(reader, market):
+    page = reader.get("/reports/").content.decode()
+
+    for title in ("Cards issued per day", "Buy-link clicks per day", "Conversions per day"):
+        assert f'-title">{title}</title>' in page
+    # Today's peaks: 7 cards, 5 clicks, 4 conversions; each chart's top gridline fits its own.
+    assert "7 cards in 30 days; the most on" in page
+    assert "4 conversions in 30 days; the most on" in page
+
+
+def test_a_window_of_one_day_is_worded_in_the_singular(reader, market):
+    page = reader.get("/reports/", {"days": "1"}).content.decode()
+
+    assert '<option value="1" selected>Last 1 day</option>' in page
+    assert "last 1 day<" in page
+    assert "1 days" not in page
+
+
+def test_the_page_says_when_the_report_api_has_no_keys(reader, market, settings):
+    with_keys = reader.get("/reports/").content.decode()
+    settings.SUPPLY_API_KEYS = []
+    without = reader.get("/reports/").content.decode()
+
+    assert "supply_keys_not_configured" not in with_keys
+    assert "supply_keys_not_configured" in without
+    assert "<code>SUPPLY_API_KEYS</code>" in without
+    assert 'Cards issued</div><div class="value">7</div>' in without  # the page itself works

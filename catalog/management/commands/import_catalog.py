@@ -6,9 +6,15 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import ngettext
 from tqdm import tqdm
 
 from catalog.importer import ImportSummary, catalog_import
+
+
+def _counted(count: int, singular: str, plural: str) -> str:
+    """A count with its noun in the right number: 1 line, 2 lines."""
+    return f"{count} {ngettext(singular, plural, count)}"
 
 
 def run_import(
@@ -25,19 +31,21 @@ def run_import(
         command.stderr.write(f"line {number}: {reason}")
     if strict and summary.rejected:
         raise CommandError(
-            f"{len(summary.rejected)} line(s) rejected with --strict: nothing was imported."
+            f"{_counted(len(summary.rejected), 'line', 'lines')} rejected with --strict: "
+            "nothing was imported."
         )
     imported = summary.created + summary.updated
     rate = imported / elapsed if elapsed > 0 else 0.0
     command.stdout.write(
         f"created {summary.created}, updated {summary.updated}, rejected {len(summary.rejected)} "
-        f"({summary.videos} videos, {summary.creators} creators) in {elapsed:.2f} s, "
+        f"({_counted(summary.videos, 'video', 'videos')}, "
+        f"{_counted(summary.creators, 'creator', 'creators')}) in {elapsed:.2f} s, "
         f"{rate:,.0f} products/s"
     )
     if summary.cleaned:
         command.stdout.write(
-            f"cleaned the text of {summary.cleaned} product(s): HTML entities decoded, control and "
-            "zero-width characters removed, whitespace collapsed"
+            f"cleaned the text of {_counted(summary.cleaned, 'product', 'products')}: HTML "
+            "entities decoded, control and zero-width characters removed, whitespace collapsed"
         )
     return summary
 

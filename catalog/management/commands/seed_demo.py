@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import ngettext
 
 from catalog.demo import generate_catalog
 from catalog.management.commands.import_catalog import run_import
@@ -43,6 +44,7 @@ class Command(BaseCommand):
         with path.open("wb") as stream:
             for record in generate_catalog(products=products, seed=seed, now=today):
                 stream.write(dumps(record) + b"\n")
-        self.stdout.write(f"Wrote {products} demo products to {path}")
+        noun = ngettext("demo product", "demo products", products)
+        self.stdout.write(f"Wrote {products} {noun} to {path}")
         with path.open("rb") as stream:
             run_import(self, stream, size=path.stat().st_size, strict=True)

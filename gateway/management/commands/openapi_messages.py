@@ -13,6 +13,7 @@ from typing import Any
 import polib
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import ngettext
 
 from gateway.schema import english_schema, schema_texts
 
@@ -79,8 +80,8 @@ class Command(BaseCommand):
         untranslated = [entry.msgid for entry in catalog.untranslated_entries()]
         fuzzy = [entry.msgid for entry in catalog.fuzzy_entries()]
         self.stdout.write(
-            f"{path}: {len(texts)} strings, {len(untranslated)} untranslated, {len(fuzzy)} fuzzy; "
-            "django.mo compiled."
+            f"{path}: {len(texts)} {ngettext('string', 'strings', len(texts))}, "
+            f"{len(untranslated)} untranslated, {len(fuzzy)} fuzzy; django.mo compiled."
         )
 
     def _check(
@@ -100,7 +101,14 @@ class Command(BaseCommand):
                 problems.append(f"{mo_path} does not match {path}: run openapi_messages")
         if problems:
             raise CommandError(
-                f"{len(problems)} problem(s) in the zh_Hans catalog of the contract:\n"
-                + "\n".join(problems)
+                f"{len(problems)} {ngettext('problem', 'problems', len(problems))} in the "
+                "zh_Hans catalog of the contract:\n" + "\n".join(problems)
             )
-        self.stdout.write(f"All {len(texts)} strings of the contract have a Chinese translation.")
+        self.stdout.write(
+            ngettext(
+                "The %(count)d string of the contract has a Chinese translation.",
+                "All %(count)d strings of the contract have a Chinese translation.",
+                len(texts),
+            )
+            % {"count": len(texts)}
+        )
