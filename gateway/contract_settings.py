@@ -41,7 +41,8 @@ def spectacular_settings(public_base_url: str) -> dict[str, Any]:
             {
                 "name": "merchants",
                 "description": "The merchant agent registry: registration, lookup, heartbeat, "
-                "updates, token rotation, deactivation and health probes.",
+                "updates, token rotation, deactivation and health probes; each merchant's "
+                "webhook deliveries, and the retry of a failed one.",
             },
             {
                 "name": "intents",

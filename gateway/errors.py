@@ -92,6 +92,9 @@ SESSION_TOKEN_NOT_FOUND = Error(
     404, "match_token_not_found", "No token of this match session has that id."
 )
 MERCHANT_NOT_FOUND = Error(404, "merchant_not_found", "No merchant agent has that merchant_id.")
+DELIVERY_NOT_FOUND = Error(
+    404, "delivery_not_found", "This merchant agent has no delivery with that delivery_id."
+)
 
 # --- Credentials --------------------------------------------------------------------------------
 MISSING_TOKEN = Error(
@@ -161,6 +164,32 @@ MATCH_TOKEN_NOT_ACCEPTED = Error(
     described="The match token was not accepted.",
 )
 
+# --- A merchant's deliveries -------------------------------------------------------------------
+DELIVERY_NOT_FAILED = Error(
+    409,
+    "delivery_not_failed",
+    "The delivery is {status}; only a failed delivery can be retried.",
+    described="The delivery has not failed: it is pending, being sent or delivered.",
+)
+DELIVERY_RETRY_LIMIT = Error(
+    409,
+    "delivery_retry_limit",
+    "The delivery has had {limit} attempts, the most one delivery may have.",
+    described="The delivery has had as many attempts as one delivery may have.",
+)
+ENDPOINT_UNVERIFIED = Error(
+    409,
+    "endpoint_unverified",
+    "The agent endpoint has not proven its ownership yet: nothing is delivered to it until it "
+    "echoes the challenge of its endpoint.verification event.",
+)
+DELIVERIES_DISABLED = Error(
+    409,
+    "deliveries_disabled",
+    "Deliveries are off since the endpoint answered 410 Gone: register again with the token, "
+    "or change the endpoint, to turn them back on.",
+)
+
 # --- Unavailable --------------------------------------------------------------------------------
 SIGNING_KEY_UNAVAILABLE = Error(
     503,
@@ -177,6 +206,14 @@ INTENT_ENGINE_UNAVAILABLE = Error(
 )
 MERCHANT_UNHEALTHY = Error(
     503, "merchant_unhealthy", "The merchant agent is unhealthy or unreachable."
+)
+SUPPLY_KEYS_NOT_CONFIGURED = Error(
+    503,
+    "supply_keys_not_configured",
+    "The attribution report is closed: no supply keys are configured on this gateway "
+    "(SUPPLY_API_KEYS).",
+    described="No supply key is configured on the gateway (SUPPLY_API_KEYS), so no key can be "
+    "accepted.",
 )
 
 # --- Shared by many operations ------------------------------------------------------------------
@@ -207,13 +244,5 @@ REPEATED_PARAMETER = Error(400, "invalid_parameter", "Give each query parameter 
 UNKNOWN_OPERATION = Error(400, "unknown_operation", "No operation is called {name!r}; ask {names}.")
 NOT_ARGUMENTS = Error(400, "invalid_arguments", "The arguments of {operation} must be an object.")
 UNKNOWN_ARGUMENTS = Error(400, "invalid_arguments", "Not arguments of {operation}: {names}.")
-SUPPLY_KEYS_NOT_CONFIGURED = Error(
-    503,
-    "supply_keys_not_configured",
-    "The attribution report is closed: no supply keys are configured on this gateway "
-    "(SUPPLY_API_KEYS).",
-    described="No supply key is configured on the gateway (SUPPLY_API_KEYS), so no key can be "
-    "accepted.",
-)
 MISSING_ARGUMENTS = Error(400, "missing_fields", "Required arguments are missing: {names}.")
 NOT_A_PATH_VALUE = Error(400, "invalid_arguments", "{names} must be non-empty strings.")

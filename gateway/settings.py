@@ -25,8 +25,8 @@ from gateway.environment import (
     throttle_rates,
     usd_rates,
 )
-from gateway.signing import load_signing_keys
 from gateway.logging_settings import logging_config
+from gateway.signing import load_signing_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -189,9 +189,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     "interval_max": 0.2,
 }
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    CELERY_BROKER_TRANSPORT_OPTIONS.update(
-    CELERY_BROKER_TRANSPORT_OPTIONS.update(
     CELERY_BROKER_TRANSPORT = "gateway.filesystem_broker:Transport"  # kombu's, with two fixes
+    CELERY_BROKER_TRANSPORT_OPTIONS.update(
         data_folder_in=str(BROKER_DIR / "queue"),
         data_folder_out=str(BROKER_DIR / "queue"),
         processed_folder=str(BROKER_DIR / "processed"),
@@ -221,8 +220,8 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "mandates": "30/min",
     "mandate_verify": "600/min",
     "match": "120/min",
-    "delivery_retry": "30/min",  # per merchant
     "proposals": "120/min",  # per merchant
+    "delivery_retry": "30/min",  # per merchant
     "cards": "600/min",
     "buy_link": "60/min",
     "conversions": "600/min",
@@ -369,9 +368,8 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 # Keys accepted in X-Supply-Key by GET /v1/report/attribution (two while one replaces the other;
 # none: 503), and the report's US dollars per unit of other currencies ("EUR=1.08,GBP=1.27").
 SUPPLY_API_KEY_MIN_LENGTH = 16
-
-
 SUPPLY_API_KEYS = supply_keys(env.str("SUPPLY_API_KEYS", default=""), SUPPLY_API_KEY_MIN_LENGTH)
+REPORT_USD_RATES = usd_rates(env.str("REPORT_USD_RATES", default=""))
 
 # How long a minted match token can be confirmed.
 MATCH_TOKEN_TTL_HOURS = bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")

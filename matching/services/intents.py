@@ -19,6 +19,7 @@ from gateway.errors import (
     MERCHANT_DEACTIVATED,
 )
 from gateway.ids import INTENT, PROPOSAL, find_minted, new_id
+from gateway.paging import page_of
 from matching import resolving
 from matching.models import (
     Intent,
@@ -27,7 +28,6 @@ from matching.models import (
     ProposalStatus,
     ResolutionSource,
 )
-from matching.paging import page_of
 from matching.serializers import IntentSerializer
 from merchants.delivery import surge_publish
 from merchants.models import MerchantAgent

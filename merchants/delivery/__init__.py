@@ -13,7 +13,10 @@ event twice (at-least-once), always under the same `webhook-id`.
 No merchant can hold up another's deliveries (DESIGN.md section 7): a merchant has at most
 WEBHOOK_MERCHANT_IN_FLIGHT deliveries under way (the next ones wait a moment); a merchant whose
 last attempt or probe got no answer in time is `slow`, and its deliveries go to the slow lane,
-a queue with its own workers, until it answers again; probes have their own queue too."""
+a queue with its own workers, until it answers again; probes have their own queue too.
+
+A merchant reads its own deliveries through the API and may retry a failed one
+(self_service.py)."""
 
 from merchants.delivery.attempts import (
     GONE,
@@ -48,6 +51,12 @@ from merchants.delivery.lanes import (
     merchant_answered,
     slow_merchants,
 )
+from merchants.delivery.self_service import (
+    MOST_ATTEMPTS,
+    DeliveriesPage,
+    merchant_deliveries,
+    merchant_delivery_retry,
+)
 from merchants.delivery.sweeper import (
     PRUNE_BATCH,
     SWEEP_BATCH,
@@ -64,6 +73,7 @@ __all__ = [
     "IN_FLIGHT_PAUSE",
     "MAX_ATTEMPTS",
     "MAX_BODY_BYTES",
+    "MOST_ATTEMPTS",
     "PROTOCOL_VERSION",
     "PRUNE_BATCH",
     "REQUEUE_AFTER",
@@ -73,6 +83,7 @@ __all__ = [
     "SURGE",
     "SWEEP_BATCH",
     "WORKER_STOPPED",
+    "DeliveriesPage",
     "after_failure",
     "attempt_time_limits",
     "claim_lease",
@@ -86,6 +97,8 @@ __all__ = [
     "event_fan_out",
     "fits",
     "merchant_answered",
+    "merchant_deliveries",
+    "merchant_delivery_retry",
     "retry_delay",
     "slow_merchants",
     "subscribed_to",

@@ -1,5 +1,5 @@
-"""The sweeper (deliveries due again, or stuck), staff retries, and pruning of finished
-deliveries."""
+"""The sweeper (deliveries due again, or stuck), retries asked by staff or by a merchant, and
+pruning of finished deliveries."""
 
 import logging
 from collections.abc import Iterable
@@ -81,13 +81,16 @@ def deliveries_sweep() -> tuple[int, int]:
     return len(stale), sent
 
 
-def deliveries_retry(*, delivery_ids: Iterable[int]) -> int:
-    """Make waiting or failed deliveries due now: a failed one gets one more attempt."""
+def deliveries_retry(*, delivery_ids: Iterable[int], only_failed: bool = False) -> int:
+    """Make waiting or failed deliveries due now (only failed ones with `only_failed`): a failed
+    one gets one more attempt. Returns how many changed; the condition is in the UPDATE, so of
+    two retries of one failed delivery only one counts it."""
     ids = list(delivery_ids)
+    statuses = (
+        [DeliveryStatus.FAILED] if only_failed else [DeliveryStatus.PENDING, DeliveryStatus.FAILED]
+    )
     with transaction.atomic():
-        count = WebhookDelivery.objects.filter(
-            pk__in=ids, status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED]
-        ).update(
+        count = WebhookDelivery.objects.filter(pk__in=ids, status__in=statuses).update(
             status=DeliveryStatus.PENDING,
             next_attempt_at=timezone.now(),
             enqueued_at=None,

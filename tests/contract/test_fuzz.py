@@ -4,10 +4,11 @@ against the WSGI application in-process, with every default check of schemathesi
 Each operation is one test (`test_contract[GET /v1/recommend]`), run on a fresh database that
 holds a small catalog with the ids of the contract's examples (products 100001-100004, creator
 lucas.ortiz, intent int_4755...), one registered merchant agent (acme-running, its endpoint a
-real receiver on loopback), the scripted intent engine on loopback and a mandate signing key;
-throttling is off so that no 429 hides an answer. Generation is bounded (MAX_EXAMPLES per
-operation in the fuzzing phase, plus the examples and coverage phases) and derandomized with a
-fixed seed, so a run is reproducible and a failure reproduces with the same command.
+real receiver on loopback, with a failed delivery to list and retry), the scripted intent engine
+on loopback and a mandate signing key; throttling is off so that no 429 hides an answer.
+Generation is bounded (MAX_EXAMPLES per operation in the fuzzing phase, plus the examples and
+coverage phases) and derandomized with a fixed seed, so a run is reproducible and a failure
+reproduces with the same command.
 
     .venv/bin/pytest -m contract
 """
@@ -31,6 +32,8 @@ from gateway.wsgi import application
 from matching.examples import INTENT_ID
 from matching.models import Intent, IntentTag
 from merchants import endpoints
+from merchants.examples import FAILED
+from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery, WebhookEvent
 from reporting.models import CLOCK_SKEW
 from tests import protocol
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
@@ -43,6 +46,7 @@ SEED = 20251120
 MERCHANT_ID = "acme-running"  # the merchant of the contract's examples
 SUPPLY_KEY = "contract-fuzz-supply-key-0001"
 PRODUCT_IDS = ["100001", "100002", "100003", "100004"]
+DELIVERY_ID = str(FAILED["delivery_id"])  # the failed delivery of the contract's examples
 
 CONFIG = schemathesis.Config.from_dict(
     {
@@ -62,6 +66,7 @@ CONFIG = schemathesis.Config.from_dict(
         "dictionaries": {
             "merchants": {"values": [MERCHANT_ID]},
             "products": {"values": PRODUCT_IDS},
+            "deliveries": {"values": [DELIVERY_ID]},
         },
         "parameters": {
             **{
@@ -72,6 +77,7 @@ CONFIG = schemathesis.Config.from_dict(
                 key: {"dictionary": "products", "probability": 0.5}
                 for key in ("path.productId", "body.product_id")
             },
+            "path.deliveryId": {"dictionary": "deliveries", "probability": 0.5},
         },
         "operations": [
             {
@@ -84,7 +90,18 @@ CONFIG = schemathesis.Config.from_dict(
                         "expected-statuses": ["2xx", "3xx", "400", "401", "403", "404", "409"]
                     }
                 },
-            }
+            },
+            {
+                # A delivery can be retried once it has failed: the first retry of the failed
+                # delivery succeeds, and the schema cannot say that later ones find it pending
+                # (409 `delivery_not_failed`).
+                "include-operation-id": "retryMerchantDelivery",
+                "checks": {
+                    "positive_data_acceptance": {
+                        "expected-statuses": ["2xx", "401", "403", "404", "409"]
+                    }
+                },
+            },
         ],
     }
 )
@@ -173,6 +190,7 @@ NOT_IN_SCHEMA: dict[str, list[tuple[str, str, Any]]] = {
     ],
     # A cursor is a next_cursor the feed returned: any other string is refused.
     "listIntentsForMerchant": [("query", "cursor", lambda value: False)],
+    "listMerchantDeliveries": [("query", "cursor", lambda value: False)],
 }
 
 
@@ -241,6 +259,7 @@ def gateway(
             subscription_tags=["running", "shoes"],
         )
         Credentials.merchant_token, Credentials.supply_key = merchant.token, SUPPLY_KEY
+        _failed_delivery()
         # Django's test client keeps the test's transaction open by holding back the signal
         # that closes connections after a request; requests from the fuzzer need the same.
         request_started.disconnect(close_old_connections)
@@ -251,6 +270,28 @@ def gateway(
             request_started.connect(close_old_connections)
             request_finished.connect(close_old_connections)
             Credentials.merchant_token = Credentials.supply_key = None
+
+
+def _failed_delivery() -> None:
+    """The merchant's delivery of the contract's examples, failed: one to list and retry."""
+    event = WebhookEvent.objects.create(
+        event_id=FAILED["event"]["webhook_id"],
+        event_type=FAILED["event"]["type"],
+        intent_id=INTENT_ID,
+        body="{}",
+        fanned_out_at=timezone.now(),
+    )
+    WebhookDelivery.objects.create(
+        pk=FAILED["delivery_id"],
+        merchant=MerchantAgent.objects.get(merchant_id=MERCHANT_ID),
+        event=event,
+        status=DeliveryStatus.FAILED,
+        attempt_count=FAILED["attempt_count"],
+        next_attempt_at=timezone.now(),
+        completed_at=timezone.now(),
+        last_status_code=FAILED["last_status_code"],
+        last_error=FAILED["last_error"],
+    )
 
 
 @schema.parametrize()

@@ -17,6 +17,8 @@ EXPECTED_PATHS = {
     "/v1/merchant/heartbeat",
     "/v1/merchant/{merchantId}/deactivate",
     "/v1/merchant/{merchantId}/rotate-token",
+    "/v1/merchant/{merchantId}/deliveries",
+    "/v1/merchant/{merchantId}/deliveries/{deliveryId}/retry",
     "/v1/intents",
     "/v1/intents/{intentId}",
     "/v1/intents/{intentId}/proposals",
@@ -38,6 +40,8 @@ TOKEN_OPERATIONS = [
     ("/v1/merchant/{merchantId}/deactivate", "post"),
     ("/v1/merchant/{merchantId}", "patch"),
     ("/v1/merchant/{merchantId}/rotate-token", "post"),
+    ("/v1/merchant/{merchantId}/deliveries", "get"),
+    ("/v1/merchant/{merchantId}/deliveries/{deliveryId}/retry", "post"),
     ("/v1/proposals", "post"),
     ("/v1/intents", "get"),
     ("/v1/attribution/conversions", "post"),
@@ -328,6 +332,8 @@ def test_main_operations_carry_examples_that_match_their_schemas(client):
         ("/v1/products/{productId}/card", "get"),
         ("/v1/creators/{username}/showcase", "get"),
         ("/v1/report/attribution", "get"),
+        ("/v1/merchant/{merchantId}/deliveries", "get"),
+        ("/v1/merchant/{merchantId}/deliveries/{deliveryId}/retry", "post"),
     }
     checked = set()
 

@@ -1,11 +1,13 @@
 """X-Merchant-Token on every merchant command: missing 401, wrong 403, another's 403, right 2xx."""
 
 import pytest
+from django.utils import timezone
 
+from gateway.ids import EVENT, new_id
 from matching.models import Proposal
-from merchants.models import MerchantAgent
+from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery, WebhookEvent
 from tests.factories import ProductFactory
-from tests.protocol import create_intent, patch, post, register
+from tests.protocol import create_intent, get, patch, post, register
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +34,27 @@ def rotate(client, token):
     return post(client, "/v1/merchant/shop-a/rotate-token", None, token=token)
 
 
-COMMANDS = [heartbeat, deactivate, propose, update, rotate]
+def deliveries(client, token):
+    return get(client, "/v1/merchant/shop-a/deliveries", token)
+
+
+def retry(client, token):
+    """Retry a delivery of shop-a's that failed."""
+    now = timezone.now()
+    event = WebhookEvent.objects.create(
+        event_id=new_id(EVENT), event_type="intent.surge", body="{}"
+    )
+    delivery = WebhookDelivery.objects.create(
+        merchant=MerchantAgent.objects.get(merchant_id="shop-a"),
+        event=event,
+        status=DeliveryStatus.FAILED,
+        next_attempt_at=now,
+        completed_at=now,
+    )
+    return post(client, f"/v1/merchant/shop-a/deliveries/{delivery.pk}/retry", None, token=token)
+
+
+COMMANDS = [heartbeat, deactivate, propose, update, rotate, deliveries, retry]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda command: command.__name__)
@@ -58,10 +80,11 @@ def test_token_matrix(client, command, who, status, error):
     response = command(client, token)
 
     if status is None:
-        assert response.status_code in (200, 201)
+        assert response.status_code in (200, 201, 202)
     else:
         assert (response.status_code, response.json()["error"]) == (status, error)
-        # Refused means untouched: same record, same token, nothing proposed.
+        # Refused means untouched: same record, same token, nothing proposed or retried.
         assert MerchantAgent.objects.values().get(merchant_id="shop-a") == before
         assert not Proposal.objects.exists()
+        assert not WebhookDelivery.objects.exclude(status=DeliveryStatus.FAILED).exists()
         assert heartbeat(client, shop_a.token).status_code == 200

@@ -5,12 +5,14 @@ away) are in tests/faults."""
 from collections.abc import Iterator
 
 import pytest
+from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
 from gateway.celery import app
-from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery
+from merchants.delivery import MAX_ATTEMPTS
+from merchants.models import DeliveryStatus, MerchantAgent, MerchantStatus, WebhookDelivery
 from merchants.tasks import deliver
-from tests.protocol import create_intent, post, register
+from tests.protocol import create_intent, get, post, register
 from tests.support.receiver import Receiver
 from tests.support.worker import Worker, purge, wait_until
 
@@ -114,3 +116,46 @@ def test_a_failing_merchant_is_retried_by_the_sweeper_with_the_same_webhook_id(
     attempts = list(WebhookDelivery.objects.get().attempts.all())
     assert [(a.outcome, a.status_code) for a in attempts] == [("failed", 500), ("succeeded", 200)]
     assert (attempts[1].started_at - attempts[0].started_at).total_seconds() >= 4.5
+
+
+def _settled(attempts: int) -> bool:
+    """Whether the delivery's attempt number `attempts` is over and recorded."""
+    return WebhookDelivery.objects.filter(
+        attempt_count=attempts, status__in=[DeliveryStatus.PENDING, DeliveryStatus.FAILED]
+    ).exists()
+
+
+def test_a_delivery_given_up_and_retried_through_the_api_is_delivered_with_the_same_webhook_id(
+    client, receiver, worker
+):
+    shop = register(client, "runner", agent_endpoint=receiver.url, subscription_tags=["trail"])
+    receiver.default = "500"
+    create_intent(client, intent_tags=["trail"])
+    # The worker makes every attempt; between them the clock is moved on (the schedule's waits
+    # are hours), and the sweeper sends the attempt that came due.
+    for made in range(1, MAX_ATTEMPTS):
+        wait_until(lambda made=made: _settled(made), timeout=60, what=f"attempt {made}")
+        WebhookDelivery.objects.filter(attempt_count=made).update(next_attempt_at=timezone.now())
+    wait_until(
+        lambda: WebhookDelivery.objects.filter(status=DeliveryStatus.FAILED).exists(),
+        timeout=60,
+        what="the gateway to give up",
+    )
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.attempt_count == MAX_ATTEMPTS
+    assert MerchantAgent.objects.get(merchant_id="runner").status == MerchantStatus.UNHEALTHY
+    receiver.default = "200"
+
+    path = f"/v1/merchant/runner/deliveries/{delivery.pk}/retry"
+    response = post(client, path, None, token=shop.token)
+
+    assert response.status_code == 202
+    requests = receiver.wait_for(MAX_ATTEMPTS + 1)
+    wait_until(lambda: _all_delivered(1), what="the retried delivery to succeed")
+    assert len(requests) == MAX_ATTEMPTS + 1
+    assert {r.headers["webhook-id"] for r in requests} == {delivery.event_id}
+    Webhook(shop.webhook_secret).verify(requests[-1].body, requests[-1].headers)
+    (listed,) = get(client, "/v1/merchant/runner/deliveries", shop.token).json()["deliveries"]
+    assert (listed["status"], listed["attempt_count"]) == ("succeeded", MAX_ATTEMPTS + 1)
+    assert [a["status_code"] for a in listed["attempts"]] == [500] * MAX_ATTEMPTS + [200]
+    assert MerchantAgent.objects.get(merchant_id="runner").status == MerchantStatus.ACTIVE
