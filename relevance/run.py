@@ -1,5 +1,6 @@
-"""`make relevance`: the labelled queries of relevance/queries.toml against the real catalog of
-../shared/relevance/catalog.jsonl (or RELEVANCE_CATALOG), through GET /v1/recommend with the
+"""`make relevance`: the labelled queries of relevance/queries.toml against a real catalog kept
+outside the repository (RELEVANCE_CATALOG, else shared/relevance/catalog.jsonl beside the
+checkout), through GET /v1/recommend with the
 scripted engine answering each query's labelled resolution, on SQLite and, when BENCH_POSTGRES_URL
 or DATABASE_URL names a PostgreSQL server, on PostgreSQL too (scratch databases, bench/common.py).
 

@@ -61,3 +61,20 @@ def test_every_page_of_docs_is_reachable_from_the_readme():
 
 def test_the_readme_is_a_short_front_page():
     assert len((ROOT / "README.md").read_bytes()) <= README_LIMIT
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
+def test_no_page_sends_a_reader_to_files_outside_the_repository(page):
+    text = page.read_text()
+
+    assert "../shared" not in text
+    assert "../../" not in text
+
+
+def test_the_documented_throttle_defaults_are_the_gateways(settings):
+    from gateway.settings import DEFAULT_THROTTLE_RATES
+
+    text = (ROOT / "docs" / "configuration.md").read_text()
+    documented = dict(re.findall(r"^\| `(\w+)` \| `(\d+/\w+)` \|", text, re.MULTILINE))
+
+    assert documented == DEFAULT_THROTTLE_RATES

@@ -31,7 +31,8 @@ def test_the_protocol_document_names_every_operation_merchants_and_demand_agents
         "/v1/merchant/register", "/v1/merchant/heartbeat", "/rotate-token", "/deactivate",
         "/v1/intents", "/v1/proposals", "/v1/match", "/accept", "/v1/match-tokens/",
         "/v1/intent-mandates/sign", "/v1/intent-mandates/verify", "webhook-signature",
-        "webhook-id", "410", "include_expired", "next_cursor",
+        "webhook-id", "410", "include_expired", "next_cursor", "/v1/attribution/conversions",
+        "WEBHOOK_ALLOW_PRIVATE_TARGETS", "WEBHOOK_ALLOW_HTTP",
     ]:  # fmt: skip
         assert operation in text, operation
 
