@@ -42,7 +42,7 @@ class Command(BaseCommand):
             answer = engine._call(messages_for(intent, categories))
         except engine.Failure as failure:
             raise CommandError(
-                f"The engine did not answer: {failure.cause}. {_hint(failure.cause)}"
+                f"The engine did not answer: {failure.detail}. {_hint(failure.cause)}"
             ) from None
         self.stdout.write(f"Answered in {time.monotonic() - started:.2f} s:\n{answer.strip()}\n")
         try:
