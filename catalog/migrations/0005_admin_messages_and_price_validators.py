@@ -5,45 +5,83 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalog', '0004_search_index_in_process'),
+        ("catalog", "0004_search_index_in_process"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='product',
-            name='original_price_usd',
-            field=models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True, validators=[django.core.validators.MinValueValidator(0)]),
+            model_name="product",
+            name="original_price_usd",
+            field=models.DecimalField(
+                blank=True,
+                decimal_places=2,
+                max_digits=12,
+                null=True,
+                validators=[django.core.validators.MinValueValidator(0)],
+            ),
         ),
         migrations.AlterField(
-            model_name='product',
-            name='price_usd',
-            field=models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True, validators=[django.core.validators.MinValueValidator(0)]),
+            model_name="product",
+            name="price_usd",
+            field=models.DecimalField(
+                blank=True,
+                decimal_places=2,
+                max_digits=12,
+                null=True,
+                validators=[django.core.validators.MinValueValidator(0)],
+            ),
         ),
         migrations.AlterField(
-            model_name='video',
-            name='gmv_usd',
-            field=models.DecimalField(decimal_places=2, default=0, max_digits=14, validators=[django.core.validators.MinValueValidator(0)]),
+            model_name="video",
+            name="gmv_usd",
+            field=models.DecimalField(
+                decimal_places=2,
+                default=0,
+                max_digits=14,
+                validators=[django.core.validators.MinValueValidator(0)],
+            ),
         ),
         migrations.AlterConstraint(
-            model_name='product',
-            name='product_price_gte_0',
-            constraint=models.CheckConstraint(condition=models.Q(('price_usd__isnull', True), ('price_usd__gte', 0), _connector='OR'), name='product_price_gte_0', violation_error_message='A price cannot be negative.'),
+            model_name="product",
+            name="product_price_gte_0",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("price_usd__isnull", True), ("price_usd__gte", 0), _connector="OR"
+                ),
+                name="product_price_gte_0",
+                violation_error_message="A price cannot be negative.",
+            ),
         ),
         migrations.AlterConstraint(
-            model_name='product',
-            name='product_original_price_gte_0',
-            constraint=models.CheckConstraint(condition=models.Q(('original_price_usd__isnull', True), ('original_price_usd__gte', 0), _connector='OR'), name='product_original_price_gte_0', violation_error_message='An original price cannot be negative.'),
+            model_name="product",
+            name="product_original_price_gte_0",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("original_price_usd__isnull", True),
+                    ("original_price_usd__gte", 0),
+                    _connector="OR",
+                ),
+                name="product_original_price_gte_0",
+                violation_error_message="An original price cannot be negative.",
+            ),
         ),
         migrations.AlterConstraint(
-            model_name='product',
-            name='product_risk_level_valid',
-            constraint=models.CheckConstraint(condition=models.Q(('risk_level__in', ['low', 'medium', 'high'])), name='product_risk_level_valid', violation_error_message='The risk level is one of low, medium, high.'),
+            model_name="product",
+            name="product_risk_level_valid",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("risk_level__in", ["low", "medium", "high"])),
+                name="product_risk_level_valid",
+                violation_error_message="The risk level is one of low, medium, high.",
+            ),
         ),
         migrations.AlterConstraint(
-            model_name='video',
-            name='video_gmv_gte_0',
-            constraint=models.CheckConstraint(condition=models.Q(('gmv_usd__gte', 0)), name='video_gmv_gte_0', violation_error_message="A video's GMV cannot be negative."),
+            model_name="video",
+            name="video_gmv_gte_0",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("gmv_usd__gte", 0)),
+                name="video_gmv_gte_0",
+                violation_error_message="A video's GMV cannot be negative.",
+            ),
         ),
     ]
