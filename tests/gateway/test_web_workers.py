@@ -4,18 +4,20 @@ Each worker listens on a socket of its own in one SO_REUSEPORT group (gunicorn's
 `--reuse-port`), so the kernel picks the worker of each new connection by a hash of its
 addresses. With one shared socket, the worker that woke first accepted most of a burst of
 connections and kept them (64 connecting together: 43 to 64 of them on one of two workers).
-Such a port would also let a second server share it: the web role refuses to start instead.
+A worker's socket listens only once the worker is warm, and a port shared that way would let
+a second server share it too: the web role refuses to start instead.
 """
 
 import http.client
 import os
+import signal
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support.web import WebServer
-from tests.support.worker import ROOT, procfile_command
+from tests.support.worker import ROOT, procfile_command, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,8 +69,9 @@ def test_a_burst_of_connections_is_spread_over_the_workers(tmp_path):
         assert web.process is not None
         workers = _workers(web.process.pid)
         assert len(workers) == WORKERS
+        # A socket each, not one shared, once both workers are warm.
+        wait_until(lambda: len(_connections(web.port, "0A")) == WORKERS, timeout=60)
         listening = _connections(web.port, "0A")
-        assert len(listening) == WORKERS  # a socket each, not one shared
         assert [_held(worker, listening) for worker in workers] == [1] * WORKERS
 
         for _burst in range(3):
@@ -107,3 +110,27 @@ def test_a_second_server_on_the_same_port_is_refused_rather_than_sharing_it(tmp_
         assert second.returncode == 1
         assert f"Cannot serve on 127.0.0.1:{web.port}: Address already in use." in second.stderr
         assert web.get("/healthz").status == 200
+
+
+def test_a_worker_takes_connections_only_once_it_is_warm(tmp_path):
+    """A worker started in place of one that died listens once its start-up is over: until
+    then every connection goes to the workers already serving."""
+    with WebServer(tmp_path, env={"WEB_CONCURRENCY": str(WORKERS)}) as web:
+        assert web.process is not None
+        arbiter = web.process.pid
+        wait_until(lambda: len(_connections(web.port, "0A")) == WORKERS, timeout=60)
+        first = set(_workers(arbiter))
+        dead = min(first)
+        os.kill(dead, signal.SIGKILL)
+        wait_until(lambda: len(set(_workers(arbiter)) - first) == 1, timeout=30)
+        (new,) = set(_workers(arbiter)) - first
+        before_started = {
+            "listening": _held(new, _connections(web.port, "0A")),
+            "answered": [web.get("/healthz").status for _ in range(20)],
+        }
+        started = f"[{new}] [INFO] Application startup complete."
+        assert started not in web.log()  # the new worker was still starting meanwhile
+        wait_until(lambda: started in web.log(), timeout=90)
+        wait_until(lambda: _held(new, _connections(web.port, "0A")) == 1, timeout=10)
+
+        assert before_started == {"listening": 0, "answered": [200] * 20}
