@@ -13,7 +13,8 @@ its figures.
 
 Before a worker accepts its first request, the lifespan protocol warms it: every app whose
 AppConfig has a `warm_up()` loads there what its first request would otherwise wait for (the
-intent engine's client, the fuzzy tier's vocabulary).
+intent engine's client, the fuzzy tier's vocabulary), then its `awarm_up()` whatever needs the
+event loop (a rehearsal of an engine call); every thread of the pools opens its connections.
 """
 
 import asyncio
@@ -22,6 +23,7 @@ import gc
 import io
 import logging
 import os
+import threading
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
@@ -37,9 +39,10 @@ from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction  # noqa: E4
 from django.apps import apps  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core import signals  # noqa: E402
+from django.core.cache import caches  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix  # noqa: E402
 from django.core.handlers.base import BaseHandler  # noqa: E402
-from django.db import close_old_connections  # noqa: E402
+from django.db import DatabaseError, close_old_connections, connection  # noqa: E402
 from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
@@ -68,8 +71,31 @@ def _fresh(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 class ConnectionKeepingPool(ThreadPoolExecutor):
     """Threads that keep their database connections between jobs, checked around each job."""
 
+    def __init__(self, threads: int, thread_name_prefix: str) -> None:
+        super().__init__(threads, thread_name_prefix=thread_name_prefix)
+        self.threads = threads
+
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         return super().submit(_fresh, fn, *args, **kwargs)
+
+    async def connect(self) -> None:
+        """Start every thread and open its connections, to the database and to each cache
+        (Django keeps both per thread), as a worker starts: the first requests then pay for
+        none of them (a PostgreSQL or Redis connection costs milliseconds). A database or cache
+        that is down is the requests' concern, not the worker's start."""
+        everyone = threading.Barrier(self.threads)
+
+        def connect() -> None:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                everyone.wait(timeout=30)  # one job on each thread
+            with contextlib.suppress(DatabaseError):
+                connection.ensure_connection()
+            for alias in settings.CACHES:
+                with contextlib.suppress(Exception):  # whatever a cache backend raises
+                    caches[alias].get("warm-up")
+
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self, connect) for _ in range(self.threads)))
 
 
 class _SyncChain(BaseHandler):
@@ -164,6 +190,10 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 await asyncio.get_running_loop().run_in_executor(_gateway.pool, warm_up)
+                for config in apps.get_app_configs():  # then what needs the event loop
+                    if (awarm := getattr(config, "awarm_up", None)) is not None:
+                        await awarm()
+                await asyncio.gather(_gateway.pool.connect(), _gateway.steps.connect())
                 await running.enter_async_context(_served.running())
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":

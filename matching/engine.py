@@ -145,7 +145,7 @@ def _retryable(failure: Failure) -> bool:
     return not failure.cause.startswith("HTTP 4") or failure.cause == "HTTP 429"
 
 
-def _completion_kwargs(messages: list[dict[str, str]]) -> dict[str, Any]:
+def completion_kwargs(messages: list[dict[str, str]]) -> dict[str, Any]:
     return {
         "model": settings.INTENT_ENGINE_MODEL,
         "messages": messages,
@@ -173,7 +173,7 @@ _pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="intent-engine")
 _import_lock = threading.Lock()
 
 
-def _litellm() -> Any:
+def load_litellm() -> Any:
     with _import_lock:
         import litellm
 
@@ -192,13 +192,13 @@ def _pause(failure: Failure, attempt: int, deadline: float) -> float | None:
 
 def _call(messages: list[dict[str, str]]) -> str:
     """The engine's answer within INTENT_ENGINE_TIMEOUT_S, retries included. Raises Failure."""
-    litellm = _litellm()  # the first import takes seconds: never from the engine's time
+    litellm = load_litellm()  # the first import takes seconds: never from the engine's time
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
     attempt = 0
     while True:
         attempt += 1
         remaining = deadline - time.monotonic()
-        future = _pool.submit(litellm.completion, **_completion_kwargs(messages))
+        future = _pool.submit(litellm.completion, **completion_kwargs(messages))
         try:
             return _content(future.result(timeout=remaining))
         except FutureTimeout:
@@ -215,7 +215,7 @@ def _call(messages: list[dict[str, str]]) -> str:
 
 async def _acall(messages: list[dict[str, str]]) -> str:
     """`_call` on the event loop: the same deadline, retries and failures, holding no thread."""
-    litellm = _litellm()
+    litellm = load_litellm()
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
     attempt = 0
     while True:
@@ -223,7 +223,7 @@ async def _acall(messages: list[dict[str, str]]) -> str:
         remaining = deadline - time.monotonic()
         try:
             async with asyncio.timeout(remaining):
-                response = await litellm.acompletion(**_completion_kwargs(messages))
+                response = await litellm.acompletion(**completion_kwargs(messages))
             return _content(response)
         except TimeoutError:
             failure = failure_of(TimeoutError())
@@ -350,46 +350,3 @@ async def aresolve_missing(found: Lookup, text: str) -> Resolution:
     except Failure as failure:
         answer = failure
     return await sync_to_async(_settle)(found, text, answer)
-
-
-def warm_up() -> None:
-    """Load what the first engine call of a process would: litellm (seconds) and the OpenAI
-    client's resources module that litellm's OpenAI-compatible providers import on their first
-    call (another second). Called as each web worker starts (gateway/asgi.py), never by
-    `manage.py` commands or Celery, which stay quick to start."""
-    if not is_configured():
-        return
-    litellm = _litellm()
-    with contextlib.suppress(Exception):  # a provider litellm cannot place fails at call time
-        litellm.get_llm_provider(
-            model=settings.INTENT_ENGINE_MODEL, api_base=settings.INTENT_ENGINE_API_BASE
-        )
-    with contextlib.suppress(ImportError):
-        import openai.resources  # noqa: F401
-    # litellm's own first call sets up its logging and cost tables: a mocked call, which
-    # sends nothing, does it now.
-    with contextlib.suppress(Exception):
-        litellm.completion(
-            model=settings.INTENT_ENGINE_MODEL,
-            messages=[{"role": "user", "content": "warm-up"}],
-            mock_response="{}",
-        )
-    # The response types are built by pydantic on first use (tens of milliseconds).
-    with contextlib.suppress(Exception):
-        litellm.ModelResponse(**_SAMPLE_COMPLETION)
-        from openai.types.chat import ChatCompletion
-
-        ChatCompletion.model_validate(_SAMPLE_COMPLETION)
-
-
-# What a completion looks like, to build the response types before the first real one.
-_SAMPLE_COMPLETION = {
-    "id": "chatcmpl-warm-up",
-    "object": "chat.completion",
-    "created": 0,
-    "model": "warm-up",
-    "choices": [
-        {"index": 0, "message": {"role": "assistant", "content": "{}"}, "finish_reason": "stop"}
-    ],
-    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-}
