@@ -287,7 +287,7 @@ def lookup(text: str, region: str | None, categories: Callable[[], Collection[st
     return Lookup(key, found, None, list(categories()))
 
 
-def _settle(found: Lookup, text: str, answer: str | Failure) -> Resolution:
+def settle(found: Lookup, text: str, answer: str | Failure) -> Resolution:
     """Read the engine's answer (or its failure), keep the breaker's books, cache the
     resolution. Raises EngineUnavailable."""
     if isinstance(answer, Failure):
@@ -329,7 +329,7 @@ def resolve(
         answer: str | Failure = _call(messages_for(text, found.categories))
     except Failure as failure:
         answer = failure
-    return _settle(found, text, answer), False
+    return settle(found, text, answer), False
 
 
 async def aresolve(
@@ -340,13 +340,13 @@ async def aresolve(
     found = await sync_to_async(lookup)(text, region, categories)
     if found.resolution is not None:
         return found.resolution, True
-    return await aresolve_missing(found, text), False
+    return await sync_to_async(settle)(found, text, await aask(found, text)), False
 
 
-async def aresolve_missing(found: Lookup, text: str) -> Resolution:
-    """Ask the engine what a lookup did not find cached, awaiting it on the event loop."""
+async def aask(found: Lookup, text: str) -> str | Failure:
+    """The engine's answer to what a lookup did not find cached, or its failure, awaited on
+    the event loop; `settle` reads it (on a thread: it writes the cache)."""
     try:
-        answer: str | Failure = await _acall(messages_for(text, found.categories))
+        return await _acall(messages_for(text, found.categories))
     except Failure as failure:
-        answer = failure
-    return await sync_to_async(_settle)(found, text, answer)
+        return failure

@@ -258,8 +258,13 @@ async def recommend(
     found, body = await sync_to_async(answered_from_cache)()
     if body is not None:
         return body
-    resolution = await engine.aresolve_missing(found, intent)
-    return await sync_to_async(answer)(resolution=resolution, from_cache=False)
+    asked = await engine.aask(found, intent)
+
+    def answered_from_engine() -> dict[str, Any]:
+        # One hand-off for reading the engine's answer and answering the shopper.
+        return answer(resolution=engine.settle(found, intent, asked), from_cache=False)
+
+    return await sync_to_async(answered_from_engine)()
 
 
 def recommend_answer(
