@@ -31,7 +31,7 @@ from django.core.cache import caches
 from redis.exceptions import RedisError
 
 from gateway.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
-from matching import breaker
+from matching import breaker, engine_loop
 from matching.resolution import Resolution, Unreadable, messages_for, normalize, parse
 
 logger = logging.getLogger(__name__)
@@ -223,7 +223,7 @@ async def _acall(messages: list[dict[str, str]]) -> str:
         remaining = deadline - time.monotonic()
         try:
             async with asyncio.timeout(remaining):
-                response = await litellm.acompletion(**completion_kwargs(messages))
+                response = await engine_loop.run(litellm.acompletion(**completion_kwargs(messages)))
             return _content(response)
         except TimeoutError:
             failure = failure_of(TimeoutError())

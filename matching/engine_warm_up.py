@@ -6,8 +6,8 @@ What the first engine call of a process would otherwise pay, beyond the engine's
 importing litellm (seconds) and the OpenAI client's resources (another second), then, on the
 first real call, building the request's transforms, the HTTP client, the response types and
 litellm's service logging (about 30 ms more than a later call). The last part is built by a
-rehearsal: one call through litellm's whole async path to an answer the worker gives itself on
-loopback. Nothing leaves the machine.
+rehearsal: one call through litellm's whole async path, on the engine's own loop, to an answer
+the worker gives itself on loopback. Nothing leaves the machine.
 """
 
 import asyncio
@@ -17,7 +17,7 @@ import re
 import orjson
 from django.conf import settings
 
-from matching import engine
+from matching import engine, engine_loop
 from matching.resolution import messages_for
 
 # What a completion looks like: the rehearsal's answer, and what builds the response types.
@@ -66,9 +66,9 @@ def warm_up() -> None:
 
 
 async def awarm_up() -> None:
-    """The rehearsal, on the worker's event loop (where litellm keeps what it builds). A
-    provider that does not speak the OpenAI API fails it, quietly: its first call stays as it
-    was."""
+    """The rehearsal, on the engine's event loop (matching/engine_loop.py), where litellm
+    keeps what it builds. A provider that does not speak the OpenAI API fails it, quietly: its
+    first call stays as it was."""
     if not engine.is_configured():
         return
     answer = orjson.dumps(SAMPLE_COMPLETION)
@@ -85,12 +85,18 @@ async def awarm_up() -> None:
             await writer.drain()
         writer.close()
 
-    server = await asyncio.start_server(respond, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    async with server:
-        with contextlib.suppress(Exception):
-            async with asyncio.timeout(REHEARSAL_TIMEOUT_S):
-                await engine.load_litellm().acompletion(
-                    **engine.completion_kwargs(messages_for("warm-up", []))
-                    | {"api_base": f"http://127.0.0.1:{port}/v1", "timeout": REHEARSAL_TIMEOUT_S}
-                )
+    async def rehearse() -> None:
+        server = await asyncio.start_server(respond, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(REHEARSAL_TIMEOUT_S):
+                    await engine.load_litellm().acompletion(
+                        **engine.completion_kwargs(messages_for("warm-up", []))
+                        | {
+                            "api_base": f"http://127.0.0.1:{port}/v1",
+                            "timeout": REHEARSAL_TIMEOUT_S,
+                        }
+                    )
+
+    await engine_loop.run(rehearse())
