@@ -14,6 +14,7 @@ from catalog.cards import build_card
 from catalog.models import USERNAME, Creator, Product, Recommendation, Video, product_id_from
 from gateway.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
 from gateway.ids import REC, is_minted, new_id
+from gateway.inserts import insert_together
 
 
 def products_with_videos() -> QuerySet[Product]:
@@ -58,15 +59,15 @@ def cards_build(*, products: Sequence[Product], channel: str | None) -> list[dic
     ]
 
 
-def cards_record(
+def cards_rows(
     *,
     products: Sequence[Product],
     cards: Sequence[dict[str, Any]],
     region: str | None = None,
     intent_id: str | None = None,
-) -> None:
-    """Record built cards as Recommendations (call inside the caller's transaction, if any)."""
-    Recommendation.objects.bulk_create(
+) -> list[Recommendation]:
+    """The Recommendations that record built cards, not yet written."""
+    return [
         Recommendation(
             rec_id=card["rec_id"],
             product=product,
@@ -76,7 +77,18 @@ def cards_record(
             intent_id=intent_id,
         )
         for product, card in zip(products, cards, strict=True)
-    )
+    ]
+
+
+def cards_record(
+    *,
+    products: Sequence[Product],
+    cards: Sequence[dict[str, Any]],
+    region: str | None = None,
+    intent_id: str | None = None,
+) -> None:
+    """Record built cards as Recommendations (call inside the caller's transaction, if any)."""
+    insert_together(cards_rows(products=products, cards=cards, region=region, intent_id=intent_id))
 
 
 def cards_issue(

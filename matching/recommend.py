@@ -5,28 +5,30 @@ configured, before any cache is read), retrieve products tier by tier, build one
 product, then record everything the protocol endpoints serve afterwards: the Intent, one catalog
 Proposal per card, and a MatchSession ranking them. Intent.Surge is published with the intent
 (its deliveries are queued after commit). The engine is awaited holding no thread and no
-database connection; composing cards happens before the transaction opens.
+database connection; every row is composed first and then written at once, all or none
+(gateway/inserts.py: one statement on PostgreSQL).
 """
 
 import hashlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 import orjson
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
 from catalog import search, text
 from catalog.cards import iso, sales_stats
 from catalog.models import Product
-from catalog.services import cards_build, cards_record, products_for_cards
+from catalog.services import cards_build, cards_rows, products_for_cards
 from gateway.cache import cached
 from gateway.ids import INTENT, PROPOSAL, new_id
+from gateway.inserts import insert_together
 from matching import engine, ranking
 from matching.models import Intent, Proposal, ProposalStatus, Provenance
 from matching.rendering import intent_body, proposal_body
@@ -34,11 +36,11 @@ from matching.resolution import Resolution, normalize
 from matching.resolving import resolved_fields
 from matching.services import (
     Candidate,
-    intent_insert,
+    intent_tag_rows,
     session_ranking,
-    session_record,
+    session_row,
 )
-from merchants.delivery import surge_publish
+from merchants.delivery import surge_announce, surge_event
 
 TIER_WORDS = {
     "raw_substring": "its title contains your exact words",
@@ -193,7 +195,7 @@ def _retrieve(query: search.SearchQuery, limit: int) -> list[search.Hit]:
     return [search.Hit(product_id, tier) for product_id, tier in found]
 
 
-def _catalog_proposal(intent_id: str, pick: Pick, now: Any) -> Proposal:
+def _catalog_proposal(intent_id: str, pick: Pick, now: datetime) -> Proposal:
     product, card = pick.product, pick.card
     stats = sales_stats(list(product.videos.all()))
     evidence = (
@@ -300,7 +302,11 @@ def recommend_answer(
         for product, card, hit in zip(products, cards, kept, strict=True)
     ]
     intent_id, now = new_id(INTENT), timezone.now()
-    proposals = [_catalog_proposal(intent_id, pick, now) for pick in picks]
+    # A microsecond apart: the proposals are listed (by creation time) in the order served.
+    proposals = [
+        _catalog_proposal(intent_id, pick, now + timedelta(microseconds=n))
+        for n, pick in enumerate(picks)
+    ]
     retrieval_counts = {
         "intent_hits": retrieval.intent_hits,
         "trending_fill": retrieval.trending_fill,
@@ -316,23 +322,32 @@ def recommend_answer(
     fields = resolved_fields(resolution, from_cache, kept={"region": region})
     # Ranked before the transaction: on SQLite every writer waits for it to end.
     top, summary = session_ranking(Intent(**fields), candidates, max(limit, 1))
-    with transaction.atomic():
-        intent_row = intent_insert(
-            intent_id=intent_id,
-            raw_query=intent,
-            source_channel=channel,
-            metadata={
-                "keywords": resolution.keywords,
-                "categories": resolution.categories,
-                "match_tier": retrieval.match_tier,
-                "retrieval": retrieval_counts,
-            },
-            **fields,
-        )
-        cards_record(products=products, cards=cards, region=region, intent_id=intent_id)
-        Proposal.objects.bulk_create(proposals)
-        session = session_record(intent_row, top, summary, cards)
-        surge_publish(intent=intent_body(intent_row))
+    intent_row = Intent(
+        intent_id=intent_id,
+        raw_query=intent,
+        source_channel=channel,
+        metadata={
+            "keywords": resolution.keywords,
+            "categories": resolution.categories,
+            "match_tier": retrieval.match_tier,
+            "retrieval": retrieval_counts,
+        },
+        created_at=now,
+        updated_at=now,
+        **fields,
+    )
+    session = session_row(intent_row, top, summary, cards)
+    event = surge_event(intent=intent_body(intent_row))
+    insert_together(
+        [intent_row],
+        intent_tag_rows(intent_row),
+        cards_rows(products=products, cards=cards, region=region, intent_id=intent_id),
+        proposals,
+        [session],
+        [event] if event is not None else [],
+    )
+    if event is not None:
+        surge_announce(event)
     return {
         "intent": intent,
         "intent_id": intent_id,

@@ -7,6 +7,7 @@ from matching.services.intents import (
     intent_get,
     intent_insert,
     intent_proposals,
+    intent_tag_rows,
     intents_feed,
 )
 from matching.services.proposals import (
@@ -25,6 +26,7 @@ from matching.services.sessions import (
     proposal_facts,
     session_ranking,
     session_record,
+    session_row,
 )
 from matching.services.tokens import (
     match_accept,
@@ -42,6 +44,7 @@ __all__ = [
     "intent_get",
     "intent_insert",
     "intent_proposals",
+    "intent_tag_rows",
     "intents_feed",
     "match_accept",
     "match_cards",
@@ -54,4 +57,5 @@ __all__ = [
     "proposals_withdraw",
     "session_ranking",
     "session_record",
+    "session_row",
 ]

@@ -19,6 +19,7 @@ from gateway.errors import (
     MERCHANT_DEACTIVATED,
 )
 from gateway.ids import INTENT, PROPOSAL, find_minted, new_id
+from gateway.inserts import insert_together
 from gateway.paging import page_of
 from matching import resolving
 from matching.models import (
@@ -83,9 +84,14 @@ async def intent_create_async(**fields: Any) -> Intent:
 
 
 def intent_insert(**fields: Any) -> Intent:
-    intent = Intent.objects.create(**fields)
-    IntentTag.objects.bulk_create(IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags)
+    intent = Intent(**fields)
+    insert_together([intent], intent_tag_rows(intent))
     return intent
+
+
+def intent_tag_rows(intent: Intent) -> list[IntentTag]:
+    """The index rows of an intent's tags, not yet written."""
+    return [IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags]
 
 
 def intent_get(*, intent_id: str) -> Intent:

@@ -173,7 +173,16 @@ def session_record(
     intent: Intent, top: list[dict[str, Any]], summary: dict[str, Any], cards: list[dict[str, Any]]
 ) -> MatchSession:
     """Record a ranking (session_ranking) with the cards issued for its products."""
-    return MatchSession.objects.create(
+    session = session_row(intent, top, summary, cards)
+    session.save(force_insert=True)
+    return session
+
+
+def session_row(
+    intent: Intent, top: list[dict[str, Any]], summary: dict[str, Any], cards: list[dict[str, Any]]
+) -> MatchSession:
+    """The MatchSession of a ranking, not yet written."""
+    return MatchSession(
         match_session_id=new_id(MATCH_SESSION),
         intent=intent,
         best_proposal_id=top[0]["proposal_id"] if top else None,

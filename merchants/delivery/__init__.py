@@ -39,7 +39,9 @@ from merchants.delivery.events import (
     event_fan_out,
     fits,
     subscribed_to,
+    surge_announce,
     surge_body,
+    surge_event,
     surge_publish,
 )
 from merchants.delivery.lanes import (
@@ -102,6 +104,8 @@ __all__ = [
     "retry_delay",
     "slow_merchants",
     "subscribed_to",
+    "surge_announce",
     "surge_body",
+    "surge_event",
     "surge_publish",
 ]

@@ -107,20 +107,34 @@ def surge_publish(*, intent: dict[str, Any]) -> WebhookEvent | None:
     merchants the intent fits, and neither when no merchant subscribes to its tags
     (merchants/subscriptions.py).
     """
+    event = surge_event(intent=intent)
+    if event is not None:
+        event.save(force_insert=True)
+        surge_announce(event)
+    return event
+
+
+def surge_event(*, intent: dict[str, Any]) -> WebhookEvent | None:
+    """The Intent.Surge event of an intent, not yet written; None when no merchant subscribes
+    to its tags. Whoever writes it with the intent calls `surge_announce` after."""
     tags = sorted(set(intent["intent_tags"]))
     if not tags or not subscriptions.anyone_subscribes(set(tags)):
         return None
     now, event_id = timezone.now(), new_id(EVENT)
-    event = WebhookEvent.objects.create(
+    return WebhookEvent(
         event_id=event_id,
         event_type=SURGE,
         intent_id=intent["intent_id"],
         tags=tags,
         region=intent["region"],
         body=surge_body(event_id, intent, now).decode(),
+        created_at=now,
     )
-    transaction.on_commit(partial(_fan_out_later, event_id))
-    return event
+
+
+def surge_announce(event: WebhookEvent) -> None:
+    """Fan a written event out once its transaction commits (at once outside of one)."""
+    transaction.on_commit(partial(_fan_out_later, event.event_id))
 
 
 def _fan_out_later(event_id: str) -> None:

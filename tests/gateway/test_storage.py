@@ -1,4 +1,5 @@
-"""Storage details the hot paths rely on: the shared Redis client, and JSON bound row by row."""
+"""Storage details the hot paths rely on: the shared Redis client, JSON bound row by row, and
+a recommend's rows written in one statement on PostgreSQL."""
 
 import pytest
 from django.conf import settings
@@ -24,8 +25,20 @@ def test_recommend_writes_its_json_rows_without_unnest(client, shelf, engine):
         response = client.get("/v1/recommend", {"intent": "running", "limit": "3"})
 
     assert response.status_code == 200
-    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
+    inserts = [q["sql"] for q in queries.captured_queries if "INSERT INTO" in q["sql"]]
     assert any("catalog_recommendation" in sql for sql in inserts)
     assert not [sql for sql in inserts if "UNNEST" in sql.upper()]
     assert Recommendation.objects.count() == 3
     assert Proposal.objects.count() == 3
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a statement costs no round trip")
+def test_on_postgresql_recommend_writes_every_row_in_one_statement(client, shelf, engine):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/v1/recommend", {"intent": "running", "limit": "3"})
+
+    assert response.status_code == 200
+    writes = [q["sql"] for q in queries.captured_queries if "INSERT INTO" in q["sql"]]
+    assert len(writes) == 1
+    for table in ("intent", "intenttag", "recommendation", "proposal", "matchsession"):
+        assert f'_{table}" (' in writes[0]

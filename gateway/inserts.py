@@ -1,0 +1,161 @@
+"""New rows of several models written together: one statement and one round trip on PostgreSQL.
+
+A recommend records an intent, its tags, its cards, one proposal per card, a match session and
+sometimes an Intent.Surge event. Through the ORM that is a transaction of seven round trips to
+PostgreSQL, and Django's compiling of each INSERT and psycopg's binding of each of its hundreds
+of values cost more CPU than anything else the request does. `insert_together` sends every row
+as one JSON document, bound as a single parameter, to one statement whose data-modifying WITH
+clauses expand it into each table (`jsonb_populate_recordset`): PostgreSQL parses the rows, the
+statement is atomic on its own. Django declares foreign keys deferred, checked at commit, so a
+parent and its children may arrive together. On SQLite, where a statement costs no round trip,
+each model's rows go through the ORM's multi-row INSERT, in one transaction.
+
+Like `bulk_create`, it sends no model signals and does not call `save()`.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from functools import cache
+from typing import Any
+
+import orjson
+from django.db import connection, models, transaction
+from django.utils import timezone
+
+# The fields whose value is sent as it is held, after the field's own get_prep_value (which
+# encrypts, turns choices into their values and checks datetimes for a time zone); JSON fields
+# carry their document, foreign keys their key.
+SIMPLE_FIELDS = (
+    models.CharField,
+    models.TextField,
+    models.IntegerField,
+    models.BooleanField,
+    models.FloatField,
+    models.DecimalField,
+    models.DateTimeField,
+    models.DateField,
+    models.ForeignKey,
+    models.JSONField,
+)
+
+
+def insert_together(*groups: Sequence[models.Model]) -> None:
+    """Insert new instances, all or none. Each group holds instances of one model; list a
+    parent's group before its children's. A date or time field with auto_now or auto_now_add
+    is set to now where the instance holds none, and kept where it holds one (so a caller may
+    stamp a row before it is written, e.g. to announce it)."""
+    given = [group for group in groups if group]
+    for group in given:
+        _columns(type(group[0]))  # a field it cannot write is refused on every database
+    now = timezone.now()
+    for group in given:
+        for field in _stamped_fields(type(group[0])):
+            for instance in group:
+                if getattr(instance, field.attname) is None:
+                    setattr(instance, field.attname, now)
+    if not given:
+        return
+    if connection.vendor == "postgresql":
+        _insert_in_one_statement(given)
+    else:
+        _insert_per_model(given)
+    for group in given:
+        for instance in group:
+            instance._state.adding = False
+            instance._state.db = connection.alias
+
+
+def _insert_per_model(groups: list[Sequence[models.Model]]) -> None:
+    """The ORM's multi-row INSERTs in one transaction. `raw`: the values are written as the
+    instances hold them, as loaddata writes fixtures (bulk_create would stamp the times again)."""
+    with transaction.atomic():
+        for group in groups:
+            model = type(group[0])
+            fields = [field for field in model._meta.concrete_fields if not _is_auto(field)]
+            size = connection.ops.bulk_batch_size(fields, group) or len(group)
+            for start in range(0, len(group), size):
+                batch = list(group[start : start + size])
+                # QuerySet._insert: what bulk_create and save() call; django-stubs leave it out.
+                rows: Any = model._base_manager.all()
+                rows._insert(batch, fields=fields, using=connection.alias, raw=True)
+
+
+def _is_auto(field: Any) -> bool:
+    return isinstance(field, models.AutoField | models.BigAutoField | models.SmallAutoField)
+
+
+@cache
+def _stamped_fields(model: type[models.Model]) -> list[Any]:
+    return [
+        field
+        for field in model._meta.concrete_fields
+        if isinstance(field, models.DateField)
+        and (getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
+    ]
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    attname: str
+    # The field's own conversion (encryption, choices, time zones), for plain values; a JSON
+    # field's document and a foreign key are written as they are held.
+    prepare: Callable[[Any], Any] | None
+
+
+@cache
+def _columns(model: type[models.Model]) -> list[Column]:
+    """The columns an insert writes: every concrete field's but an auto-incremented key's."""
+    columns = []
+    for field in model._meta.concrete_fields:
+        if _is_auto(field):
+            continue
+        if not isinstance(field, SIMPLE_FIELDS):
+            raise TypeError(f"insert_together cannot write {model.__name__}.{field.name}")
+        plain = not isinstance(field, models.JSONField | models.ForeignKey)
+        prepare = field.get_prep_value if plain else None
+        columns.append(Column(field.column or field.attname, field.attname, prepare))
+    return columns
+
+
+@cache
+def _statement(models_in_order: tuple[type[models.Model], ...]) -> str:
+    quote = connection.ops.quote_name
+    clauses = []
+    for n, model in enumerate(models_in_order):
+        columns = ", ".join(quote(column.name) for column in _columns(model))
+        table = quote(model._meta.db_table)
+        # Names of the models' own tables and columns, quoted; the rows are the one parameter.
+        clauses.append(
+            f"i{n} AS (INSERT INTO {table} ({columns}) SELECT {columns} "  # noqa: S608
+            f"FROM jsonb_populate_recordset(NULL::{table}, (SELECT doc -> {n} FROM sent)))"
+        )
+    return f"WITH sent AS (SELECT %s::jsonb AS doc), {', '.join(clauses)} SELECT 1"
+
+
+def _insert_in_one_statement(groups: list[Sequence[models.Model]]) -> None:
+    document = [[_row(instance) for instance in group] for group in groups]
+    statement = _statement(tuple(type(group[0]) for group in groups))
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [orjson.dumps(document, default=_json_default).decode()])
+
+
+def _row(instance: models.Model) -> dict[str, Any]:
+    row = {}
+    for column in _columns(type(instance)):
+        value = getattr(instance, column.attname)
+        if column.prepare is not None and value is not None:
+            value = column.prepare(value)
+        row[column.name] = value
+    return row
+
+
+def _json_default(value: Any) -> Any:
+    """Values a column reads from JSON text: PostgreSQL parses them with the column's type."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} cannot be written by insert_together")
