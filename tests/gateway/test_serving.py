@@ -12,6 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import orjson
 import pytest
+import redis
+from django.conf import settings
 from django.db import OperationalError, connection, connections, transaction
 
 from catalog.services import cards_issue, products_with_videos
@@ -132,6 +134,20 @@ def test_both_chains_answer_with_the_request_id_and_the_security_headers(web, sc
         assert answer.headers["referrer-policy"] == "same-origin"
     assert "csrftoken=" in page.headers["set-cookie"]
     assert "set-cookie" not in api.headers  # no session or CSRF cookie on the API
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="the embedded default keeps its cache in files")
+def test_requests_reuse_the_workers_connections_to_redis(web, scripted, shelf):
+    server = redis.Redis.from_url(settings.REDIS_URL)
+    web.get("/v1/recommend?intent=trail+running+shoes")  # every worker thread is warm
+    opened = server.info("stats")["total_connections_received"]
+
+    for n in range(20):  # each reads and writes the engine's cache, reads the subscriptions'
+        assert web.get(f"/v1/recommend?intent=trail+running+shoes+{n}").status == 200
+
+    # Django keeps a cache object per async context: each recommend opened two connections
+    # (40 here) before the workers shared one pool.
+    assert server.info("stats")["total_connections_received"] - opened < 10
 
 
 def _python(code: str, **env: str) -> str:
