@@ -15,7 +15,6 @@ Like `bulk_create`, it sends no model signals and does not call `save()`.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -48,7 +47,10 @@ def insert_together(*groups: Sequence[models.Model]) -> None:
     stamp a row before it is written, e.g. to announce it)."""
     given = [group for group in groups if group]
     for group in given:
-        _columns(type(group[0]))  # a field it cannot write is refused on every database
+        model = type(group[0])
+        _columns(model)  # a field it cannot write is refused on every database
+        if any(type(instance) is not model for instance in group):
+            raise TypeError(f"insert_together: a group of {model.__name__} holds other models")
     now = timezone.now()
     for group in given:
         for field in _stamped_fields(type(group[0])):
@@ -153,9 +155,8 @@ def _row(instance: models.Model) -> dict[str, Any]:
 
 
 def _json_default(value: Any) -> Any:
-    """Values a column reads from JSON text: PostgreSQL parses them with the column's type."""
+    """A decimal as text, which PostgreSQL parses with the column's type, exactly (orjson
+    writes dates and times itself, in ISO 8601)."""
     if isinstance(value, Decimal):
         return str(value)
-    if isinstance(value, date | datetime):
-        return value.isoformat()
     raise TypeError(f"{type(value).__name__} cannot be written by insert_together")

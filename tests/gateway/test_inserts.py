@@ -185,6 +185,13 @@ def test_a_field_it_cannot_write_is_named():
         insert_together([Odd(when=timedelta(seconds=1))])
 
 
+def test_a_group_must_hold_one_model():
+    with pytest.raises(TypeError, match="a group of Intent holds other models"):
+        insert_together([_intent(), IntentTag(intent_id="int_inserts", tag="x")])
+
+    assert not Intent.objects.filter(pk="int_inserts").exists()
+
+
 def test_nothing_to_insert_costs_nothing():
     with CaptureQueriesContext(connection) as queries:
         insert_together([], [])
