@@ -1,0 +1,75 @@
+"""The embedded default's file cache (gateway/cache.py): a process checks a directory's size on
+one write in MAX_ENTRIES / 100, however many cache objects Django makes for it (one per thread
+and per async context), and still keeps the directory within about MAX_ENTRIES."""
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from gateway.cache import FileCache
+
+
+@pytest.fixture
+def listings(monkeypatch) -> list[str]:
+    """The directories listed by any FileCache, in order; the listing itself still happens."""
+    listed: list[str] = []
+    original = FileCache._list_cache_files  # type: ignore[attr-defined]
+
+    def counted(self: FileCache) -> list[str]:
+        listed.append(self._directory)
+        return original(self)
+
+    monkeypatch.setattr(FileCache, "_list_cache_files", counted)
+    return listed
+
+
+def _write_from_own_threads(directory: Path, writes: int, max_entries: int) -> None:
+    """`writes` entries, each written by a new thread through a new cache object, as Django's
+    per-thread and per-context cache handler makes them for each request's steps."""
+    for n in range(writes):
+        worker = threading.Thread(
+            target=lambda n=n: FileCache(
+                str(directory), {"OPTIONS": {"MAX_ENTRIES": max_entries}}
+            ).set(f"resolution-{n}", {"n": n})
+        )
+        worker.start()
+        worker.join()
+
+
+def test_a_process_checks_the_size_once_per_hundredth_of_max_entries(tmp_path, listings):
+    _write_from_own_threads(tmp_path, writes=100, max_entries=5_000)
+
+    # 100 writes, one check every 50 of the process's writes to the directory: 2, not 100.
+    assert listings == [str(tmp_path)] * 2
+    assert len(list(tmp_path.glob("*.djcache"))) == 100
+
+
+def test_directories_are_counted_apart(tmp_path, listings):
+    first, second = tmp_path / "default", tmp_path / "engine"
+    _write_from_own_threads(first, writes=3, max_entries=200)
+    _write_from_own_threads(second, writes=3, max_entries=200)
+
+    # One check every 2 writes in each directory: writes 1 and 3 of each.
+    assert listings == [str(first)] * 2 + [str(second)] * 2
+
+
+def test_the_directory_stays_near_max_entries(tmp_path):
+    _write_from_own_threads(tmp_path, writes=700, max_entries=300)
+
+    # Culled by Django's rule (a third of the entries) whenever a check finds it full: at most
+    # MAX_ENTRIES plus the writes between two checks (3 here).
+    assert 100 <= len(list(tmp_path.glob("*.djcache"))) <= 303
+
+
+def test_a_directory_removed_under_the_cache_is_made_again(tmp_path):
+    directory = tmp_path / "cache"
+    cache = FileCache(str(directory), {})
+    cache.set("kept", 1)
+    for entry in directory.iterdir():
+        entry.unlink()
+    directory.rmdir()
+
+    cache.set("kept", 2)
+
+    assert cache.get("kept") == 2
