@@ -40,6 +40,7 @@ from django.apps import apps  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core import signals  # noqa: E402
 from django.core.cache import caches  # noqa: E402
+from django.core.exceptions import RequestAborted  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix  # noqa: E402
 from django.core.handlers.base import BaseHandler  # noqa: E402
 from django.db import DatabaseError, close_old_connections, connection  # noqa: E402
@@ -47,7 +48,7 @@ from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
 from agents.asgi import Agents  # noqa: E402
-from gateway.bodies import Aborted, TooLarge, read_body, replay, with_length  # noqa: E402
+from gateway.bodies import Aborted, TooLarge, read_body, with_length  # noqa: E402
 from gateway.handlers import error_body, payload_too_large  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -135,7 +136,7 @@ class GatewayHandler(ASGIHandler):
         if _waits(scope["path"]):
             # The view's thread-sensitive steps go to their pool: bounded, connections kept.
             async with ThreadSensitiveContext(executor=self.steps):
-                await self.handle(scope, replay(body, receive), send)
+                await self._serve_waiting(scope, body, receive, send)
             return
         loop = asyncio.get_running_loop()
         response = await loop.run_in_executor(self.pool, partial(self._respond, scope, body))
@@ -143,6 +144,41 @@ class GatewayHandler(ASGIHandler):
             await self.send_response(response, send)
         finally:
             await loop.run_in_executor(self.pool, response.close)
+
+    async def _serve_waiting(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> None:
+        """A coroutine view's request as Django's `handle` serves it (the view is cancelled
+        when the client hangs up), in three fewer thread hops. Django sends request_started and
+        request_finished to their synchronous receivers, and closes the response, on a thread:
+        under a burst each hop waited its turn in the steps' pool behind the recommends' queries
+        (21-70 ms on average, six hops a recommend). Here they run on the event loop. Django's
+        receivers close and reset a thread's database connections, which the loop's thread
+        never opens (the steps' threads check theirs around every step), and the request's
+        caches and urlconf; a receiver that queried the database on the loop would fail loudly
+        (SynchronousOnlyOperation). The response comes rendered (gateway/asyncviews.py)."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, io.BytesIO(body))
+        if request is None:
+            assert error_response is not None
+            response = error_response
+        else:
+            view = asyncio.ensure_future(self.run_get_response(request))
+            hang_up = asyncio.ensure_future(self.listen_for_disconnect(receive))
+            await asyncio.wait((view, hang_up), return_when=asyncio.FIRST_COMPLETED)
+            hang_up.cancel()
+            with contextlib.suppress(asyncio.CancelledError, RequestAborted):
+                await hang_up
+            if not view.done():  # the client left: so does the view
+                view.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await view
+                signals.request_finished.send(sender=self.__class__)
+                return
+            response = view.result()
+        try:
+            await self.send_response(response, send)
+        finally:
+            response.close()
 
     def _respond(self, scope: Scope, body: bytes) -> HttpResponseBase:
         """The whole synchronous request, on a thread of the pool."""

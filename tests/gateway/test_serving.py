@@ -8,6 +8,7 @@ import http.client
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import orjson
@@ -76,6 +77,26 @@ def test_recommends_waiting_on_the_engine_hold_no_thread(web, scripted, shelf):
     # SQLite's writers took turns: every recommend recorded its intent, none "database is locked".
     assert [answer.status for answer in answers] == [200] * waiting
     assert Intent.objects.count() == waiting
+
+
+def test_a_recommend_whose_client_hangs_up_is_dropped_and_records_nothing(web, scripted, shelf):
+    scripted.hold()
+    leaving = http.client.HTTPConnection("127.0.0.1", web.port, timeout=30)
+    leaving.request(
+        "GET", "/v1/recommend?intent=trail+running+shoes+left", headers={"Host": "localhost"}
+    )
+    wait_until(lambda: scripted.calls_count == 1, what="the recommend at the engine")
+    leaving.close()  # the client hangs up while the view waits on the engine
+    time.sleep(1)  # the worker hears of it at once, on loopback
+    scripted.release()
+
+    stayed = web.get("/v1/recommend?intent=trail+running+shoes+stayed")
+    time.sleep(1)  # time enough for a view that was not dropped to record its intent
+
+    assert stayed.status == 200
+    assert list(Intent.objects.values_list("raw_query", flat=True)) == [
+        "trail running shoes stayed"
+    ]
 
 
 def test_a_body_past_the_limit_is_refused_before_it_is_read_whole(web):
