@@ -74,6 +74,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def listeners(port: int) -> int:
+    """How many sockets listen on TCP `port` (Linux's /proc/net tables: nothing connects)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as rows:
+            next(rows)  # the header
+            for row in rows:
+                fields = row.split()  # sl, local address:port (hex), remote, state, ...
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # LISTEN
+                    count += 1
+    return count
+
+
 def post(port: int, path: str, body: bytes, timeout: float = 30) -> int:
     """The status of one JSON POST on a fresh connection."""
     import http.client
@@ -116,7 +129,12 @@ def procfile_command(role: str) -> str:
 @contextlib.contextmanager
 def web_server(env: dict[str, str], *, workers: int = 2, port: int = 0) -> Iterator[int]:
     """The Procfile's `web` role (what `make run` serves) on loopback `port` (a free one if 0)
-    with `workers` workers: yields the port once it answers /healthz, and stops it afterwards."""
+    with `workers` workers: yields the port once every worker listens and it answers /healthz,
+    and stops it afterwards.
+
+    Each worker listens on a socket of its own once warm (gateway/web_config.py); load sent
+    when only the first is warm would stay on it for good (wrk keeps its connections open), and
+    measure one worker, not the role."""
     port = port or free_port()
     env = {
         **env,
@@ -136,7 +154,7 @@ def web_server(env: dict[str, str], *, workers: int = 2, port: int = 0) -> Itera
         deadline = time.monotonic() + 90
         while True:
             with contextlib.suppress(OSError):
-                if get(port, "/healthz", timeout=5) == 200:
+                if listeners(port) >= workers and get(port, "/healthz", timeout=5) == 200:
                     break
             if time.monotonic() > deadline or server.poll() is not None:
                 raise SystemExit("the web server did not start")
