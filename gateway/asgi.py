@@ -7,9 +7,9 @@ a thousand waiting requests cost a thousand small objects on the event loop, not
 workers. Every other view is ordinary synchronous Django, run whole (middleware, view, response)
 on one thread of a bounded pool whose threads keep their database connections between requests,
 as a threaded worker's would. The coroutine views' own synchronous steps (queries, writes) run
-on a second pool of the same size, so the database connections of a web process stay bounded
-by twice `WEB_THREADS` however many requests wait. docs/operations.md explains the choice, with
-its figures.
+on a second pool, of one thread unless `WEB_STEP_THREADS` says otherwise, so the database
+connections of a web process stay bounded by `WEB_THREADS` + `WEB_STEP_THREADS` however many
+requests wait. docs/operations.md explains the choice, with its figures.
 
 Before a worker accepts its first request, the lifespan protocol warms it: every app whose
 AppConfig has a `warm_up()` loads there what its first request would otherwise wait for (the
@@ -111,13 +111,23 @@ class GatewayHandler(ASGIHandler):
     """Django's ASGI handler, serving a request one of two ways: a coroutine view on the event
     loop, its synchronous steps on one pool, any other view whole on another. Two pools, so a
     burst of recommends, each a few steps of database work, never queues ahead of a card
-    lookup."""
+    lookup.
 
-    def __init__(self, threads: int) -> None:
+    The steps' pool has one thread by default: one step at a time, on one thread, which is what
+    asgiref asks of a thread-sensitive executor. A step is the interpreter's work (retrieval,
+    composing cards, ORM rows) with database round trips of a fraction of a millisecond
+    between; threads cannot run it side by side, they only take turns at the interpreter lock,
+    and every thread that wants it makes each other thread of the worker wait longer for its
+    turn, a card lookup's among them. Beside 64 cold recommends, four step threads left card
+    lookups a p99 of 77-100 ms on PostgreSQL, one thread 33-59 ms, for the same throughput
+    within the noise (docs/operations.md). `WEB_STEP_THREADS` is for a database whose round
+    trips take milliseconds, where steps waiting on it side by side would pay."""
+
+    def __init__(self, threads: int, step_threads: int) -> None:
         super().__init__()
         self.sync_chain = _SyncChain()
         self.pool = ConnectionKeepingPool(threads, thread_name_prefix="web")
-        self.steps = ConnectionKeepingPool(threads, thread_name_prefix="web-steps")
+        self.steps = ConnectionKeepingPool(step_threads, thread_name_prefix="web-steps")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -200,7 +210,7 @@ def _waits(path: str) -> bool:
     return iscoroutinefunction(match.func)
 
 
-_gateway = GatewayHandler(threads=settings.WEB_THREADS)
+_gateway = GatewayHandler(threads=settings.WEB_THREADS, step_threads=settings.WEB_STEP_THREADS)
 # A2A and MCP beside the REST API (agents/asgi.py): their paths to their servers, the rest here.
 _served = Agents(_gateway)
 

@@ -111,9 +111,10 @@ MIDDLEWARE = [
 ROOT_URLCONF = "gateway.urls"
 WSGI_APPLICATION = "gateway.wsgi.application"
 ASGI_APPLICATION = "gateway.asgi.application"
-# Threads of a web worker that run synchronous views and the synchronous steps of the views that
-# wait (gateway/asgi.py); each keeps its own database connection between requests.
+# Threads of a web worker that run synchronous views, and those that run the synchronous steps of
+# the views that wait (gateway/asgi.py); each keeps its own database connection between requests.
 WEB_THREADS = bounded_int("WEB_THREADS", 4, 1, 256)
+WEB_STEP_THREADS = bounded_int("WEB_STEP_THREADS", 1, 1, 256)
 # The API's paths carry no trailing slash; never redirect a POST to a slashed twin.
 APPEND_SLASH = False
 

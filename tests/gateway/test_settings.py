@@ -85,6 +85,7 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
         ),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_RETENTION_DAYS": "1.5"}, "must be a whole number"),
         ({"DJANGO_SECRET_KEY": "k", "WEB_THREADS": "0"}, "WEB_THREADS must be"),
+        ({"DJANGO_SECRET_KEY": "k", "WEB_STEP_THREADS": "0"}, "WEB_STEP_THREADS must be"),
         (
             {"DJANGO_SECRET_KEY": "k", "MERCHANT_PROBE_CONCURRENCY": "1000"},
             "MERCHANT_PROBE_CONCURRENCY must be",
