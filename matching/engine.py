@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import logging
 import math
-import socket
 import threading
 import time
 from collections.abc import Callable, Collection
@@ -31,7 +30,8 @@ from django.core.cache import caches
 from redis.exceptions import RedisError
 
 from gateway.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
-from matching import breaker, engine_loop
+from matching import breaker, engine_process
+from matching.engine_process import Raised, Trace, trace_of
 from matching.resolution import Resolution, Unreadable, messages_for, normalize, parse
 
 logger = logging.getLogger(__name__)
@@ -78,15 +78,6 @@ class Failure(Exception):
     detail: str
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
-    chain: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in chain:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
-    return chain
-
-
 def endpoint() -> str:
     """Where the engine is called, fit for a log: the API base without credentials or query,
     else the provider litellm derives from the model."""
@@ -109,33 +100,37 @@ STATUS_NOTES = {
 }
 
 
+CONNECTION_CAUSES = {
+    "refused": ("connection refused", "to"),
+    "name lookup": ("name lookup failed", "for"),
+    "failed": ("connection failed", "to"),
+}
+
+
 def failure_of(exc: BaseException) -> Failure:
-    """What a litellm error says: an outage or a bad input, and its cause in words. litellm
-    maps providers' errors to its own classes (a refused connection to an OpenAI-compatible
-    server is its InternalServerError); the cause underneath is read from the chain."""
-    chain = _chain(exc)
-    names = {type(link).__name__ for link in chain}
+    """What a litellm error says: an outage or a bad input, and its cause in words."""
+    return failure_from(exc.trace if isinstance(exc, Raised) else trace_of(exc))
+
+
+def failure_from(trace: Trace) -> Failure:
+    """What a call's Trace (matching/engine_process.py) says of the engine."""
     timeout = settings.INTENT_ENGINE_TIMEOUT_S
-    if any(isinstance(link, TimeoutError) or "Timeout" in type(link).__name__ for link in chain):
+    if trace.timeout:
         message = TIMED_OUT.format(timeout=timeout)
         return Failure(True, "timeout", message, f"timed out after {timeout:.1f} s")
-    if "APIConnectionError" in names or any(isinstance(link, OSError) for link in chain):
-        if any(isinstance(link, ConnectionRefusedError) for link in chain):
-            cause, where = "connection refused", "to"
-        elif any(isinstance(link, socket.gaierror) for link in chain):
-            cause, where = "name lookup failed", "for"
-        else:
-            cause, where = "connection failed", "to"
+    if trace.stopped:  # an outage of ours, not the provider's; the next call starts another
+        return Failure(True, "engine process stopped", FAILED, "the engine's process stopped")
+    if trace.connection is not None:
+        cause, where = CONNECTION_CAUSES[trace.connection]
         return Failure(True, cause, FAILED, f"{cause} {where} {endpoint()}")
-    status = getattr(exc, "status_code", None)
-    if isinstance(status, int):
+    if trace.status is not None:
         # 401, 403 and 404 are a key or model the provider refuses: nobody gets an answer.
+        status = trace.status
         outage = status in (401, 403, 404, 429) or status >= 500
         message = FAILED if outage else "The intent engine refused to resolve this intent."
         detail = f"HTTP {status}{STATUS_NOTES.get(status, '')} from {endpoint()}"
         return Failure(outage, f"HTTP {status}", message, detail)
-    cause = type(exc).__name__
-    return Failure(True, cause, FAILED, f"{cause} from {endpoint()}")
+    return Failure(True, trace.kind, FAILED, f"{trace.kind} from {endpoint()}")
 
 
 def _retryable(failure: Failure) -> bool:
@@ -174,12 +169,9 @@ _import_lock = threading.Lock()
 
 
 def load_litellm() -> Any:
+    """litellm in this process, for the synchronous door (`_call`)."""
     with _import_lock:
-        import litellm
-
-        litellm.telemetry = False
-        litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banner per failure
-        return litellm
+        return engine_process.load_litellm()
 
 
 def _pause(failure: Failure, attempt: int, deadline: float) -> float | None:
@@ -214,8 +206,9 @@ def _call(messages: list[dict[str, str]]) -> str:
 
 
 async def _acall(messages: list[dict[str, str]]) -> str:
-    """`_call` on the event loop: the same deadline, retries and failures, holding no thread."""
-    litellm = load_litellm()
+    """`_call` for coroutines: the same deadline, retries and failures, holding no thread;
+    litellm runs in the engine's own process (matching/engine_process.py)."""
+    await engine_process.started(settings.INTENT_ENGINE_MODEL)  # never from the engine's time
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
     attempt = 0
     while True:
@@ -223,8 +216,7 @@ async def _acall(messages: list[dict[str, str]]) -> str:
         remaining = deadline - time.monotonic()
         try:
             async with asyncio.timeout(remaining):
-                response = await engine_loop.run(litellm.acompletion(**completion_kwargs(messages)))
-            return _content(response)
+                return await engine_process.complete(completion_kwargs(messages))
         except TimeoutError:
             failure = failure_of(TimeoutError())
         except Exception as exc:  # every provider error, mapped by litellm

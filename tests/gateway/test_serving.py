@@ -184,25 +184,26 @@ def _python(code: str, **env: str) -> str:
     return result.stdout.strip()
 
 
-def test_a_web_worker_loads_the_engine_client_before_its_first_request(shelf):
-    loaded = _python(
-        "import sys, asyncio\n"
+def test_a_web_worker_starts_its_engine_process_before_its_first_request(shelf):
+    started = _python(
+        "import asyncio\n"
         "import gateway.asgi as web\n"
-        "before = 'litellm' in sys.modules\n"
+        "from matching import engine_process\n"
+        "before = engine_process._child is not None\n"
         "messages = iter([{'type': 'lifespan.startup'}, {'type': 'lifespan.shutdown'}])\n"
         "async def receive():\n"
         "    return next(messages)\n"
         "async def send(message):\n"
         "    if message['type'] == 'lifespan.startup.complete':\n"
-        "        print(before, 'litellm' in sys.modules, 'openai.resources' in sys.modules,\n"
-        "              message['type'])\n"
+        "        child = engine_process._child\n"
+        "        print(before, child.alive, child.process.poll() is None, message['type'])\n"
         "asyncio.run(web.application({'type': 'lifespan'}, receive, send))\n",
         DATABASE_URL=database_url(),
         INTENT_ENGINE_MODEL="openai/scripted",
         INTENT_ENGINE_API_BASE="http://127.0.0.1:9/v1",
     )
 
-    assert loaded == "False True True lifespan.startup.complete"
+    assert started == "False True True lifespan.startup.complete"
 
 
 def test_commands_and_celery_never_load_the_engine_client():
