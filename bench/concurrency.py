@@ -330,6 +330,17 @@ def _stored() -> dict[str, tuple[int, int]]:
     return stored
 
 
+def _vacuum() -> None:
+    """On PostgreSQL, VACUUM what recommends store, so that autovacuum finds nothing to give
+    back while they are measured (rows the surge updated earlier in the run had once let it
+    truncate a table mid-measure: a negative size per recommend)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"VACUUM {', '.join(STORED_TABLES)}")
+
+
 def cost_per_recommend(vendor: str, intents: list[str]) -> list[Figure]:
     """Rows (and on PostgreSQL bytes) stored per recommend, over 200 cold recommends."""
     from django.test import Client
@@ -343,6 +354,7 @@ def cost_per_recommend(vendor: str, intents: list[str]) -> list[Figure]:
         settings.INTENT_ENGINE_MODEL = "openai/gpt-4o-mini"
         settings.INTENT_ENGINE_API_BASE = engine.api_base
         settings.INTENT_ENGINE_API_KEY = "sk-bench"
+        _vacuum()
         before = _stored()
         for n in range(count):
             text = f"{intents[n % len(intents)]} c{run_id}x{n}"
