@@ -331,9 +331,8 @@ def _stored() -> dict[str, tuple[int, int]]:
 
 
 def _vacuum() -> None:
-    """On PostgreSQL, VACUUM what recommends store, so that autovacuum finds nothing to give
-    back while they are measured (rows the surge updated earlier in the run had once let it
-    truncate a table mid-measure: a negative size per recommend)."""
+    """VACUUM (PostgreSQL) what recommends store: autovacuum had once truncated a table while
+    it was measured (a negative size per recommend)."""
     from django.db import connection
 
     if connection.vendor == "postgresql":
