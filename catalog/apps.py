@@ -6,9 +6,8 @@ class CatalogConfig(AppConfig):
     verbose_name = "Catalog"
 
     def warm_up(self) -> None:
-        """As a web worker starts: the search index and the catalog's categories, so that no
-        shopper's recommend waits for them."""
-        from catalog import index, search
+        """As a web worker starts: the catalog's categories, so that no shopper's recommend
+        waits for them (search itself is the database's: nothing to build)."""
+        from catalog import search
 
-        index.current()
         search.catalog_categories()

@@ -15,6 +15,7 @@ import orjson
 from django.db import connection, models, transaction
 from django.utils import timezone
 
+from catalog.documents import of_fields
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
 from gateway.jsonio import dumps
@@ -38,6 +39,7 @@ PRODUCT_FIELDS = [
     "risk_level",
     "target_persona",
     "target_age",
+    "search_document",
     "updated_at",
 ]
 
@@ -164,7 +166,13 @@ class _Writer:
 
         existing = set(Product.objects.filter(id__in=records).values_list("id", flat=True))
         products = [
-            {**record.product, "created_at": now, "updated_at": now} for record in records.values()
+            {
+                **record.product,
+                "search_document": of_fields(record.product),
+                "created_at": now,
+                "updated_at": now,
+            }
+            for record in records.values()
         ]
         _upsert(Product, products, key="id", fields=PRODUCT_FIELDS)
 

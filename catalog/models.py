@@ -7,7 +7,9 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator, URLValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
+from catalog.documents import of_fields
 from gateway.fields import JSONField
 
 # Creator usernames: what the import accepts and what lookups check before they query.
@@ -81,12 +83,22 @@ class Product(models.Model):
     risk_level = models.CharField(max_length=8, choices=RiskLevel.choices, default=RiskLevel.LOW)
     target_persona = models.CharField(max_length=200, blank=True, default="")
     target_age = models.CharField(max_length=40, blank=True, default="")
+    # The text as search reads it (catalog/documents.py), written with the text it follows.
+    search_document = JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # The columns the search document is made of.
+    TEXT_FIELDS = ("title", "tags", "brand", "category_l1", "category_l2", "description")
+
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index(fields=["category_l2"], name="product_category_l2")]
+        indexes = [
+            models.Index(fields=["category_l2"], name="product_category_l2"),
+            # Search compares category names without case (catalog/search.py).
+            models.Index(Lower("category_l1"), name="product_category_l1_folded"),
+            models.Index(Lower("category_l2"), name="product_category_l2_folded"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(price_usd__isnull=True) | Q(price_usd__gte=0),
@@ -107,6 +119,14 @@ class Product(models.Model):
 
     def __str__(self) -> str:
         return f"{self.id} {self.title}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, with the search document of the text as it is now."""
+        self.search_document = of_fields({name: getattr(self, name) for name in self.TEXT_FIELDS})
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and set(update_fields) & set(self.TEXT_FIELDS):
+            kwargs["update_fields"] = {*update_fields, "search_document"}
+        super().save(*args, **kwargs)
 
 
 class Creator(models.Model):
@@ -188,3 +208,18 @@ class Recommendation(models.Model):
 
     def __str__(self) -> str:
         return self.rec_id
+
+
+class SearchWord(models.Model):
+    """A clean whole word of the catalog's titles, tags or brands: what the fuzzy tier's
+    spelling corrections choose from (catalog/spelling.py). The database adds the words of
+    every product it writes (the triggers of migration 0006); a word no product holds any more
+    stays, and is never chosen, since corrections need products that hold them."""
+
+    word = models.CharField(max_length=64, primary_key=True)
+
+    class Meta:
+        ordering = ["word"]
+
+    def __str__(self) -> str:
+        return self.word

@@ -6,34 +6,34 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
     strict         every keyword, inside the resolved categories
     narrow         every keyword, any category
     fuzzy          every keyword, each word the catalog does not know corrected to the known
-                   word spelled most like it; in the resolved categories when there are any;
-                   never matched against category names
+                   word spelled most like it (catalog/spelling.py); in the resolved categories
+                   when there are any; never matched against category names
     broadened      the resolved categories only, ranked by the keywords first, sales second
 
 A keyword matches on whole words with their stems ("shoes" finds "Shoe", "men" never finds
 "Women's"); a keyword of several words matches when they stand near each other in one field.
-Inside a tier, products of the resolved categories come first, then the most relevant (BM25F
-of the product's own text, catalog/index.py), then the best sellers with creators.
+Inside a tier, products of the resolved categories come first, then the product itself before
+accessories of it, then the database's relevance score, then the best sellers with creators.
 
 Every tier, and the trending fill after them, keeps to the region (products sold there or
 everywhere) and to the budget: a stated maximum is never exceeded, a stated minimum never
 undercut, and a product without a price is left out when a budget was stated.
 
-Retrieval reads the in-process index of catalog/index.py, not the database: the same answer,
-in the same order, on SQLite and PostgreSQL. Only the trending fill queries the database.
+The catalog is searched where it is kept (catalog/fulltext.py): each tier asks the database for
+its best CANDIDATES products, checks each against the exact rule of its tier and orders them;
+no request reads more than that back, and no process holds anything that grows with the catalog.
 """
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
 
 from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from catalog import index, text
+from catalog import fulltext, spelling, text
 from catalog.models import Product
 from gateway.cache import cached
 
@@ -44,6 +44,12 @@ TRENDING_WINDOW = timedelta(days=30)
 TRENDING_CACHE_S = 300
 TRENDING_POOL = 100
 CATEGORIES_CACHE_S = 300
+# The products a tier reads back from the database at most, before its exact checks and order.
+CANDIDATES = 200
+# The fields a phrase keyword may stand in (descriptions are searched for single words only),
+# and those the fuzzy tier searches (never category names).
+KEPT_FIELDS = ("title", "tags", "brand", "category")
+NOT_CATEGORY = ("title", "tags", "brand", "description")
 
 
 @dataclass(frozen=True)
@@ -113,100 +119,151 @@ def tier_ids(
     """The ids one tier finds, best first, none of `exclude`."""
     if tier not in TIERS:
         raise ValueError(f"unknown tier {tier!r}")
-    catalog = index.current()
-    skip = set(exclude)
     keywords = [terms for terms in map(text.query_terms, query.keywords) if terms]
-    categories = {name.casefold() for name in query.categories}
+    categories = tuple(dict.fromkeys(name.lower() for name in query.categories))
+    filters = fulltext.Filters(
+        region=query.region,
+        budget_min=query.budget_min,
+        budget_max=query.budget_max,
+        categories=categories,
+        within=tier == "strict" or (tier in ("fuzzy", "broadened") and bool(categories)),
+        exclude=tuple(exclude),
+    )
     if tier == "raw_substring":
-        found = _title_phrase(catalog, text.terms(query.text))
-        scored = keywords or [text.query_terms(query.text)]
-    elif tier in ("strict", "narrow"):
+        return _title_phrase(query, filters, keywords, limit)
+    if tier in ("strict", "narrow"):
         if not keywords or (tier == "strict" and not categories):
             return []
-        found, scored = _every(catalog, keywords), keywords
-        if tier == "strict":
-            found &= catalog.in_categories(categories)
-    elif tier == "fuzzy":
-        corrected = _corrected(catalog, query.keywords)
+        return _every(fulltext.Match(keywords), filters, keywords, limit)
+    if tier == "fuzzy":
+        corrected = _corrected(query.keywords)
         if corrected is None:
             return []
-        found = _every(catalog, corrected, mask=index.NOT_CATEGORY)
-        if categories:
-            found &= catalog.in_categories(categories)
-        scored = corrected
-    else:  # broadened
-        if not categories:
-            return []
-        found = catalog.in_categories(categories)
-        scored = keywords
-    docs = [
-        doc
-        for doc in found
-        if catalog.docs[doc].product_id not in skip and _fits_doc(query, catalog.docs[doc])
+        return _every(fulltext.Match(corrected, fields=NOT_CATEGORY), filters, corrected, limit)
+    if not categories:
+        return []
+    return _broadened(filters, keywords, limit)
+
+
+def _every(
+    match: fulltext.Match, filters: fulltext.Filters, keywords: list[list[str]], limit: int
+) -> list[int]:
+    """The products holding every keyword, a phrase's words in order and near each other in
+    one field, best first."""
+    fields = [name for name in KEPT_FIELDS if name in match.fields]
+    phrases = [keyword for keyword in keywords if len(keyword) > 1]
+    found = [
+        candidate
+        for candidate in fulltext.candidates(match, filters, CANDIDATES)
+        if all(
+            any(text.near(phrase, _terms(candidate, name)) for name in fields) for phrase in phrases
+        )
     ]
-    return [catalog.docs[doc].product_id for doc in _ranked(catalog, docs, scored, categories)][
-        :limit
+    return [candidate.product_id for candidate in _ranked(found, keywords)][:limit]
+
+
+def _title_phrase(
+    query: SearchQuery, filters: fulltext.Filters, keywords: list[list[str]], limit: int
+) -> list[int]:
+    """The products whose title holds the shopper's own words as consecutive words."""
+    terms = text.terms(query.text)
+    searched = [term for term in terms if term not in text.STOP_WORDS]
+    if not searched or len(terms) > 40:
+        return []
+    match = fulltext.Match([searched], fields=("title",), exact_phrase=True)
+    scored = keywords or [text.query_terms(query.text)]
+    width, wanted = len(terms), tuple(terms)
+    found = []
+    for candidate in fulltext.candidates(
+        match, filters, CANDIDATES, scored=[term for keyword in scored for term in keyword]
+    ):
+        title = _terms(candidate, "title")
+        if any(
+            tuple(title[start : start + width]) == wanted for start in range(len(title) - width + 1)
+        ):
+            found.append(candidate)
+    return [candidate.product_id for candidate in _ranked(found, scored)][:limit]
+
+
+def _broadened(filters: fulltext.Filters, keywords: list[list[str]], limit: int) -> list[int]:
+    """The categories' products: those holding any keyword first (an accessory of what the
+    shopper named last of all), then the best sellers with creators, then the rest by id."""
+    matched: list[fulltext.Candidate] = []
+    if keywords:
+        matched = _ranked(
+            fulltext.candidates(fulltext.Match(keywords, every=False), filters, CANDIDATES),
+            keywords,
+        )
+    heads = [keyword[-1] for keyword in keywords]
+    asked = {term for keyword in keywords for term in keyword}
+    accessories = [
+        candidate.product_id
+        for candidate in matched
+        if text.accessory_of(heads, _terms(candidate, "title"), asked)
     ]
+    chosen = [
+        candidate.product_id for candidate in matched if candidate.product_id not in accessories
+    ]
+    for fill in (fulltext.best_sellers, _by_id):
+        if len(chosen) >= limit:
+            break
+        rest = replace(filters, exclude=(*filters.exclude, *chosen, *accessories))
+        chosen.extend(fill(rest, limit - len(chosen)))
+    return (chosen + accessories)[:limit]
+
+
+def _by_id(filters: fulltext.Filters, limit: int) -> list[int]:
+    return [candidate.product_id for candidate in fulltext.candidates(None, filters, limit)]
 
 
 def _ranked(
-    catalog: index.Index,
-    docs: list[int],
-    keywords: Sequence[Sequence[str]],
-    categories: set[str],
-) -> list[int]:
+    candidates: list[fulltext.Candidate], keywords: Sequence[Sequence[str]]
+) -> list[fulltext.Candidate]:
     """Best first: inside the resolved categories, then the product itself before accessories
-    of it (text.accessory_of), then by score, then by creator sales; the product id breaks the
-    last ties, so both databases answer the same order."""
-    terms = [term for keyword in keywords for term in keyword]
-    scores = catalog.scores(terms, docs)
+    of it (text.accessory_of), then by the database's score, then by creator sales; the
+    product id breaks the last ties."""
     heads = [keyword[-1] for keyword in keywords if keyword]
-    asked = set(terms)
+    asked = {term for keyword in keywords for term in keyword}
+    sales = _sales([candidate.product_id for candidate in candidates])
     return sorted(
-        docs,
-        key=lambda doc: (
-            not catalog.docs[doc].categories & categories,
-            text.accessory_of(heads, catalog.docs[doc].field("title"), asked),
-            -round(scores[doc], 9),
-            -catalog.docs[doc].sales,
-            catalog.docs[doc].product_id,
+        candidates,
+        key=lambda candidate: (
+            not candidate.in_categories,
+            text.accessory_of(heads, _terms(candidate, "title"), asked),
+            -round(candidate.score, 9),
+            -sales.get(candidate.product_id, 0.0),
+            candidate.product_id,
         ),
     )
 
 
-def _every(catalog: index.Index, keywords: Sequence[Sequence[str]], mask: int = -1) -> set[int]:
-    """The docs holding every keyword (a phrase's words near each other)."""
-    ordered = sorted(keywords, key=lambda keyword: len(catalog.with_term(keyword[0])))
-    found = catalog.with_keyword(ordered[0], mask)
-    for keyword in ordered[1:]:
-        if not found:
-            break
-        found &= catalog.with_keyword(keyword, mask)
-    return found
+def _terms(candidate: fulltext.Candidate, name: str) -> list[str]:
+    """A field of a candidate as the analyzer reads it (stop words kept: phrases count them)."""
+    if name == "title":
+        return text.terms(candidate.title)
+    if name == "tags":
+        return text.terms(" . ".join(candidate.tags))
+    if name == "brand":
+        return text.terms(candidate.brand or "")
+    return text.terms(f"{candidate.category_l1 or ''} . {candidate.category_l2 or ''}")
 
 
-def _title_phrase(catalog: index.Index, terms: Sequence[str]) -> set[int]:
-    """The docs whose title holds `terms` as consecutive words: the shopper's own words."""
-    searched = [term for term in terms if term not in text.STOP_WORDS]
-    if not searched or len(terms) > 40:
-        return set()
-    found = catalog.with_term(searched[0], index.BIT["title"])
-    for term in searched[1:]:
-        found &= catalog.with_term(term, index.BIT["title"])
-    width = len(terms)
-    wanted = tuple(terms)
-    return {
-        doc
-        for doc in found
-        if any(
-            catalog.docs[doc].field("title")[start : start + width] == wanted
-            for start in range(len(catalog.docs[doc].field("title")) - width + 1)
+def _sales(ids: Sequence[int]) -> dict[int, float]:
+    """All-time creator GMV of each of `ids` that has videos."""
+    if not ids:
+        return {}
+    marks = ", ".join(["%s"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT product_id, SUM(gmv_usd) FROM catalog_video "
+            f"WHERE product_id IN ({marks}) GROUP BY product_id",
+            list(ids),
         )
-    }
+        return {int(row[0]): float(row[1] or 0) for row in cursor.fetchall()}
 
 
-def _corrected(catalog: index.Index, keywords: Sequence[str]) -> list[list[str]] | None:
-    """The keywords with each misspelt word replaced by its correction (Index.correction);
+def _corrected(keywords: Sequence[str]) -> list[list[str]] | None:
+    """The keywords with each misspelt word replaced by its correction (catalog/spelling.py);
     None when no word was corrected, or when a word the catalog does not know has none."""
     changed = False
     corrected: list[list[str]] = []
@@ -215,8 +272,8 @@ def _corrected(catalog: index.Index, keywords: Sequence[str]) -> list[list[str]]
         for word in text.words(keyword):
             if word in text.STOP_WORDS:
                 continue
-            fixed = catalog.correction(word)
-            if fixed is None and not catalog.df(text.stem(word)):
+            fixed = spelling.correction(word)
+            if fixed is None and not fulltext.documents_with(text.stem(word), 1):
                 return None
             terms.append(text.stem(fixed or word))
             changed = changed or fixed is not None
@@ -227,18 +284,12 @@ def _corrected(catalog: index.Index, keywords: Sequence[str]) -> list[list[str]]
 
 def corrections(keywords: Sequence[str]) -> dict[str, str]:
     """The fuzzy tier's corrections of the keywords' misspelt words (word -> catalog word)."""
-    catalog = index.current()
     words = (word for keyword in keywords for word in text.words(keyword))
     return {
         word: fixed
         for word in words
-        if word not in text.STOP_WORDS and (fixed := catalog.correction(word))
+        if word not in text.STOP_WORDS and (fixed := spelling.correction(word))
     }
-
-
-def _fits_doc(query: SearchQuery, doc: index.Doc) -> bool:
-    sold_there = not doc.regions or query.region is None or query.region in doc.regions
-    return sold_there and _within_budget(query, doc.price)
 
 
 # --- Trending fill -----------------------------------------------------------------------------
@@ -248,7 +299,7 @@ def _trending_pool(region: str | None) -> list[tuple[int, Decimal | None]]:
     """(id, price) of the region's best sellers: creator GMV of the last 30 days first, then
     all-time creator GMV, so a quiet month still has an order."""
     since = timezone.now() - TRENDING_WINDOW
-    where, params = _region_filter(region)
+    where, params = fulltext.region_condition(region)
     sql = (
         "SELECT p.id, p.price_usd FROM catalog_product p "
         "JOIN catalog_video v ON v.product_id = p.id "
@@ -312,16 +363,3 @@ def catalog_categories() -> list[str]:
         return sorted(names)
 
     return list(cached("catalog:categories", CATEGORIES_CACHE_S, compute, alias="local"))
-
-
-def _region_filter(region: str | None) -> tuple[str, list[Any]]:
-    """The SQL condition of products sold in `region` (aliased `p`), for the trending pool."""
-    if region is None:
-        return "1 = 1", []
-    if connection.vendor == "postgresql":
-        return "(p.regions = '[]'::jsonb OR p.regions @> jsonb_build_array(%s::text))", [region]
-    return (
-        "(p.regions = '[]' OR EXISTS "
-        "(SELECT 1 FROM json_each(p.regions) WHERE json_each.value = %s))",
-        [region],
-    )

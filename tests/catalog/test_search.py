@@ -1,10 +1,9 @@
-"""Tiered retrieval (catalog/search.py, on the index of catalog/index.py) on the database under
-test: the same answers, in the same order, on SQLite and PostgreSQL."""
+"""Tiered retrieval (catalog/search.py, on the database's full-text search of
+catalog/fulltext.py) on the database under test."""
 
 import pytest
-from django.core.cache import caches
 
-from catalog import index, search
+from catalog import search, spelling
 from catalog.models import Product
 from catalog.search import SearchQuery, retrieve, tier_ids
 from tests.factories import ProductFactory
@@ -45,14 +44,12 @@ def test_fuzzy_forgives_a_misspelt_word_that_no_exact_tier_matches(shelf):
 
 
 def test_fuzzy_corrects_to_the_catalogs_own_words_only(shelf):
-    catalog = index.current()
-
-    assert catalog.correction("waterprooff") == "waterproof"
-    assert catalog.correction("blendr") == "blender"
-    assert catalog.correction("mernio") == "merino"  # two letters swapped: one edit
+    assert spelling.correction("waterprooff") == "waterproof"
+    assert spelling.correction("blendr") == "blender"
+    assert spelling.correction("mernio") == "merino"  # two letters swapped: one edit
     # "blah" is spelled like no word of the catalog within one edit.
-    assert catalog.correction("blah") is None
-    assert catalog.correction("waterproof") is None  # known and common enough
+    assert spelling.correction("blah") is None
+    assert spelling.correction("waterproof") is None  # known and common enough
     assert tier_ids("fuzzy", query("", ["qwertyuiop"]), 10) == []
 
 
@@ -71,13 +68,23 @@ def test_fuzzy_never_matches_category_names(shelf):
     assert sorted(tier_ids("narrow", query("", ["appliances"]), 10)) == [2006, 2007]
 
 
-def test_the_index_follows_the_catalog_once_its_version_is_read_again(shelf):
+def test_a_saved_product_is_searchable_at_once_with_its_new_words(shelf):
     assert tier_ids("fuzzy", query("", ["kayakk"]), 10) == []
-    Product.objects.filter(id=2005).update(title="Merino Kayak Socks")
-    Product.objects.get(id=2005).save()  # a saved product changes the catalog version
+    socks = Product.objects.get(id=2005)
+    socks.title = "Merino Kayak Socks"
+    socks.save()
 
-    caches["local"].delete(index.VERSION_KEY)  # the check interval passed
     assert tier_ids("fuzzy", query("", ["kayakk"]), 10) == [2005]
+    assert tier_ids("narrow", query("", ["kayak"]), 10) == [2005]
+
+
+def test_a_save_of_some_fields_keeps_the_search_document_in_step(shelf):
+    socks = Product.objects.get(id=2005)
+    socks.title = "Merino Canoe Socks"
+    socks.save(update_fields=["title"])
+
+    assert tier_ids("narrow", query("", ["canoe"]), 10) == [2005]
+    assert tier_ids("narrow", query("", ["hiking", "socks"]), 10) == []
 
 
 def test_words_match_whole_words_with_their_stems(shelf):
@@ -191,12 +198,10 @@ def test_the_index_follows_a_renamed_and_a_deleted_product(shelf):
     boot = Product.objects.get(id=2004)
     boot.title = "Alpine Summit Boot"
     boot.save()
-    caches["local"].delete(index.VERSION_KEY)
 
     assert tier_ids("raw_substring", query("waterproof hiking"), 5) == []
     assert tier_ids("raw_substring", query("summit boot"), 5) == [2004]
     Product.objects.filter(id=2004).delete()
-    caches["local"].delete(index.VERSION_KEY)
     assert tier_ids("raw_substring", query("summit boot"), 5) == []
 
 

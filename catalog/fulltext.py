@@ -1,0 +1,301 @@
+"""The database's full-text search over the products' search documents (catalog/documents.py).
+
+One copy of the index for every web process and host, kept by the database as products are
+written (migration 0006): PostgreSQL's weighted `tsvector` with a GIN index and pg_trgm for the
+spelling vocabulary; SQLite's FTS5 on the embedded default. Each backend answers the same three
+questions; catalog/search.py and catalog/spelling.py ask them and never see SQL:
+
+- candidates(): the products a Match finds that keep to the filters, at most `limit` of them,
+  those of the resolved categories first, then by the database's own relevance score (FTS5's
+  bm25 with field weights; PostgreSQL's ts_rank with the weights of A-D), then by id. The
+  database ranks every product the match finds but returns a bounded few, so no request ever
+  reads more than `limit` rows back, however large the catalog.
+- documents_with(): how many products hold a term, counted up to a cap.
+- spelled_like(): the vocabulary's words whose trigrams are most like a word's.
+
+Matches are written for the documents' stems, so they are a superset of what the gateway's
+analyzer means by them: a phrase keyword's words near each other (in any order on SQLite),
+anywhere in the fields asked for. catalog/search.py checks each candidate against the exact
+rule (order, slack, one field) before it keeps it.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from django.db import connection
+
+from catalog.documents import FIELDS
+
+# PostgreSQL's four weights: the title A, tags and brand B, categories C, description D.
+_WEIGHT = {"title": "A", "tags": "B", "brand": "B", "category": "C", "description": "D"}
+# ts_rank's weights of D, C, B, A; SQLite's bm25 weights of the FTS5 columns, in FIELDS order.
+PG_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
+FTS5_WEIGHTS = "3.0, 2.0, 1.5, 1.0, 0.5"
+# A phrase of more words than this is matched as all of its words, anywhere.
+LONGEST_PHRASE = 6
+
+
+@dataclass(frozen=True)
+class Match:
+    """What a tier looks for, in stems (text.query_terms)."""
+
+    keywords: Sequence[Sequence[str]]  # a keyword is one stem, or a phrase's stems in order
+    fields: Sequence[str] = FIELDS  # where the keywords may be found
+    every: bool = True  # every keyword (else any one of them)
+    exact_phrase: bool = False  # one keyword whose stems stand next to each other
+
+
+@dataclass(frozen=True)
+class Filters:
+    region: str | None = None
+    budget_min: float | None = None
+    budget_max: float | None = None
+    categories: Sequence[str] = ()  # lower-case names: preferred, or required with `within`
+    within: bool = False
+    exclude: Sequence[int] = ()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    product_id: int
+    title: str
+    tags: list[str]
+    brand: str | None
+    category_l1: str | None
+    category_l2: str | None
+    in_categories: bool
+    score: float  # the database's relevance score: higher is better
+    sales: float = field(default=0.0)
+
+
+def candidates(
+    match: Match | None, filters: Filters, limit: int, *, scored: Sequence[str] = ()
+) -> list[Candidate]:
+    """The best `limit` products `match` finds within `filters`; with no match, the products
+    of the filters' categories. `scored`: the stems to score by, when not the match's own."""
+    backend = _postgres if connection.vendor == "postgresql" else _sqlite
+    sql, params = backend(match, filters, limit, scored)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [
+        Candidate(
+            product_id=int(row[0]),
+            title=row[1] or "",
+            tags=_strings(row[2]),
+            brand=row[3],
+            category_l1=row[4],
+            category_l2=row[5],
+            in_categories=bool(row[6]),
+            score=float(row[7] or 0.0),
+        )
+        for row in rows
+    ]
+
+
+def documents_with(term: str, cap: int) -> int:
+    """How many products hold `term` (a stem) in any field, counted up to `cap`."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM catalog_product WHERE search_vector @@ "
+                "to_tsquery('simple', %s) LIMIT %s) found",
+                [_pg_term(term), cap],
+            )
+        else:
+            cursor.execute(
+                "SELECT min(doc, %s) FROM catalog_product_fts_terms WHERE term = %s", [cap, term]
+            )
+        row = cursor.fetchone()
+    return int(row[0] or 0) if row else 0
+
+
+def spelled_like(word: str, limit: int) -> list[str]:
+    """Up to `limit` words of the vocabulary, those sharing the most trigrams with `word`
+    first (PostgreSQL: pg_trgm's distance; SQLite: bm25 over the words' trigrams)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT word FROM catalog_searchword ORDER BY word <-> %s LIMIT %s", [word, limit]
+            )
+            return [row[0] for row in cursor.fetchall()]
+        grams = " OR ".join(f'"{gram}"' for gram in sorted(trigrams(word)) if '"' not in gram)
+        if not grams:
+            return []
+        cursor.execute(
+            "SELECT word FROM catalog_searchword_grams WHERE catalog_searchword_grams MATCH %s "
+            "ORDER BY rank LIMIT %s",
+            [grams, limit],
+        )
+        return [row[0].strip() for row in cursor.fetchall()]
+
+
+def best_sellers(filters: Filters, limit: int) -> list[int]:
+    """Up to `limit` products within `filters` that sold with creators, by all-time GMV."""
+    where, params, _, _ = _filters(filters)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT v.product_id FROM catalog_video v JOIN catalog_product p "  # noqa: S608
+            f"ON p.id = v.product_id WHERE {where} GROUP BY v.product_id "
+            "HAVING SUM(v.gmv_usd) > 0 ORDER BY SUM(v.gmv_usd) DESC, v.product_id LIMIT %s",
+            [*params, limit],
+        )
+        return [int(row[0]) for row in cursor.fetchall()]
+
+
+def trigrams(word: str) -> set[str]:
+    """A word's trigrams, padded as pg_trgm pads them: two spaces before, one after."""
+    padded = f"  {word} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+# --- The backends ------------------------------------------------------------------------------
+
+_SELECTED = "p.id, p.title, p.tags, p.brand, p.category_l1, p.category_l2"
+
+
+def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
+    """The WHERE conditions of `filters` (products aliased `p`), and the expression of being in
+    the categories."""
+    where: list[str] = []
+    params: list[Any] = []
+    region, region_params = region_condition(filters.region)
+    if filters.region is not None:
+        where.append(region)
+        params.extend(region_params)
+    if filters.budget_min is not None or filters.budget_max is not None:
+        where.append("p.price_usd IS NOT NULL")
+        if filters.budget_min is not None:
+            where.append("p.price_usd >= %s")
+            params.append(filters.budget_min)
+        if filters.budget_max is not None:
+            where.append("p.price_usd <= %s")
+            params.append(filters.budget_max)
+    if filters.exclude:
+        where.append(f"p.id NOT IN ({', '.join(['%s'] * len(filters.exclude))})")
+        params.extend(filters.exclude)
+    if filters.categories:
+        marks = ", ".join(["%s"] * len(filters.categories))
+        inside = f"(lower(p.category_l1) IN ({marks}) OR lower(p.category_l2) IN ({marks}))"
+        inside_params = [*filters.categories, *filters.categories]
+        if filters.within:
+            where.append(inside)
+            params.extend(inside_params)
+    else:
+        inside, inside_params = "0 = 1", []
+    return " AND ".join(where) or "1 = 1", params, inside, inside_params
+
+
+def _postgres(
+    match: Match | None, filters: Filters, limit: int, scored: Sequence[str]
+) -> tuple[str, list[Any]]:
+    where, params, inside, inside_params = _filters(filters)
+    if match is None:
+        return (
+            f"SELECT {_SELECTED}, {inside} AS inside, 0 AS score FROM catalog_product p "  # noqa: S608
+            f"WHERE {where} ORDER BY p.id LIMIT %s",
+            [*inside_params, *params, limit],
+        )
+    terms = scored or [term for keyword in match.keywords for term in keyword]
+    rank = " | ".join(_pg_term(term) for term in dict.fromkeys(terms))
+    return (
+        f"SELECT {_SELECTED}, {inside} AS inside, "  # noqa: S608
+        f"ts_rank('{PG_WEIGHTS}', p.search_vector, to_tsquery('simple', %s), 1) AS score "
+        f"FROM catalog_product p WHERE p.search_vector @@ to_tsquery('simple', %s) AND {where} "
+        "ORDER BY inside DESC, score DESC, p.id LIMIT %s",
+        [*inside_params, rank or _pg_term("_"), _pg_query(match), *params, limit],
+    )
+
+
+def _sqlite(
+    match: Match | None, filters: Filters, limit: int, scored: Sequence[str]
+) -> tuple[str, list[Any]]:
+    where, params, inside, inside_params = _filters(filters)
+    if match is None:
+        return (
+            f"SELECT {_SELECTED}, {inside} AS inside, 0 AS score FROM catalog_product p "  # noqa: S608
+            f"WHERE {where} ORDER BY p.id LIMIT %s",
+            [*inside_params, *params, limit],
+        )
+    return (
+        f"SELECT {_SELECTED}, {inside} AS inside, "  # noqa: S608
+        f"-bm25(catalog_product_fts, {FTS5_WEIGHTS}) AS score "
+        "FROM catalog_product_fts JOIN catalog_product p ON p.id = catalog_product_fts.rowid "
+        f"WHERE catalog_product_fts MATCH %s AND {where} "
+        "ORDER BY inside DESC, score DESC, p.id LIMIT %s",
+        [*inside_params, _fts5_query(match), *params, limit],
+    )
+
+
+def _pg_term(term: str, weights: str = "") -> str:
+    quoted = "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
+    return f"{quoted}:{weights}" if weights else quoted
+
+
+def _pg_query(match: Match) -> str:
+    weights = ""
+    if set(match.fields) != set(FIELDS):
+        weights = "".join(sorted({_WEIGHT[name] for name in match.fields}))
+
+    def keyword(terms: Sequence[str]) -> str:
+        words = [_pg_term(term, weights) for term in terms]
+        if len(words) == 1:
+            return words[0]
+        if match.exact_phrase:
+            return "(" + " <-> ".join(words) + ")"
+        if len(words) > LONGEST_PHRASE:
+            return "(" + " & ".join(words) + ")"
+        # Near: each word one or two places after the one before it, at most once two
+        # (stop words hold no place in the index, so a word between may be gone).
+        shapes = [" <-> ".join(words)]
+        for gap in range(1, len(words)):
+            shapes.append(
+                "".join(
+                    word if at == 0 else (" <2> " if at == gap else " <-> ") + word
+                    for at, word in enumerate(words)
+                )
+            )
+        return "(" + " | ".join(f"({shape})" for shape in shapes) + ")"
+
+    joiner = " & " if match.every else " | "
+    return joiner.join(keyword(terms) for terms in match.keywords if terms)
+
+
+def _fts5_query(match: Match) -> str:
+    def keyword(terms: Sequence[str]) -> str:
+        words = [f'"{term}"' for term in terms]
+        if len(words) == 1:
+            return words[0]
+        if match.exact_phrase:
+            return '"' + " ".join(terms) + '"'
+        if len(words) > LONGEST_PHRASE:
+            return "(" + " AND ".join(words) + ")"
+        return f"NEAR({' '.join(words)}, {len(words) - 1})"
+
+    joiner = " AND " if match.every else " OR "
+    expression = joiner.join(keyword(terms) for terms in match.keywords if terms)
+    if set(match.fields) == set(FIELDS):
+        return expression
+    return "{" + " ".join(match.fields) + "} : (" + expression + ")"
+
+
+def region_condition(region: str | None) -> tuple[str, list[Any]]:
+    """The SQL condition of products sold in `region` (products aliased `p`)."""
+    if region is None:
+        return "1 = 1", []
+    if connection.vendor == "postgresql":
+        return "(p.regions = '[]'::jsonb OR p.regions @> jsonb_build_array(%s::text))", [region]
+    return (
+        "(p.regions = '[]' OR EXISTS "
+        "(SELECT 1 FROM json_each(p.regions) WHERE json_each.value = %s))",
+        [region],
+    )
+
+
+def _strings(value: object) -> list[str]:
+    """A JSON list column as read by a raw cursor: a list on PostgreSQL, text on SQLite."""
+    if isinstance(value, str):
+        value = orjson.loads(value)
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []

@@ -1,0 +1,63 @@
+"""Spelling corrections of the fuzzy tier: the catalog word a shopper's word most likely
+misspells, chosen from the catalog's own vocabulary (catalog.models.SearchWord) by the
+database's trigram search (catalog/fulltext.py), then checked word by word here.
+
+A word is corrected only when the catalog does not know it, or knows it from at most RARE
+products while its correction is at least COMMONER times as common (catalogs misspell too:
+"matress"). A correction is within one edit, two for words of eight letters or more (a swap of
+neighbours is one), shares at least SIMILARITY of the word's trigrams, and is held by products
+now; the most common wins, then the alphabet.
+"""
+
+from catalog import fulltext, text
+
+SIMILARITY = 0.3
+RARE = 3
+COMMONER = 10
+MAX_CORRECTED = 30  # letters: a longer "word" is not a misspelling worth the edit distance
+# The words spelled most like it that are checked, and the cap on counting a word's products
+# (a word held by this many is common enough to win any comparison that matters).
+CANDIDATES = 60
+COUNTED = 1000
+
+
+def correction(word: str) -> str | None:
+    """The clean catalog word `word` most likely misspells, or None."""
+    if not 4 <= len(word) <= MAX_CORRECTED or not word.isalpha():
+        return None
+    known = fulltext.documents_with(text.stem(word), RARE + 1)
+    if known > RARE:
+        return None
+    wanted = fulltext.trigrams(word)
+    allowed = 2 if len(word) >= 8 else 1
+    best: tuple[int, int, str] | None = None
+    for candidate in fulltext.spelled_like(word, CANDIDATES):
+        # More letters apart than edits allowed, or too few trigrams shared: not a spelling of
+        # it (and no edit distance computed).
+        if candidate == word or abs(len(candidate) - len(word)) > allowed:
+            continue
+        if len(wanted & fulltext.trigrams(candidate)) / len(wanted) < SIMILARITY:
+            continue
+        if text.stem(candidate) == text.stem(word) or edits(word, candidate) > allowed:
+            continue
+        common = fulltext.documents_with(text.stem(candidate), COUNTED)
+        if not common or (known and common < COMMONER * known):
+            continue
+        ranked = (edits(word, candidate), -common, candidate)
+        if best is None or ranked < best:
+            best = ranked
+    return best[2] if best else None
+
+
+def edits(first: str, second: str) -> int:
+    """Damerau-Levenshtein distance (adjacent swaps count one), for short words."""
+    previous2: list[int] = []
+    previous = list(range(len(second) + 1))
+    for i, a in enumerate(first, start=1):
+        current = [i] + [0] * len(second)
+        for j, b in enumerate(second, start=1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b))
+            if i > 1 and j > 1 and a == second[j - 2] and first[i - 2] == b:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
