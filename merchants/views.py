@@ -24,6 +24,7 @@ from merchants.auth import MerchantTokenActions, presented_token
 from merchants.auth import require_merchant as authenticated_as
 from merchants.examples import MERCHANT_RECORD, REGISTER_REQUEST, REGISTERED
 from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
+from merchants.models import RESERVED_MERCHANT_IDS
 from merchants.serializers import (
     HeartbeatSerializer,
     MerchantAgentSerializer,
@@ -36,12 +37,16 @@ from merchants.serializers import (
     merchant_body,
 )
 
+# The reserved ids are no merchant's: /v1/merchant/heartbeat and /v1/merchant/register are the
+# registry's own endpoints (a PATCH there is a 405 of theirs, not a merchant's update).
+_RESERVED = "|".join(sorted(RESERVED_MERCHANT_IDS))
 MERCHANT_ID = OpenApiParameter(
     "merchantId",
     OpenApiTypes.STR,
     OpenApiParameter.PATH,
-    pattern=rf"^{MERCHANT_ID_PATTERN.pattern}$",
-    description="The merchant_id chosen at registration.",
+    pattern=rf"^(?!(?:{_RESERVED})$){MERCHANT_ID_PATTERN.pattern}$",
+    description="The merchant_id chosen at registration (never catalog, heartbeat or "
+    "register: those are reserved).",
 )
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
 
