@@ -5,6 +5,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
+from catalog import versions
 from catalog.cards import discount_percent
 from catalog.models import Creator, Product, Recommendation, Video
 from gateway.admin_display import ReadOnlyAdmin, pretty_json
@@ -23,8 +24,25 @@ class VideoInline(admin.TabularInline):
         return False
 
 
+class CatalogEditAdmin(admin.ModelAdmin):
+    """Edits that reach every process's memory of the catalog (catalog/versions.py) once they
+    commit; search itself is the database's, current at once."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        versions.changed()
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        super().delete_model(request, obj)
+        versions.changed()
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        super().delete_queryset(request, queryset)
+        versions.changed()
+
+
 @admin.register(Product)
-class ProductAdmin(admin.ModelAdmin):
+class ProductAdmin(CatalogEditAdmin):
     list_display = (
         "id",
         "title",
@@ -74,7 +92,7 @@ class CreatorAdmin(admin.ModelAdmin):
 
 
 @admin.register(Video)
-class VideoAdmin(admin.ModelAdmin):
+class VideoAdmin(CatalogEditAdmin):
     list_display = ("task_id", "creator", "product", "gmv_usd", "orders", "views", "published_at")
     list_select_related = ("creator", "product")
     search_fields = ("task_id", "creator__username", "product__title")

@@ -15,6 +15,7 @@ import orjson
 from django.db import connection, models, transaction
 from django.utils import timezone
 
+from catalog import versions
 from catalog.documents import of_fields
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
@@ -232,6 +233,8 @@ def catalog_import(
                 batch = {}
         if batch and not (strict and summary.rejected):
             writer.write(batch)
+        if summary.created or summary.updated:
+            versions.changed()
         if strict and summary.rejected:
             transaction.set_rollback(True)
             summary.created = summary.updated = summary.videos = summary.creators = 0

@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
 
+from catalog import versions
 from catalog.cards import build_card
 from catalog.models import USERNAME, Creator, Product, Recommendation, Video, product_id_from
 from gateway.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
@@ -26,15 +27,18 @@ def products_with_videos() -> QuerySet[Product]:
 
 def products_for_cards(ids: Sequence[int]) -> dict[int, Product]:
     """The products of `ids` that exist, with videos and creators loaded, by id; each is reused
-    from this process's memory for CATALOG_CACHE_S (catalog edits reach recommend's cards within
-    that time)."""
+    from this process's memory for CATALOG_CACHE_S while the catalog's version holds
+    (catalog/versions.py: an edit reaches every process's cards within its CHECK_S)."""
     local = caches["local"]
-    keys = {f"catalog:product:{pid}": pid for pid in ids}
+    version = versions.current()
+    keys = {f"catalog:product:{version}:{pid}": pid for pid in ids}
     loaded = {keys[key]: product for key, product in local.get_many(list(keys)).items()}
     missing = [pid for pid in ids if pid not in loaded]
     if missing:
         fresh = {product.id: product for product in products_with_videos().filter(id__in=missing)}
-        local.set_many({f"catalog:product:{pid}": product for pid, product in fresh.items()})
+        local.set_many(
+            {f"catalog:product:{version}:{pid}": product for pid, product in fresh.items()}
+        )
         loaded.update(fresh)
     return loaded
 

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from catalog import search, text
+from catalog import search, text, versions
 from catalog.cards import iso, sales_stats
 from catalog.models import Product
 from catalog.services import cards_build, cards_rows, products_for_cards
@@ -184,10 +184,11 @@ def shopper_guide(
 
 def _retrieve(query: search.SearchQuery, limit: int) -> list[search.Hit]:
     """The tiers' hits, reused from this process's memory for CATALOG_CACHE_S for the same
-    query: a warm recommend then costs no search at all."""
+    query while the catalog's version holds (catalog/versions.py): a warm recommend then costs
+    no search at all, and an edit reaches search on every process within CHECK_S."""
     digest = hashlib.sha256(orjson.dumps([asdict(query), limit], option=orjson.OPT_SORT_KEYS))
     found = cached(
-        f"recommend:retrieval:{digest.hexdigest()}",
+        f"recommend:retrieval:{versions.current()}:{digest.hexdigest()}",
         settings.CATALOG_CACHE_S,
         lambda: [(hit.product_id, hit.tier) for hit in search.retrieve(query, limit).hits],
         alias="local",

@@ -15,6 +15,7 @@ from catalog.models import Creator, Product, Video
 from merchants.models import MerchantAgent
 from tests.factories import ProductFactory
 from tests.protocol import register
+from tests.support.forms import current_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -115,7 +116,7 @@ def test_every_change_form_refuses_hostile_input_with_messages(staff, client):
         url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[quote(obj.pk)])
         fields = _form_fields(staff, model_admin, obj)
         for name, field in fields.items():
-            data = _current_form_data(staff.get(url).content.decode())
+            data = current_form_data(staff.get(url).content.decode())
             data[name] = _hostile(field)
             response = staff.post(url, data)
 
@@ -128,7 +129,7 @@ def test_a_negative_price_is_refused_beside_its_field(staff):
     ProductFactory(id=1001, price_usd=20)
     product = Product.objects.get(pk=1001)
     url = reverse("admin:catalog_product_change", args=[product.pk])
-    data = _current_form_data(staff.get(url).content.decode())
+    data = current_form_data(staff.get(url).content.decode())
 
     response = staff.post(url, {**data, "price_usd": "-5"})
 
@@ -150,7 +151,7 @@ def test_json_fields_are_edited_indented_and_shown_indented(staff, client):
     editor = re.search(r'<textarea name="tags"[^>]*>(.*?)</textarea>', product_page, re.S)
     saved = staff.post(
         merchant_url,
-        {**_current_form_data(staff.get(merchant_url).content.decode()), "metadata": "{not json"},
+        {**current_form_data(staff.get(merchant_url).content.decode()), "metadata": "{not json"},
     )
 
     assert editor is not None
@@ -173,27 +174,3 @@ def test_related_records_are_picked_by_search(staff):
 
     assert 'class="admin-autocomplete' in page
     assert found.json()["results"] == [{"id": str(product.pk), "text": str(product)}]
-
-
-def _current_form_data(page: str) -> dict[str, str]:
-    """What the change form would post back unchanged: its inputs, textareas and selects."""
-    data: dict[str, str] = {}
-    for tag in re.findall(r"<input[^>]*>", page):
-        name = re.search(r'name="([^"]+)"', tag)
-        kind = re.search(r'type="([^"]+)"', tag)
-        if not name or (kind and kind.group(1) in {"submit", "checkbox"}):
-            continue
-        value = re.search(r'value="([^"]*)"', tag)
-        data[name.group(1)] = _unescape(value.group(1)) if value else ""
-    for name, text in re.findall(r'<textarea name="([^"]+)"[^>]*>(.*?)</textarea>', page, re.S):
-        data[name] = _unescape(text.lstrip("\n"))
-    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', page, re.S):
-        chosen = re.search(r'<option value="([^"]*)"[^>]*selected', body)
-        data[name] = chosen.group(1) if chosen else ""
-    return data
-
-
-def _unescape(text: str) -> str:
-    import html
-
-    return html.unescape(text)

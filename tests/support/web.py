@@ -33,7 +33,12 @@ class Answer:
 class WebServer:
     """One `web` process group and the log it writes; stopped with its workers on exit."""
 
-    def __init__(self, log_dir: Path, *, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, log_dir: Path, *, env: dict[str, str] | None = None, root: Path = ROOT
+    ) -> None:
+        """`root`: the checkout it runs from (another one is another host's working directory,
+        with its own var/)."""
+        self.root = root
         self.port = free_port()
         self.log_path = log_dir / f"web-{self.port}.log"
         self.env = {
@@ -54,7 +59,7 @@ class WebServer:
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(  # noqa: S603 - the Procfile's own command line
                 ["/bin/sh", "-c", "exec " + procfile_command("web")],
-                cwd=ROOT,
+                cwd=self.root,
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -1,0 +1,54 @@
+"""The catalog's version: a token that every committed write of products changes, shared by every
+process and host through the `default` cache (Redis, or the files of the embedded default).
+
+What a process keeps of the catalog in its own memory (cards' products, search hits) is keyed by
+the version, so a write reaches every web process on every host within CHECK_S: each process
+reads the shared token at most that often. Search itself needs none of this: the database
+answers it, current as of the last commit.
+"""
+
+import logging
+import secrets
+
+from django.core.cache import caches
+from django.db import transaction
+from redis.exceptions import RedisError
+
+from gateway.cache import cached
+
+logger = logging.getLogger(__name__)
+
+KEY = "catalog:version"
+CHECK_S = 5
+
+
+def current() -> str:
+    """The version as this process last read it (at most CHECK_S ago)."""
+    return cached(f"{KEY}:seen", CHECK_S, _shared, alias="local")
+
+
+def _shared() -> str:
+    cache = caches["default"]
+    try:
+        version = cache.get(KEY)
+        if version is None:
+            # Never written, or evicted: any new token will do, one for every process.
+            cache.add(KEY, secrets.token_hex(8), timeout=None)
+            version = cache.get(KEY)
+    except RedisError as exc:
+        logger.warning("catalog version unreadable, the catalog's memories start again: %s", exc)
+        return secrets.token_hex(8)
+    return str(version)
+
+
+def changed() -> None:
+    """Say that products changed: once the write commits, every process's memories of the
+    catalog are let go within CHECK_S."""
+
+    def publish() -> None:
+        try:
+            caches["default"].set(KEY, secrets.token_hex(8), timeout=None)
+        except RedisError as exc:
+            logger.warning("catalog version not published: %s", exc)
+
+    transaction.on_commit(publish)
