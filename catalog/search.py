@@ -190,8 +190,10 @@ def _broadened(filters: fulltext.Filters, keywords: list[list[str]], limit: int)
     shopper named last of all), then the best sellers with creators, then the rest by id."""
     matched: list[fulltext.Candidate] = []
     if keywords:
+        # Any word of any keyword: a product that holds part of a phrase still ranks by it.
+        words = [[term] for term in dict.fromkeys(term for keyword in keywords for term in keyword)]
         matched = _ranked(
-            fulltext.candidates(fulltext.Match(keywords, every=False), filters, CANDIDATES),
+            fulltext.candidates(fulltext.Match(words, every=False), filters, CANDIDATES),
             keywords,
         )
     heads = [keyword[-1] for keyword in keywords]
