@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.utils import timezone
 
+from catalog import versions
 from catalog.models import Product, Recommendation
 from matching.models import Intent, MatchSession, Proposal
 from merchants.models import MerchantAgent, WebhookDelivery
@@ -316,8 +317,9 @@ def test_a_product_repriced_over_the_budget_leaves_the_answer_once_the_cache_exp
     assert [item["product"]["id"] for item in warm["items"]] == ["2001", "2003"]
     assert warm["items"][1]["product"]["price_usd"] == 60.0  # within the minute it is cached
 
+    version = versions.current()
     caches["local"].delete_many(
-        ["catalog:product:2001", "catalog:product:2003"]
+        [f"catalog:product:{version}:2001", f"catalog:product:{version}:2003"]
     )  # the minute passed
     second = recommend(client, "trail running shoes", limit=2).json()
 
