@@ -49,47 +49,6 @@ def sizes(vendor: str) -> tuple[int, ...]:
     return SIZES[vendor]
 
 
-def shopper_queries() -> list[dict[str, Any]]:
-    """The distinct queries every size is asked, each with what the engine answers for it:
-    the labelled queries of `make relevance`, two words of titles of the real catalog, and
-    title words misspelt (a swap of two letters: the fuzzy tier)."""
-    from relevance.judging import load_queries
-    from tests.support.engine import fallback_resolution
-
-    queries = [
-        {
-            "text": query.text,
-            "region": query.region,
-            "resolution": query.resolution(),
-        }
-        for query in load_queries()
-    ]
-    real = scale_catalog.real_products()
-    for n, product in enumerate(real[:: len(real) // 150][:150]):
-        words = common.title_words(product["title"])
-        queries.append(
-            {
-                "text": f"scale intent {n}: {' '.join(words)}",
-                "region": "IN",
-                "resolution": fallback_resolution(" ".join(words))
-                | {"categories": [product["category_l2"]]},
-            }
-        )
-    for n, product in enumerate(real[7 :: len(real) // 60][:60]):
-        words = [word for word in common.title_words(product["title"]) if word.isalpha()]
-        if not words or len(words[0]) < 6:
-            continue
-        typo = words[0][:2] + words[0][3] + words[0][2] + words[0][4:]
-        queries.append(
-            {
-                "text": f"scale typo {n}: {typo}",
-                "region": "IN",
-                "resolution": fallback_resolution(typo),
-            }
-        )
-    return queries
-
-
 def fresh_database(vendor: str) -> str:
     """The scratch database, emptied."""
     if vendor == "postgresql":
@@ -235,7 +194,7 @@ def spread(samples: list[float]) -> str:
 def run(vendor: str, size: int) -> None:
     from tests.support.engine import ScriptedEngine
 
-    queries = shopper_queries()
+    queries = scale_catalog.shopper_queries()
     url = fresh_database(vendor)
     path = scale_catalog.catalog_file(size, common.VAR)
     with ScriptedEngine() as engine:

@@ -1,4 +1,5 @@
-"""Catalogs of any size made of variants of the shared real catalog (`make bench-scale`).
+"""Catalogs of any size made of variants of the shared real catalog, and the shoppers' queries
+asked of them (`make bench-scale`).
 
 Each variant of a real product keeps its words, categories and regions: its brand (the title's
 first word) is perturbed into another plausible brand, its sizes and counts (the title's
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
+from bench.common import title_words
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = Path(
@@ -99,3 +102,44 @@ def catalog_file(products: int, directory: Path) -> Path:
                 stream.write(orjson.dumps(record) + b"\n")
         partial.rename(path)
     return path
+
+
+def shopper_queries() -> list[dict[str, Any]]:
+    """The distinct queries every size is asked, each with what the engine answers for it:
+    the labelled queries of `make relevance`, two words of titles of the real catalog, and
+    title words misspelt (a swap of two letters: the fuzzy tier)."""
+    from relevance.judging import load_queries
+    from tests.support.engine import fallback_resolution
+
+    queries = [
+        {
+            "text": query.text,
+            "region": query.region,
+            "resolution": query.resolution(),
+        }
+        for query in load_queries()
+    ]
+    real = real_products()
+    for n, product in enumerate(real[:: len(real) // 150][:150]):
+        words = title_words(product["title"])
+        queries.append(
+            {
+                "text": f"scale intent {n}: {' '.join(words)}",
+                "region": "IN",
+                "resolution": fallback_resolution(" ".join(words))
+                | {"categories": [product["category_l2"]]},
+            }
+        )
+    for n, product in enumerate(real[7 :: len(real) // 60][:60]):
+        words = [word for word in title_words(product["title"]) if word.isalpha()]
+        if not words or len(words[0]) < 6:
+            continue
+        typo = words[0][:2] + words[0][3] + words[0][2] + words[0][4:]
+        queries.append(
+            {
+                "text": f"scale typo {n}: {typo}",
+                "region": "IN",
+                "resolution": fallback_resolution(typo),
+            }
+        )
+    return queries
