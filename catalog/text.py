@@ -1,7 +1,8 @@
 """Product text: how it is cleaned at import and how it is read by search and ranking.
 
-One analyzer serves every reader of product text (catalog/index.py, the shopper guide,
-proposal relevance), on every database, so a word means the same thing everywhere:
+One analyzer serves every reader of product text (the search documents of catalog/documents.py,
+the checks and order of catalog/search.py, the shopper guide, proposal relevance), on every
+database, so a word means the same thing everywhere:
 
 - clean(): what import stores. HTML entities decoded, control, zero-width and replacement
   characters removed, whitespace collapsed.
@@ -66,9 +67,10 @@ def clean(text: str) -> str:
     return _SPACES.sub(" ", kept).strip()
 
 
-# Every word's stem, once per process: a catalog has tens of thousands of distinct words.
+# Every word's stem, once per process: a catalog has tens of thousands of distinct words (a web
+# process keeps at most STEMS_KEPT of them, some 12 MB, however large the catalog).
 _stems: dict[str, str] = {}
-STEMS_KEPT = 500_000
+STEMS_KEPT = 100_000
 
 
 def stem(word: str) -> str:
