@@ -13,7 +13,7 @@ requests wait. docs/operations.md explains the choice, with its figures.
 
 Before a worker accepts its first request, the lifespan protocol warms it: every app whose
 AppConfig has a `warm_up()` loads there what its first request would otherwise wait for (the
-intent engine's client, the fuzzy tier's vocabulary), then its `awarm_up()` whatever needs the
+intent engine's process, the catalog's category names), then its `awarm_up()` whatever needs the
 event loop (a rehearsal of an engine call); every thread of the pools opens its connections.
 """
 
@@ -217,7 +217,7 @@ _served = Agents(_gateway)
 
 def warm_up() -> None:
     """Each app's warm-up (its AppConfig's `warm_up()`), as a web worker starts; then what
-    start-up loaded (Django, litellm, the catalog's search index: some 400,000 objects) is moved
+    start-up loaded (Django, the URLconf, the agents' schemas: some 400,000 objects) is moved
     out of the garbage collector's sight. Its full collections then walk only what requests
     create, rather than pausing a request for a quarter of a second every so often."""
     for config in apps.get_app_configs():
