@@ -10,8 +10,10 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from catalog import search, spelling
 from catalog.importer import catalog_import
-from catalog.models import Creator, Product, Video
+from catalog.models import Creator, Product, SearchWord, Video
+from catalog.search import SearchQuery
 
 pytestmark = pytest.mark.django_db
 
@@ -92,6 +94,20 @@ def test_reimport_updates_in_place_and_duplicates_nothing(tmp_path):
     assert Creator.objects.count() == 1
     assert Product.objects.get(id=1).price_usd == Decimal("19.99")
     assert Creator.objects.get().followers == 12000
+
+
+def test_an_import_is_searched_as_it_commits_and_a_reimport_as_it_now_reads(tmp_path):
+    run(write_lines(tmp_path, [product_line(1), product_line(2, title="Lumora Retinol Cream")]))
+
+    assert search.tier_ids("narrow", SearchQuery("", ["vitamin serum"], []), 5) == [1]
+    assert spelling.correction("retinool") == "retinol"
+    assert SearchWord.objects.filter(word__in=["lumora", "retinol", "serum"]).count() == 3
+
+    run(write_lines(tmp_path, [product_line(1, title="Lumora Night Balm")]))
+
+    assert search.tier_ids("narrow", SearchQuery("", ["night balm"], []), 5) == [1]
+    # The tag "vitamin c" still names it; the title's serum is gone.
+    assert search.tier_ids("raw_substring", SearchQuery("vitamin c serum", [], []), 5) == []
 
 
 def test_a_line_is_the_whole_truth_about_its_videos(tmp_path):

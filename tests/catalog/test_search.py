@@ -105,6 +105,13 @@ def test_a_phrase_keyword_needs_its_words_in_order_and_near(shelf):
     assert tier_ids("narrow", query("", ["shoe running"]), 10) == []
 
 
+def test_a_phrase_never_spans_two_fields(shelf):
+    # The vest's title ends in "Vest" and its tags begin with "hydration": the database finds
+    # the words side by side, the tier's own check refuses a phrase across fields.
+    assert tier_ids("narrow", query("", ["vest hydration"]), 10) == []
+    assert tier_ids("narrow", query("", ["running vest"]), 10) == [2003]
+
+
 def test_inside_a_tier_the_best_match_of_the_products_own_text_comes_first(shelf):
     ProductFactory(id=2101, title="Seat Cushion", category_l2="Strollers", tags=["stroller"])
     ProductFactory(id=2102, title="Lightweight Stroller", category_l2="Strollers", tags=[])
