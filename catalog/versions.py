@@ -20,6 +20,9 @@ logger = logging.getLogger(__name__)
 
 KEY = "catalog:version"
 CHECK_S = 5
+# Every key the gateway writes expires (docs/operations.md, "Caches"); a version that expired
+# is replaced by a new one, which lets every memory go once: harmless.
+LIFETIME_S = 7 * 86_400
 
 
 def current() -> str:
@@ -33,7 +36,7 @@ def _shared() -> str:
         version = cache.get(KEY)
         if version is None:
             # Never written, or evicted: any new token will do, one for every process.
-            cache.add(KEY, secrets.token_hex(8), timeout=None)
+            cache.add(KEY, secrets.token_hex(8), timeout=LIFETIME_S)
             version = cache.get(KEY)
     except RedisError as exc:
         logger.warning("catalog version unreadable, the catalog's memories start again: %s", exc)
@@ -47,7 +50,7 @@ def changed() -> None:
 
     def publish() -> None:
         try:
-            caches["default"].set(KEY, secrets.token_hex(8), timeout=None)
+            caches["default"].set(KEY, secrets.token_hex(8), timeout=LIFETIME_S)
         except RedisError as exc:
             logger.warning("catalog version not published: %s", exc)
 
