@@ -94,6 +94,7 @@ class Product(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [
+            models.Index(fields=["category_l1"], name="product_category_l1"),
             models.Index(fields=["category_l2"], name="product_category_l2"),
             # Search compares category names without case (catalog/search.py).
             models.Index(Lower("category_l1"), name="product_category_l1_folded"),

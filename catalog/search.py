@@ -30,7 +30,6 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Q
 from django.utils import timezone
 
 from catalog import fulltext, spelling, text
@@ -357,11 +356,18 @@ def catalog_categories() -> list[str]:
     def compute() -> list[str]:
         names: set[str] = set()
         for level in ("category_l1", "category_l2"):
-            names.update(
-                Product.objects.exclude(Q(**{f"{level}__isnull": True}) | Q(**{level: ""}))
-                .values_list(level, flat=True)
-                .distinct()
-            )
+            # Each name found by one step down the column's index from the one before (a
+            # "loose index scan"): as many steps as names, however many products (a DISTINCT
+            # over the whole table took 2.7 s at a million products).
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "WITH RECURSIVE names(name) AS ("
+                    f"SELECT MIN({level}) FROM catalog_product WHERE {level} > '' "
+                    f"UNION ALL SELECT (SELECT MIN({level}) FROM catalog_product "
+                    f"WHERE {level} > names.name) FROM names WHERE names.name IS NOT NULL) "
+                    "SELECT name FROM names WHERE name IS NOT NULL"
+                )
+                names.update(row[0] for row in cursor.fetchall())
         return sorted(names)
 
     return list(cached("catalog:categories", CATEGORIES_CACHE_S, compute, alias="local"))

@@ -43,7 +43,11 @@ POSTGRES_FORWARD = [
     "CREATE EXTENSION IF NOT EXISTS pg_trgm",
     "ALTER TABLE catalog_product ADD COLUMN search_vector tsvector "
     f"GENERATED ALWAYS AS ({_vector()}) STORED",
-    "CREATE INDEX catalog_product_search ON catalog_product USING gin (search_vector)",
+    # A small pending list: a GIN index's fast updates wait in a list that every search scans
+    # until it is merged (4 MB by default, which made a search of 10k products 10 ms instead of
+    # 0.04 ms after an import); at 256 kB writers merge it often and searches stay fast.
+    "CREATE INDEX catalog_product_search ON catalog_product USING gin (search_vector) "
+    "WITH (gin_pending_list_limit = 256)",
     "CREATE INDEX catalog_searchword_trigrams ON catalog_searchword "
     "USING gist (word gist_trgm_ops)",
     # One statement a batch: the words of every row the statement wrote, in one order, so two
@@ -171,6 +175,10 @@ class Migration(migrations.Migration):
             model_name="product",
             name="search_document",
             field=models.JSONField(blank=True, default=dict, editable=False),
+        ),
+        migrations.AddIndex(
+            model_name="product",
+            index=models.Index(fields=["category_l1"], name="product_category_l1"),
         ),
         migrations.AddIndex(
             model_name="product",
