@@ -7,7 +7,7 @@ from django.utils.safestring import SafeString
 
 from catalog import versions
 from catalog.cards import discount_percent
-from catalog.models import Creator, Product, Recommendation, Video
+from catalog.models import Creator, Product, Recommendation, SearchWord, Video
 from gateway.admin_display import ReadOnlyAdmin, pretty_json
 
 
@@ -57,7 +57,7 @@ class ProductAdmin(CatalogEditAdmin):
     list_filter = ("category_l1", "category_l2", "risk_level")
     search_fields = ("=id", "title", "brand", "category_l2")
     date_hierarchy = "updated_at"
-    readonly_fields = ("created_at", "updated_at")
+    readonly_fields = ("created_at", "updated_at", "search_document_json")
     inlines = [VideoInline]
     list_per_page = 50
     ordering = ("id",)  # the annotated count below drops the model's own ordering
@@ -73,6 +73,22 @@ class ProductAdmin(CatalogEditAdmin):
     @admin.display(description="videos", ordering="video_count")
     def video_count(self, product: Product) -> int:
         return product.video_count  # type: ignore[attr-defined]
+
+    @admin.display(description="search document")
+    def search_document_json(self, product: Product) -> SafeString:
+        """The words search reads for the product (catalog/documents.py), as saved."""
+        return pretty_json(product.search_document)
+
+
+@admin.register(SearchWord)
+class SearchWordAdmin(ReadOnlyAdmin):
+    """The spelling vocabulary of the fuzzy tier: the database adds to it as products are
+    written (catalog/spelling.py)."""
+
+    list_display = ("word",)
+    search_fields = ("word",)
+    list_per_page = 100
+    show_full_result_count = False  # a count of a large vocabulary is a scan
 
 
 @admin.register(Creator)

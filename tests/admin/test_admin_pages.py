@@ -65,6 +65,16 @@ def test_card_json_is_shown_pretty_and_escaped(staff_client):
     assert b"&quot;rec_id&quot;: &quot;" + rec.pk.encode() in page.content
 
 
+def test_a_product_shows_its_search_document_and_the_vocabulary_is_read_only(staff_client):
+    page = staff_client.get(reverse("admin:catalog_product_change", args=[1001]))
+    words = staff_client.get(reverse("admin:catalog_searchword_changelist"), {"q": "trail"})
+
+    assert b"Search document" in page.content
+    assert b"&quot;title&quot;: &quot;trailfox gtx trail run shoe&quot;" in page.content
+    assert b"trailfox" in words.content
+    assert staff_client.get(reverse("admin:catalog_searchword_add")).status_code == 403
+
+
 @pytest.mark.parametrize("model_name", ["recommendation", "click"])
 def test_immutable_records_cannot_be_added_or_deleted(staff_client, model_name):
     app = "reporting" if model_name == "click" else "catalog"

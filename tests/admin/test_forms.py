@@ -30,6 +30,7 @@ API_ONLY = [
     "merchants.webhookdelivery",
     "merchants.healthprobe",
     "catalog.recommendation",
+    "catalog.searchword",  # written by the database as products are
     "reporting.click",
     "reporting.conversion",
 ]
