@@ -58,8 +58,9 @@ def plan_of(query: object) -> str:
 
     terms = [term for term in text.terms(query.text) if term not in text.STOP_WORDS]  # type: ignore[attr-defined]
     match = fulltext.Match([terms], fields=("title",), exact_phrase=True)
-    backend = fulltext._postgres if connection.vendor == "postgresql" else fulltext._sqlite
-    sql, params = backend(match, fulltext.Filters(), search.CANDIDATES, terms)
+    sql, params = fulltext.candidates_query(
+        match, fulltext.Filters(), search.CANDIDATES, scored=terms
+    )
     explain = "EXPLAIN " if connection.vendor == "postgresql" else "EXPLAIN QUERY PLAN "
     with connection.cursor() as cursor:
         cursor.execute(explain + sql, params)

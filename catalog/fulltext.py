@@ -20,7 +20,7 @@ rule (order, slack, one field) before it keeps it.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -73,7 +73,6 @@ class Candidate:
     category_l2: str | None
     in_categories: bool
     score: float  # the database's relevance score: higher is better
-    sales: float = field(default=0.0)
 
 
 def candidates(
@@ -81,8 +80,7 @@ def candidates(
 ) -> list[Candidate]:
     """The best `limit` products `match` finds within `filters`; with no match, the products
     of the filters' categories. `scored`: the stems to score by, when not the match's own."""
-    backend = _postgres if connection.vendor == "postgresql" else _sqlite
-    sql, params = backend(match, filters, limit, scored)
+    sql, params = candidates_query(match, filters, limit, scored=scored)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -101,13 +99,21 @@ def candidates(
     ]
 
 
+def candidates_query(
+    match: Match | None, filters: Filters, limit: int, *, scored: Sequence[str] = ()
+) -> tuple[str, list[Any]]:
+    """The SQL and parameters candidates() runs (bench/search_100k.py reads its plan)."""
+    backend = _postgres if connection.vendor == "postgresql" else _sqlite
+    return backend(match, filters, limit, scored)
+
+
 def documents_with(term: str, cap: int) -> int:
     """How many products hold `term` (a stem) in any field, counted up to `cap`."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # Never a tiny LIMIT: PostgreSQL's planner takes LIMIT 1 as a promise that a scan
             # of the table finds a row at once, and a rare word (the ones the fuzzy tier asks
-            # about) then costs a scan of every product (0.4 s at 1M instead of 0.2 ms).
+            # about) then costs a scan of every product (docs/benchmarks.md, "Scale").
             cursor.execute(
                 "SELECT least(count(*), %s) FROM (SELECT 1 FROM catalog_product "
                 "WHERE search_vector @@ to_tsquery('simple', %s) LIMIT %s) found",

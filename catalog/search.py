@@ -358,7 +358,7 @@ def catalog_categories() -> list[str]:
         for level in ("category_l1", "category_l2"):
             # Each name found by one step down the column's index from the one before (a
             # "loose index scan"): as many steps as names, however many products (a DISTINCT
-            # over the whole table took 2.7 s at a million products).
+            # reads the whole table: seconds at a million products).
             with connection.cursor() as cursor:
                 cursor.execute(
                     "WITH RECURSIVE names(name) AS ("
