@@ -28,9 +28,17 @@ class JsonStringField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+# A character that DRF's trimming (str.strip()) keeps: not one of Python's white space, which
+# holds the ASCII separators U+001C-U+001F and U+0085 that a JSON Schema `\S` (ECMA-262) allows.
+NOT_SPACE = (
+    "[^\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
+    "\\u202f\\u205f\\u3000]"
+)
+
+
 class NonBlankStringExtension(OpenApiSerializerFieldExtension):
     """A request string that DRF trims may not be blank: one of only spaces is refused like an
-    empty one, so the contract asks for a non-space character (`pattern: \\S`)."""
+    empty one, so the contract asks for a character the trimming keeps (`pattern`: NOT_SPACE)."""
 
     target_class = JsonStringField
     match_subclasses = True
@@ -52,7 +60,7 @@ class NonBlankStringExtension(OpenApiSerializerFieldExtension):
             # drf-spectacular adds the pattern of a RegexValidator afterwards, unless one is set.
             and not any(isinstance(check, RegexValidator) for check in field.validators)
         ):
-            schema["pattern"] = r"\S"
+            schema["pattern"] = NOT_SPACE
         return schema
 
 

@@ -349,3 +349,18 @@ def test_main_operations_carry_examples_that_match_their_schemas(client):
 
     assert {(path, method, "request") for path, method in with_request_examples} <= checked
     assert {(path, method, "response") for path, method in with_response_examples} <= checked
+
+
+def test_a_non_blank_string_pattern_allows_exactly_what_trimming_keeps():
+    """A request string's `pattern` holds what DRF's trimming (str.strip()) leaves a character,
+    read as a JSON Schema validator (ECMA-262) or Python reads it."""
+    import re
+    import sys
+
+    from gateway.serializer_fields import NOT_SPACE
+
+    kept = re.compile(NOT_SPACE)
+    every = (chr(code) for code in range(sys.maxunicode + 1) if not 0xD800 <= code <= 0xDFFF)
+    assert [char for char in every if bool(kept.search(char)) == char.isspace()] == []
+    assert Draft202012Validator({"type": "string", "pattern": NOT_SPACE}).is_valid(" a ")
+    assert not Draft202012Validator({"type": "string", "pattern": NOT_SPACE}).is_valid(" \x1c\x85")
