@@ -73,6 +73,7 @@ class Candidate:
     category_l2: str | None
     in_categories: bool
     score: float  # the database's relevance score: higher is better
+    sales: float  # all-time creator GMV
 
 
 def candidates(
@@ -94,6 +95,7 @@ def candidates(
             category_l2=row[5],
             in_categories=bool(row[6]),
             score=float(row[7] or 0.0),
+            sales=float(row[8] or 0.0),
         )
         for row in rows
     ]
@@ -104,7 +106,14 @@ def candidates_query(
 ) -> tuple[str, list[Any]]:
     """The SQL and parameters candidates() runs (bench/search_100k.py reads its plan)."""
     backend = _postgres if connection.vendor == "postgresql" else _sqlite
-    return backend(match, filters, limit, scored)
+    sql, params = backend(match, filters, limit, scored)
+    # Creator sales (a tie-break of the order) for the few rows returned, in the same round trip.
+    return (
+        "SELECT chosen.*, (SELECT SUM(v.gmv_usd) FROM catalog_video v "  # noqa: S608
+        f"WHERE v.product_id = chosen.id) AS sales FROM ({sql}) chosen "
+        "ORDER BY chosen.inside DESC, chosen.score DESC, chosen.id",
+        params,
+    )
 
 
 def documents_with(term: str, cap: int) -> int:

@@ -225,14 +225,13 @@ def _ranked(
     product id breaks the last ties."""
     heads = [keyword[-1] for keyword in keywords if keyword]
     asked = {term for keyword in keywords for term in keyword}
-    sales = _sales([candidate.product_id for candidate in candidates])
     return sorted(
         candidates,
         key=lambda candidate: (
             not candidate.in_categories,
             text.accessory_of(heads, _terms(candidate, "title"), asked),
             -round(candidate.score, 9),
-            -sales.get(candidate.product_id, 0.0),
+            -candidate.sales,
             candidate.product_id,
         ),
     )
@@ -247,20 +246,6 @@ def _terms(candidate: fulltext.Candidate, name: str) -> list[str]:
     if name == "brand":
         return text.terms(candidate.brand or "")
     return text.terms(f"{candidate.category_l1 or ''} . {candidate.category_l2 or ''}")
-
-
-def _sales(ids: Sequence[int]) -> dict[int, float]:
-    """All-time creator GMV of each of `ids` that has videos."""
-    if not ids:
-        return {}
-    marks = ", ".join(["%s"] * len(ids))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT product_id, SUM(gmv_usd) FROM catalog_video "
-            f"WHERE product_id IN ({marks}) GROUP BY product_id",
-            list(ids),
-        )
-        return {int(row[0]): float(row[1] or 0) for row in cursor.fetchall()}
 
 
 def _corrected(keywords: Sequence[str]) -> list[list[str]] | None:
