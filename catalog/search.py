@@ -24,10 +24,11 @@ its best CANDIDATES products, checks each against the exact rule of its tier and
 no request reads more than that back, and no process holds anything that grows with the catalog.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from decimal import Decimal
+from itertools import groupby
 
 from django.db import connection
 from django.utils import timezone
@@ -151,14 +152,14 @@ def _every(
     one field, best first."""
     fields = [name for name in KEPT_FIELDS if name in match.fields]
     phrases = [keyword for keyword in keywords if len(keyword) > 1]
-    found = [
-        candidate
-        for candidate in fulltext.candidates(match, filters, CANDIDATES)
-        if all(
+
+    def holds_phrases(candidate: fulltext.Candidate) -> bool:
+        return all(
             any(text.near(phrase, _terms(candidate, name)) for name in fields) for phrase in phrases
         )
-    ]
-    return [candidate.product_id for candidate in _ranked(found, keywords)][:limit]
+
+    found = fulltext.candidates(match, filters, CANDIDATES)
+    return [candidate.product_id for candidate in _ranked(found, keywords, limit, holds_phrases)]
 
 
 def _title_phrase(
@@ -172,16 +173,17 @@ def _title_phrase(
     match = fulltext.Match([searched], fields=("title",), exact_phrase=True)
     scored = keywords or [text.query_terms(query.text)]
     width, wanted = len(terms), tuple(terms)
-    found = []
-    for candidate in fulltext.candidates(
-        match, filters, CANDIDATES, scored=[term for keyword in scored for term in keyword]
-    ):
+
+    def holds_words(candidate: fulltext.Candidate) -> bool:
         title = _terms(candidate, "title")
-        if any(
+        return any(
             tuple(title[start : start + width]) == wanted for start in range(len(title) - width + 1)
-        ):
-            found.append(candidate)
-    return [candidate.product_id for candidate in _ranked(found, scored)][:limit]
+        )
+
+    found = fulltext.candidates(
+        match, filters, CANDIDATES, scored=[term for keyword in scored for term in keyword]
+    )
+    return [candidate.product_id for candidate in _ranked(found, scored, limit, holds_words)]
 
 
 def _broadened(filters: fulltext.Filters, keywords: list[list[str]], limit: int) -> list[int]:
@@ -191,10 +193,8 @@ def _broadened(filters: fulltext.Filters, keywords: list[list[str]], limit: int)
     if keywords:
         # Any word of any keyword: a product that holds part of a phrase still ranks by it.
         words = [[term] for term in dict.fromkeys(term for keyword in keywords for term in keyword)]
-        matched = _ranked(
-            fulltext.candidates(fulltext.Match(words, every=False), filters, CANDIDATES),
-            keywords,
-        )
+        found = fulltext.candidates(fulltext.Match(words, every=False), filters, CANDIDATES)
+        matched = _ranked(found, keywords, limit)
     heads = [keyword[-1] for keyword in keywords]
     asked = {term for keyword in keywords for term in keyword}
     accessories = [
@@ -218,23 +218,44 @@ def _by_id(filters: fulltext.Filters, limit: int) -> list[int]:
 
 
 def _ranked(
-    candidates: list[fulltext.Candidate], keywords: Sequence[Sequence[str]]
+    candidates: list[fulltext.Candidate],
+    keywords: Sequence[Sequence[str]],
+    limit: int,
+    keep: Callable[[fulltext.Candidate], bool] | None = None,
 ) -> list[fulltext.Candidate]:
-    """Best first: inside the resolved categories, then the product itself before accessories
-    of it (text.accessory_of), then by the database's score, then by creator sales; the
-    product id breaks the last ties."""
+    """The best `limit` of the candidates that `keep` keeps: inside the resolved categories
+    first, then the product itself before accessories of it (text.accessory_of), then by the
+    database's score, then by creator sales; the product id breaks the last ties.
+
+    A candidate's text is read (its title analyzed) only as far down the order as it takes to
+    find `limit` products: a few titles, not all of them."""
     heads = [keyword[-1] for keyword in keywords if keyword]
     asked = {term for keyword in keywords for term in keyword}
-    return sorted(
+    ordered = sorted(
         candidates,
         key=lambda candidate: (
             not candidate.in_categories,
-            text.accessory_of(heads, _terms(candidate, "title"), asked),
             -round(candidate.score, 9),
             -candidate.sales,
             candidate.product_id,
         ),
     )
+    chosen: list[fulltext.Candidate] = []
+    for _, group in groupby(ordered, key=lambda candidate: candidate.in_categories):
+        accessories = []
+        for candidate in group:
+            if keep is not None and not keep(candidate):
+                continue
+            if text.accessory_of(heads, _terms(candidate, "title"), asked):
+                accessories.append(candidate)
+                continue
+            chosen.append(candidate)
+            if len(chosen) >= limit:
+                return chosen
+        chosen.extend(accessories)
+        if len(chosen) >= limit:
+            return chosen[:limit]
+    return chosen
 
 
 def _terms(candidate: fulltext.Candidate, name: str) -> list[str]:
