@@ -4,6 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from gateway.serializer_fields import NOT_SPACE
 from matching.models import Intent, IntentTag
 from tests.protocol import create_intent, get, post, register
 
@@ -292,10 +293,11 @@ def test_a_source_channel_that_is_not_a_string_is_refused(client, channel):
 
 
 def test_the_contract_asks_trimmed_strings_for_a_non_space_character(client):
-    """DRF trims strings and refuses a blank one: "   " is no raw_query, by the contract too."""
+    """DRF trims strings and refuses a blank one: "   " is no raw_query, by the contract too
+    (NOT_SPACE: a character str.strip() keeps)."""
     schema = client.get("/openapi.json").json()["components"]["schemas"]
     response = post(client, "/v1/intents", {"raw_query": "   "})
 
-    assert schema["IntentCreateRequest"]["properties"]["raw_query"]["pattern"] == r"\S"
+    assert schema["IntentCreateRequest"]["properties"]["raw_query"]["pattern"] == NOT_SPACE
     assert response.status_code == 400
     assert response.json()["fields"].keys() == {"raw_query"}
