@@ -105,8 +105,16 @@ def candidates_query(
     match: Match | None, filters: Filters, limit: int, *, scored: Sequence[str] = ()
 ) -> tuple[str, list[Any]]:
     """The SQL and parameters candidates() runs (bench/search_100k.py reads its plan)."""
-    backend = _postgres if connection.vendor == "postgresql" else _sqlite
-    sql, params = backend(match, filters, limit, scored)
+    if match is None:
+        where, params, inside, inside_params = _filters(filters)
+        sql = (
+            f"SELECT {_SELECTED}, {inside} AS inside, 0 AS score FROM catalog_product p "  # noqa: S608
+            f"WHERE {where} ORDER BY p.id LIMIT %s"
+        )
+        params = [*inside_params, *params, limit]
+    else:
+        backend = _postgres if connection.vendor == "postgresql" else _sqlite
+        sql, params = backend(match, filters, limit, scored)
     # Creator sales (a tie-break of the order) for the few rows returned, in the same round trip.
     return (
         "SELECT chosen.*, (SELECT SUM(v.gmv_usd) FROM catalog_video v "  # noqa: S608
@@ -217,15 +225,9 @@ def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
 
 
 def _postgres(
-    match: Match | None, filters: Filters, limit: int, scored: Sequence[str]
+    match: Match, filters: Filters, limit: int, scored: Sequence[str]
 ) -> tuple[str, list[Any]]:
     where, params, inside, inside_params = _filters(filters)
-    if match is None:
-        return (
-            f"SELECT {_SELECTED}, {inside} AS inside, 0 AS score FROM catalog_product p "  # noqa: S608
-            f"WHERE {where} ORDER BY p.id LIMIT %s",
-            [*inside_params, *params, limit],
-        )
     terms = scored or [term for keyword in match.keywords for term in keyword]
     rank = " | ".join(_pg_term(term) for term in dict.fromkeys(terms))
     return (
@@ -239,15 +241,9 @@ def _postgres(
 
 
 def _sqlite(
-    match: Match | None, filters: Filters, limit: int, scored: Sequence[str]
+    match: Match, filters: Filters, limit: int, scored: Sequence[str]
 ) -> tuple[str, list[Any]]:
     where, params, inside, inside_params = _filters(filters)
-    if match is None:
-        return (
-            f"SELECT {_SELECTED}, {inside} AS inside, 0 AS score FROM catalog_product p "  # noqa: S608
-            f"WHERE {where} ORDER BY p.id LIMIT %s",
-            [*inside_params, *params, limit],
-        )
     return (
         f"SELECT {_FOUND}, found.score FROM (SELECT {_SELECTED}, {inside} AS inside, "  # noqa: S608
         f"-bm25(catalog_product_fts, {FTS5_WEIGHTS}) AS score "

@@ -147,12 +147,8 @@ SQLITE_BACKWARD = [
 ]
 
 
-def _run(statements: dict[str, list[str]]):  # type: ignore[no-untyped-def]
-    def run(apps, schema_editor):  # type: ignore[no-untyped-def]
-        for statement in statements.get(schema_editor.connection.vendor, []):
-            schema_editor.execute(statement)
-
-    return run
+# Each vendor's statements, as migration 0002 runs them.
+_run = __import__("catalog.migrations.0002_product_search", fromlist=["_run"])._run
 
 
 def write_documents(apps, schema_editor):  # type: ignore[no-untyped-def]
