@@ -152,14 +152,19 @@ _run = __import__("catalog.migrations.0002_product_search", fromlist=["_run"])._
 
 
 def write_documents(apps, schema_editor):  # type: ignore[no-untyped-def]
+    """Every product's search document, with a line of progress every 50,000 products (a
+    catalog of a million takes minutes)."""
     Product = apps.get_model("catalog", "Product")
-    batch = []
+    total = Product.objects.count()
+    batch, done = [], 0
     for product in Product.objects.only(*TEXT).iterator(chunk_size=2000):
         product.search_document = of_fields({name: getattr(product, name) for name in TEXT})
         batch.append(product)
         if len(batch) == 2000:
             Product.objects.bulk_update(batch, ["search_document"])
-            batch = []
+            done, batch = done + len(batch), []
+            if done % 50_000 == 0:
+                print(f"\n  search documents: {done:,} of {total:,} products", flush=True)
     Product.objects.bulk_update(batch, ["search_document"])
 
 
