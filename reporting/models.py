@@ -28,8 +28,8 @@ class Click(models.Model):
     clicked_at = models.DateTimeField(auto_now_add=True, db_index=True)
     user_agent = models.CharField(max_length=300, blank=True, default="")
     referrer = models.CharField(max_length=500, blank=True, default="")
-    # Who clicked, as a keyed hash of the address and user agent (never the address itself):
-    # enough to count a client once per card (reporting/services/clicks.py).
+    # Who clicked, as a keyed hash of the address (an IPv6 address's /64), never the address
+    # itself: enough to count a client once per card (reporting/services/clicks.py).
     client_key = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:

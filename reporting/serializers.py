@@ -165,7 +165,8 @@ class FiguresSerializer(serializers.Serializer):
         "crawlers, no HEAD."
     )
     unique_clicks = serializers.IntegerField(
-        help_text="Clicks with each card and client (address and user agent) counted once a day."
+        help_text="Clicks with each card and client address (an IPv6 /64 as one) counted once "
+        "a day."
     )
     click_through_rate = _rate("clicks / recommendations; null without recommendations.")
     match_sessions = serializers.IntegerField()

@@ -56,10 +56,10 @@ class BuyLinkViewSet(viewsets.ViewSet):
     @extend_schema(
         operation_id="followBuyLink",
         summary="Follow a card's buy link: records the click, redirects to the shop",
-        description="GET records one click, at most one per card and client (address and user "
-        "agent) in 30 minutes, none for a known crawler or link previewer; HEAD answers the "
-        "same redirect and records nothing (link previews and prefetchers). Throttled per "
-        "client (`buy_link` scope).",
+        description="GET records one click, at most one per card and client address (an IPv6 "
+        "/64 as one client, whatever its user agent) in 30 minutes, none for a known crawler or "
+        "link previewer; HEAD answers the same redirect and records nothing (link previews and "
+        "prefetchers). Throttled per client (`buy_link` scope).",
         tags=["cards"],
         parameters=[id_parameter("recId", REC, "The card's rec_id: `rec_` and 24 hex characters.")],
         responses={

@@ -1,10 +1,14 @@
 """Buy links: /r/{rec_id} leads to the shop with the rec_id, and records a Click that means
-something: one per card and client within CLICK_WINDOW_S, none for a HEAD (link previews,
-prefetchers) or a known crawler's user agent. Every follow is redirected all the same; the
-throttle of the `buy_link` scope bounds how fast one client may follow links at all."""
+something: one per card and client address within CLICK_WINDOW_S, none for a HEAD (link
+previews, prefetchers) or a known crawler's user agent. Every follow is redirected all the same;
+the throttle of the `buy_link` scope bounds how fast one client may follow links at all.
+
+The user agent is the client's own choice of words: it only tells crawlers apart, and never
+makes one address several clients (40 user agents from one address are one click)."""
 
 import hashlib
 import hmac
+import ipaddress
 import re
 from datetime import timedelta
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
@@ -43,9 +47,25 @@ CRAWLER = re.compile(
 )
 
 
-def client_key(address: str, user_agent: str) -> str:
-    """A client as the click count knows it: a keyed hash of its address and user agent."""
-    message = f"{address}\n{user_agent}".encode()
+def client_network(address: str) -> str:
+    """The client an address stands for: an IPv4 address itself, an IPv6 address's /64 (one
+    subscriber's network, where a host picks any of 2**64 addresses at will); an IPv4-mapped
+    IPv6 address is its IPv4 address. Anything else is kept as written."""
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def client_key(address: str) -> str:
+    """A client as the click count knows it: a keyed hash of its address's network
+    (`client_network`), never the address itself."""
+    message = client_network(address).encode()
     return hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()[:32]
 
 
@@ -57,13 +77,13 @@ def buy_link_follow(
     *, rec_id: str, user_agent: str, referrer: str, client_address: str, count_click: bool
 ) -> str:
     """The shop URL that the buy link of `rec_id` leads to. Records a Click when `count_click`
-    (a GET), unless the user agent is a crawler's or this client clicked this card within
-    CLICK_WINDOW_S."""
+    (a GET), unless the user agent is a crawler's or this client address (an IPv6 /64 as one)
+    clicked this card within CLICK_WINDOW_S, whatever user agent it gave."""
     shop_urls = Recommendation.objects.values_list("product__url", flat=True)
     missing = CARD_NOT_FOUND()
     shop_url = find_minted(shop_urls, REC, rec_id, missing)
     if count_click and not is_crawler(user_agent):
-        key = client_key(client_address, user_agent)
+        key = client_key(client_address)
         since = timezone.now() - timedelta(seconds=settings.CLICK_WINDOW_S)
         seen = Click.objects.filter(
             recommendation_id=rec_id, client_key=key, clicked_at__gte=since

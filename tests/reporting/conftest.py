@@ -118,8 +118,8 @@ def market(client, unthrottled, trail_shoe, bottle, supply_keys) -> Market:
     ]:
         market.recs[name] = issue_card(client, product_id, channel)
     for n, name in enumerate(["r1", "r1", "r2", "r4", "r5"]):
-        shopper = f"Shopper/{n}"  # five shoppers: a shopper's second follow is no new click
-        assert client.get(f"/r/{market.recs[name]}", HTTP_USER_AGENT=shopper).status_code == 302
+        shopper = f"192.0.2.{n + 1}"  # five shoppers: a shopper's second follow is no new click
+        assert client.get(f"/r/{market.recs[name]}", REMOTE_ADDR=shopper).status_code == 302
     market.token_id = accepted_token(client, market.shop_a, 1001, "agent.a")
     for merchant, order_id, reference, amount, currency in [
         (market.shop_a, "A-1", {"rec_id": market.recs["r1"]}, 89.99, "USD"),

@@ -34,13 +34,44 @@ def test_a_client_following_a_card_again_and_again_is_one_click(client, trail_sh
     rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
 
     answers = [client.get(f"/r/{rec_id}", HTTP_USER_AGENT="Shopper/1") for _ in range(300)]
-    other = client.get(f"/r/{rec_id}", HTTP_USER_AGENT="Shopper/2")  # another client
     elsewhere = client.get(f"/r/{rec_id}", HTTP_USER_AGENT="Shopper/1", REMOTE_ADDR="10.9.8.7")
 
-    assert {answer.status_code for answer in [*answers, other, elsewhere]} == {302}
-    assert Click.objects.filter(recommendation_id=rec_id).count() == 3
-    assert len(set(Click.objects.values_list("client_key", flat=True))) == 3
+    assert {answer.status_code for answer in [*answers, elsewhere]} == {302}
+    assert Click.objects.filter(recommendation_id=rec_id).count() == 2
+    assert len(set(Click.objects.values_list("client_key", flat=True))) == 2
     assert "10.9.8.7" not in str(list(Click.objects.values()))  # a keyed hash, not the address
+
+
+def test_forty_user_agents_from_one_address_are_one_click(
+    client, trail_shoe, unthrottled, supply_keys
+):
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+
+    here = [
+        client.get(f"/r/{rec_id}", HTTP_USER_AGENT=f"Mozilla/5.0 Shopper/{n}", REMOTE_ADDR=ip)
+        for n, ip in enumerate(["198.51.100.7"] * 40)
+    ]
+    there = client.get(f"/r/{rec_id}", HTTP_USER_AGENT="Shopper/41", REMOTE_ADDR="198.51.100.8")
+
+    assert {answer.status_code for answer in [*here, there]} == {302}
+    assert Click.objects.filter(recommendation_id=rec_id).count() == 2
+    totals = report(client).json()["totals"]
+    assert (totals["clicks"], totals["unique_clicks"]) == (2, 2)
+
+
+def test_an_ipv6_client_is_its_64_network(client, trail_shoe, unthrottled):
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+    one_network = ["2001:db8:1:2::1", "2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::ffff"]
+    next_network = "2001:db8:1:3::1"
+
+    answers = [
+        client.get(f"/r/{rec_id}", HTTP_USER_AGENT=f"Shopper/{n}", REMOTE_ADDR=address)
+        for n, address in enumerate([*one_network, next_network])
+    ]
+
+    assert {answer.status_code for answer in answers} == {302}
+    assert Click.objects.filter(recommendation_id=rec_id).count() == 2
+    assert "2001:db8" not in str(list(Click.objects.values()))
 
 
 def test_after_the_window_the_same_client_clicks_again_but_is_unique_once_a_day(
