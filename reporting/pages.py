@@ -128,8 +128,9 @@ def attribution_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-# What makes a spreadsheet read a cell as a formula, once it has dropped leading blanks and read
-# fullwidth forms (U+FF1D and its kin) as their ASCII selves.
+# What makes a spreadsheet read a cell as a formula, once it has dropped invisible format
+# characters (Unicode Cf: zero-width space, word joiner, byte order mark, bidi marks) and
+# leading blanks, and read fullwidth forms (U+FF1D and its kin) as their ASCII selves.
 FORMULA_STARTS = ("=", "+", "-", "@", "|", "%")
 
 
@@ -138,8 +139,9 @@ def _cell(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, str):
-        seen = unicodedata.normalize("NFKC", value).lstrip()
-        if value[:1] in ("\t", "\r", "\n") or seen.startswith(FORMULA_STARTS):
+        visible = "".join(ch for ch in value if unicodedata.category(ch) != "Cf")
+        seen = unicodedata.normalize("NFKC", visible).lstrip()
+        if visible[:1] in ("\t", "\r", "\n") or seen.startswith(FORMULA_STARTS):
             return "'" + value
     return value
 

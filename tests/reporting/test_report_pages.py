@@ -115,6 +115,11 @@ def test_merchant_data_is_escaped_everywhere(reader, supply_keys, trail_shoe, cl
         "\uff0b",
         "|",
         "%",
+        "\u200b=",  # a zero-width space
+        "\ufeff+",  # a byte order mark
+        "\u2060 @",  # a word joiner, then a blank
+        "\u200e\u200b\t-",  # a bidi mark, a zero-width space and a tab
+        "\u00ad=",  # a soft hyphen
     ],
 )
 def test_a_title_that_looks_like_a_formula_is_defused_in_csv(
