@@ -85,17 +85,41 @@ Answer with exactly one JSON object and nothing else, with these keys:
 - summary: one sentence for a person.
 """
 
-_DELIMITER = re.compile(r"</?\s*intent\s*>", re.IGNORECASE)
+# What a reader could take for the delimiters, once NFKC made fullwidth and small forms plain
+# `<` `>` and format characters are dropped: an angle bracket, a look-alike (single angle quotes,
+# angle brackets of mathematics and CJK, ornaments) or its HTML entity; slashes either way; a
+# tag name, spaced or not, in any case or script.
+_OPEN = r"(?:[<\u2039\u3008\u27e8\u276e\u276c\u29fc\u227a\u22b0]|&lt;?|&#0*60;?|&#x0*3c;?)"
+_CLOSE = r"(?:[>\u203a\u3009\u27e9\u276f\u276d\u29fd\u227b\u22b1]|&gt;?|&#0*62;?|&#x0*3e;?)"
+_SLASHES = r"[\s/\\\u2044\u2215\u29f8]*"
+_NAME = r"i\s*n\s*t\s*e\s*n\s*t"
+_NEAR_DELIMITER = re.compile(
+    # Any tag: `<intent>`, `</intent/>`, `< /INTENT >`, a Cyrillic look-alike, `</system>`.
+    rf"{_OPEN}{_SLASHES}[^\W\d_][^\W\d]{{0,30}}(?:\s+[^\W\d]{{1,30}}){{0,2}}{_SLASHES}{_CLOSE}"
+    # The delimiter's name beside one bracket or a slash: `</intent`, `/intent>`, `intent/>`.
+    rf"|{_OPEN}{_SLASHES}{_NAME}{_SLASHES}{_CLOSE}?|{_SLASHES}{_NAME}{_SLASHES}{_CLOSE}"
+    rf"|/+\s*{_NAME}",
+    re.IGNORECASE,
+)
+
+
+def contained(text: str) -> str:
+    """The shopper's text as the engine reads it: one clean line with nothing in it that could
+    look like or close the `<intent>` delimiters (format characters such as zero-width spaces
+    are dropped first, so they cannot split a tag)."""
+    visible = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    text = clean(visible, MAX_INTENT_CHARS)
+    while (stripped := _NEAR_DELIMITER.sub(" ", text)) != text:  # `<<intent>intent>`
+        text = stripped
+    return " ".join(text.split())
 
 
 def messages_for(text: str, categories: Collection[str]) -> list[dict[str, str]]:
     """The whole conversation the engine sees: the fixed prompt, then the delimited intent."""
     listed = "; ".join(sorted(categories)[:MAX_PROMPT_CATEGORIES]) or "(none)"
-    # The shopper's text cannot close the delimiters early.
-    contained = _DELIMITER.sub(" ", clean(text, MAX_INTENT_CHARS))
     return [
         {"role": "system", "content": SYSTEM_PROMPT.format(categories=listed)},
-        {"role": "user", "content": f"<intent>\n{contained}\n</intent>"},
+        {"role": "user", "content": f"<intent>\n{contained(text)}\n</intent>"},
     ]
 
 
