@@ -348,22 +348,24 @@ CELERY_BEAT_SCHEDULE = beat_schedule(
 INTENT_ENGINE_MODEL = env.str("INTENT_ENGINE_MODEL", default="").strip()
 INTENT_ENGINE_API_BASE = env.str("INTENT_ENGINE_API_BASE", default="").strip() or None
 INTENT_ENGINE_API_KEY = env.str("INTENT_ENGINE_API_KEY", default="").strip() or None
-# One resolution may take at most this long, retries included.
+# One resolution may take at most this long, retries included; an answer is cut at MAX_TOKENS:
+# keep the timeout twice the time the model takes to write them (docs/engine.md).
 INTENT_ENGINE_TIMEOUT_S = bounded("INTENT_ENGINE_TIMEOUT_S", 8.0, 0.5, 120, " seconds")
+INTENT_ENGINE_MAX_TOKENS = bounded_int("INTENT_ENGINE_MAX_TOKENS", 300, 64, 4096)
 # Extra attempts after a provider error (never after a timeout: the time is spent).
 INTENT_ENGINE_RETRIES = bounded_int("INTENT_ENGINE_RETRIES", 1, 0, 3)
-# After outages of this many distinct intents in a row the breaker opens: 503 at once, the
-# engine left alone for INTENT_ENGINE_BREAKER_COOLDOWN_S, then one trial call decides
-# (matching/breaker.py). A bad answer to one input is remembered for INTENT_ENGINE_BAD_INPUT_S.
+# Outages of this many distinct intents in a row, the last confirmed by a canary call, open the
+# breaker (503 at once) for COOLDOWN_S, then one trial call decides (matching/breaker.py). A bad
+# answer to one input is remembered for INTENT_ENGINE_BAD_INPUT_S.
 INTENT_ENGINE_BREAKER_FAILURES = bounded_int("INTENT_ENGINE_BREAKER_FAILURES", 5, 1, 100)
 INTENT_ENGINE_BREAKER_COOLDOWN_S = bounded(
     "INTENT_ENGINE_BREAKER_COOLDOWN_S", 30.0, 1, 3600, " seconds"
 )
 INTENT_ENGINE_BAD_INPUT_S = bounded_int("INTENT_ENGINE_BAD_INPUT_S", 60, 0, 86_400, " seconds")
+INTENT_ENGINE_CANARY_TIMEOUT_S = bounded("INTENT_ENGINE_CANARY_TIMEOUT_S", 2.0, 0.2, 30, " seconds")
 # Resolutions are reused this long for the same normalized text and region.
 INTENT_ENGINE_CACHE_S = bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400, " seconds")
-# litellm would fetch its model price list from the network when imported; the copy it ships
-# with is enough (DESIGN.md section 3).
+# litellm would fetch its price list from the network on import; its own copy does (DESIGN.md 3).
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 # Keys accepted in X-Supply-Key by GET /v1/report/attribution (two while one replaces the other;

@@ -13,6 +13,14 @@ An engine failure is one of two kinds:
   input is remembered for INTENT_ENGINE_BAD_INPUT_S: the same words are answered 503 at once
   without calling the engine again (each call is paid), then tried afresh.
 
+A timeout or a 5xx may also be one input's doing (words that make the model write until the
+deadline, or that a provider's filter chokes on), and distinct words cost a caller nothing. So
+the outage that would open the breaker (the last of the streak, or a failed trial) is first
+confirmed by a **canary**: a tiny fixed question, answered in a few tokens, under
+INTENT_ENGINE_CANARY_TIMEOUT_S (matching/engine.py). Only when the canary fails too does the
+breaker open. When it is answered, the engine is up: the streak ends, the breaker closes, and
+the failure is that intent's, remembered as a bad answer is. One canary at a time is asked.
+
 The state lives in the engine's cache (`caches["engine"]`, beside the resolutions, read in the
 same round trip), so every web and worker process sees one breaker. With the cache down the
 breaker stays closed.
@@ -35,6 +43,7 @@ logger = logging.getLogger(__name__)
 OPEN_UNTIL_KEY = "engine:breaker:open-until"
 STREAK_KEY = "engine:breaker:streak"  # the id of the current streak of outages
 TRIAL_KEY = "engine:breaker:trial"
+CANARY_KEY = "engine:breaker:canary"  # held by the one caller asking the canary
 # A streak of outages with no answer in between counts for at most this long.
 STREAK_HORIZON_S = 3600
 
@@ -69,8 +78,10 @@ def admits(found: Mapping[str, Any]) -> tuple[bool, float]:
         return True, 0
 
 
-def outage(resolution_key: str, found: Mapping[str, Any]) -> None:
-    """Count an outage against the breaker: once per intent in the current streak."""
+def outage(resolution_key: str, found: Mapping[str, Any]) -> bool:
+    """Count an outage against the breaker: once per intent in the current streak. True when
+    it would open the breaker and this caller is to ask the canary: it then reports what the
+    canary said with `confirmed` or `disproved`."""
     cache = _cache()
     try:
         streak = found.get(STREAK_KEY)
@@ -81,22 +92,39 @@ def outage(resolution_key: str, found: Mapping[str, Any]) -> None:
         if streak is None or not cache.add(
             f"engine:breaker:{streak}:{resolution_key}", 1, timeout=STREAK_HORIZON_S
         ):
-            return
+            return False
         count_key = f"engine:breaker:{streak}:count"
         cache.add(count_key, 0, timeout=STREAK_HORIZON_S)
         count = cache.incr(count_key)
         trial = found.get(OPEN_UNTIL_KEY) is not None
-        if trial or count >= settings.INTENT_ENGINE_BREAKER_FAILURES:
-            cooldown = settings.INTENT_ENGINE_BREAKER_COOLDOWN_S
-            cache.set(OPEN_UNTIL_KEY, time.time() + cooldown, timeout=None)
-            cache.delete(TRIAL_KEY)
-            logger.warning(
-                "intent engine breaker open for %.0f s: %d intents in a row met an outage",
-                cooldown,
-                count,
-            )
+        if not trial and count < settings.INTENT_ENGINE_BREAKER_FAILURES:
+            return False
+        canary_s = math.ceil(settings.INTENT_ENGINE_CANARY_TIMEOUT_S) + 5
+        return bool(cache.add(CANARY_KEY, 1, timeout=canary_s))
     except (RedisError, ValueError):
-        pass
+        return False
+
+
+def confirmed() -> None:
+    """The canary failed too: the engine is out, the breaker opens."""
+    cooldown = settings.INTENT_ENGINE_BREAKER_COOLDOWN_S
+    with contextlib.suppress(RedisError):
+        cache = _cache()
+        cache.set(OPEN_UNTIL_KEY, time.time() + cooldown, timeout=None)
+        cache.delete_many([TRIAL_KEY, CANARY_KEY])
+    logger.warning(
+        "intent engine breaker open for %.0f s: distinct intents met an outage in a row and "
+        "the canary failed too",
+        cooldown,
+    )
+
+
+def disproved(resolution_key: str, message: str) -> None:
+    """The canary was answered: the engine is up, the streak ends and the breaker closes; the
+    failure was this intent's, remembered as a bad answer is."""
+    with contextlib.suppress(RedisError):
+        _cache().delete_many([STREAK_KEY, OPEN_UNTIL_KEY, TRIAL_KEY, CANARY_KEY])
+    bad_input(resolution_key, message)
 
 
 def answered(found: Mapping[str, Any]) -> None:

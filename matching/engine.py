@@ -6,8 +6,10 @@ the checks of what the model answers in matching/resolution.py.
 
 Failures (not configured, timeout, provider error, an answer that is not a resolution) raise
 EngineUnavailable, which the API renders as 503 `intent_engine_unavailable`. A circuit breaker
-that only an outage opens stops calling a failing engine for a while (matching/breaker.py); a
-resolution cache keyed on the normalized text and region spares the engine repeated questions.
+that only an outage opens, confirmed by a canary call, stops calling a failing engine for a while
+(matching/breaker.py); a resolution cache keyed on the normalized text and region spares the
+engine repeated questions. An answer is capped at INTENT_ENGINE_MAX_TOKENS, so that words which
+make the model write on end in a short, unreadable answer (a bad input), not a timeout.
 """
 
 import asyncio
@@ -20,9 +22,8 @@ import time
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -31,12 +32,17 @@ from redis.exceptions import RedisError
 
 from gateway.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
 from matching import breaker, engine_process
-from matching.engine_process import Raised, Trace, trace_of
+from matching.engine_failures import Failure, failure_of
 from matching.resolution import Resolution, Unreadable, messages_for, normalize, parse
 
 logger = logging.getLogger(__name__)
 
-MAX_OUTPUT_TOKENS = 600
+# The canary (matching/breaker.py): a question any model answers in a few tokens.
+CANARY_MESSAGES = [
+    {"role": "system", "content": 'Answer with the JSON object {"ok": true} and nothing else.'},
+    {"role": "user", "content": "Are you there?"},
+]
+CANARY_MAX_TOKENS = 16
 
 
 class EngineUnavailable(ApiError):
@@ -66,73 +72,6 @@ def require_configured() -> None:
 # a waiting request holds no thread), `resolve` for tasks and other synchronous callers.
 
 
-@dataclass(frozen=True)
-class Failure(Exception):
-    """A call that brought no answer, or an answer that is no resolution."""
-
-    outage: bool  # the engine cannot answer anyone (matching/breaker.py), else: this input
-    cause: str  # its kind: "connection refused", "timeout", "HTTP 503", ...
-    message: str  # for the caller
-    # For the log: the cause with where or how long ("connection refused to http://...",
-    # "timed out after 8.0 s"); never the key, the shopper's words or what the provider said.
-    detail: str
-
-
-def endpoint() -> str:
-    """Where the engine is called, fit for a log: the API base without credentials or query,
-    else the provider litellm derives from the model."""
-    base = settings.INTENT_ENGINE_API_BASE
-    if not base:
-        return f"the provider of {settings.INTENT_ENGINE_MODEL}"
-    parts = urlsplit(base)
-    netloc = parts.netloc.rpartition("@")[2]  # no user or password
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-TIMED_OUT = "The intent engine did not answer within {timeout:g} s."
-FAILED = "The intent engine failed to answer; try again shortly."
-# What an HTTP status says of the engine, when it says more than its number.
-STATUS_NOTES = {
-    401: " (key refused)",
-    403: " (key refused)",
-    404: " (model or endpoint not found)",
-    429: " (rate limited)",
-}
-
-
-CONNECTION_CAUSES = {
-    "refused": ("connection refused", "to"),
-    "name lookup": ("name lookup failed", "for"),
-    "failed": ("connection failed", "to"),
-}
-
-
-def failure_of(exc: BaseException) -> Failure:
-    """What a litellm error says: an outage or a bad input, and its cause in words."""
-    return failure_from(exc.trace if isinstance(exc, Raised) else trace_of(exc))
-
-
-def failure_from(trace: Trace) -> Failure:
-    """What a call's Trace (matching/engine_process.py) says of the engine."""
-    timeout = settings.INTENT_ENGINE_TIMEOUT_S
-    if trace.timeout:
-        message = TIMED_OUT.format(timeout=timeout)
-        return Failure(True, "timeout", message, f"timed out after {timeout:.1f} s")
-    if trace.stopped:  # an outage of ours, not the provider's; the next call starts another
-        return Failure(True, "engine process stopped", FAILED, "the engine's process stopped")
-    if trace.connection is not None:
-        cause, where = CONNECTION_CAUSES[trace.connection]
-        return Failure(True, cause, FAILED, f"{cause} {where} {endpoint()}")
-    if trace.status is not None:
-        # 401, 403 and 404 are a key or model the provider refuses: nobody gets an answer.
-        status = trace.status
-        outage = status in (401, 403, 404, 429) or status >= 500
-        message = FAILED if outage else "The intent engine refused to resolve this intent."
-        detail = f"HTTP {status}{STATUS_NOTES.get(status, '')} from {endpoint()}"
-        return Failure(outage, f"HTTP {status}", message, detail)
-    return Failure(True, trace.kind, FAILED, f"{trace.kind} from {endpoint()}")
-
-
 def _retryable(failure: Failure) -> bool:
     """Worth one more try within the deadline: a dropped connection, a 429 or a 5xx."""
     if failure.cause == "timeout" or not failure.outage:
@@ -151,7 +90,7 @@ def completion_kwargs(messages: list[dict[str, str]]) -> dict[str, Any]:
         "timeout": settings.INTENT_ENGINE_TIMEOUT_S,
         "max_retries": 0,
         "temperature": 0,
-        "max_tokens": MAX_OUTPUT_TOKENS,
+        "max_tokens": settings.INTENT_ENGINE_MAX_TOKENS,
         "response_format": {"type": "json_object"},
         "drop_params": True,  # providers without JSON mode still get the rest of the call
     }
@@ -228,6 +167,65 @@ async def _acall(messages: list[dict[str, str]]) -> str:
         await asyncio.sleep(pause)
 
 
+def _canary() -> bool:
+    """Whether the engine answers the canary within INTENT_ENGINE_CANARY_TIMEOUT_S: any answer,
+    or a refusal that names the request, shows it is up."""
+    future = _pool.submit(load_litellm().completion, **canary_kwargs())
+    try:
+        future.result(timeout=settings.INTENT_ENGINE_CANARY_TIMEOUT_S)
+    except FutureTimeout:
+        future.cancel()
+        return False
+    except Exception as exc:  # every provider error, mapped by litellm
+        return not failure_of(exc).outage
+    return True
+
+
+async def _acanary() -> bool:
+    """`_canary` for coroutines, in the engine's own process."""
+    await engine_process.started(settings.INTENT_ENGINE_MODEL)  # a new one, if the last stopped
+    try:
+        async with asyncio.timeout(settings.INTENT_ENGINE_CANARY_TIMEOUT_S):
+            await engine_process.complete(canary_kwargs())
+    except TimeoutError:
+        return False
+    except Exception as exc:  # every provider error, mapped by litellm
+        return not failure_of(exc).outage
+    return True
+
+
+def canary_kwargs() -> dict[str, Any]:
+    return {**completion_kwargs(CANARY_MESSAGES), "max_tokens": CANARY_MAX_TOKENS}
+
+
+def _after_canary(found: "Lookup", failure: Failure, answered: bool) -> Failure:
+    """What an outage that would open the breaker is, once the canary spoke: an outage (the
+    breaker opens), or this intent's own failure (remembered; the breaker stays closed)."""
+    if not answered:
+        breaker.confirmed()
+        return failure
+    logger.warning(
+        "intent engine canary answered: the failure (%s) is this intent's, not an outage",
+        failure.cause,
+    )
+    breaker.disproved(found.key, failure.message)
+    return replace(failure, outage=False)
+
+
+def _judged(found: "Lookup", failure: Failure) -> Failure:
+    """Keep the breaker's books on a failed call; asks the canary when the breaker would open."""
+    if failure.outage and breaker.outage(found.key, found.found):
+        return _after_canary(found, failure, _canary())
+    return failure
+
+
+async def _ajudged(found: "Lookup", failure: Failure) -> Failure:
+    """`_judged` for coroutines: the canary is awaited on the event loop."""
+    if failure.outage and await sync_to_async(breaker.outage)(found.key, found.found):
+        return await sync_to_async(_after_canary)(found, failure, await _acanary())
+    return failure
+
+
 def _log_failure(failure: Failure, attempt: int) -> None:
     kind = "outage" if failure.outage else "bad input"
     logger.warning("intent engine call %d failed (%s): %s", attempt, kind, failure.detail)
@@ -280,12 +278,10 @@ def lookup(text: str, region: str | None, categories: Callable[[], Collection[st
 
 
 def settle(found: Lookup, text: str, answer: str | Failure) -> Resolution:
-    """Read the engine's answer (or its failure), keep the breaker's books, cache the
-    resolution. Raises EngineUnavailable."""
+    """Read the engine's answer (or its failure, an outage already counted: `_judged`), keep
+    the breaker's books, cache the resolution. Raises EngineUnavailable."""
     if isinstance(answer, Failure):
-        if answer.outage:
-            breaker.outage(found.key, found.found)
-        else:
+        if not answer.outage:
             breaker.answered(found.found)
             breaker.bad_input(found.key, answer.message)
         raise EngineUnavailable(answer.message)
@@ -320,7 +316,7 @@ def resolve(
     try:
         answer: str | Failure = _call(messages_for(text, found.categories))
     except Failure as failure:
-        answer = failure
+        answer = _judged(found, failure)
     return settle(found, text, answer), False
 
 
@@ -341,4 +337,4 @@ async def aask(found: Lookup, text: str) -> str | Failure:
     try:
         return await _acall(messages_for(text, found.categories))
     except Failure as failure:
-        return failure
+        return await _ajudged(found, failure)

@@ -48,7 +48,7 @@ STARTING_TIMEOUT_S = 60.0  # the child importing litellm, on a slow machine
 class Trace:
     """What an exception of a call says about the engine, read where it was raised: whether it
     timed out, how its connection failed, the provider's HTTP status. Plain data: it crosses
-    the socket (matching.engine.failure_from turns it into a Failure)."""
+    the socket (matching.engine_failures.failure_from turns it into a Failure)."""
 
     kind: str  # the exception's class name
     timeout: bool = False

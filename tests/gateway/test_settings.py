@@ -95,6 +95,14 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
             "INTENT_ENGINE_CACHE_ENTRIES must be",
         ),
         (
+            {"DJANGO_SECRET_KEY": "k", "INTENT_ENGINE_MAX_TOKENS": "100000"},
+            "INTENT_ENGINE_MAX_TOKENS must be",
+        ),
+        (
+            {"DJANGO_SECRET_KEY": "k", "INTENT_ENGINE_CANARY_TIMEOUT_S": "0"},
+            "INTENT_ENGINE_CANARY_TIMEOUT_S must be",
+        ),
+        (
             {
                 "DJANGO_SECRET_KEY": "k",
                 "INTENT_RETENTION_DAYS": "60",

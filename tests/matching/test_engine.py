@@ -66,7 +66,7 @@ def test_a_transient_error_is_retried_once_within_the_deadline(client, shelf, en
 def test_outages_of_distinct_intents_open_the_breaker_and_the_engine_is_left_alone(
     client, shelf, engine
 ):
-    engine.script("500", "503", "429")
+    engine.script("500", "503", "429", "503")  # the last for the canary: the engine is out
     for intent in ("trail shoes", "rain jacket", "coffee grinder"):
         assert recommend(client, intent).status_code == 503
 
@@ -75,7 +75,7 @@ def test_outages_of_distinct_intents_open_the_breaker_and_the_engine_is_left_alo
     assert response.status_code == 503
     assert response.json()["message"].startswith("The intent engine is failing")
     assert 1 <= int(response["Retry-After"]) <= 30
-    assert engine.calls_count == 3  # the fourth request never reached it
+    assert engine.calls_count == 4  # three intents and the canary; the fourth never reached it
 
 
 def test_one_intent_failing_again_and_again_never_opens_the_breaker(client, shelf, engine):
@@ -90,7 +90,7 @@ def test_one_intent_failing_again_and_again_never_opens_the_breaker(client, shel
 
 
 def test_a_refused_key_is_an_outage(client, shelf, engine):
-    engine.script("401", "401", "401")
+    engine.script("401", "401", "401", "401")
     for intent in ("trail shoes", "rain jacket", "coffee grinder"):
         assert recommend(client, intent).status_code == 503
 
@@ -99,7 +99,7 @@ def test_a_refused_key_is_an_outage(client, shelf, engine):
         .json()["message"]
         .startswith("The intent engine is failing")
     )
-    assert engine.calls_count == 3
+    assert engine.calls_count == 4  # with the canary
 
 
 def test_an_engine_that_refuses_connections_opens_the_breaker(client, shelf, engine, settings):
@@ -159,7 +159,7 @@ def test_a_success_resets_the_count_of_failures_in_a_row(client, shelf, engine):
 
 
 def _open_the_breaker(client, engine):
-    engine.script("500", "500", "500")
+    engine.script("500", "500", "500", "500")  # three intents and the canary
     for intent in ("trail shoes", "rain jacket", "coffee grinder"):
         recommend(client, intent)
     # The cooldown has passed, as the shared state says.
@@ -171,16 +171,16 @@ def test_after_the_cooldown_one_trial_call_closes_the_breaker(client, shelf, eng
 
     assert recommend(client).status_code == 200
     assert recommend(client, "another intent").status_code == 200
-    assert engine.calls_count == 5
+    assert engine.calls_count == 6
 
 
 def test_a_failed_trial_opens_the_breaker_again(client, shelf, engine):
     _open_the_breaker(client, engine)
-    engine.script("500")
+    engine.script("500", "500")  # the trial and its canary
 
     assert recommend(client).status_code == 503  # the trial
     assert recommend(client, "another intent").status_code == 503  # open again: not called
-    assert engine.calls_count == 4
+    assert engine.calls_count == 6
 
 
 def test_a_bad_answer_to_the_trial_closes_the_breaker(client, shelf, engine):
@@ -189,7 +189,7 @@ def test_a_bad_answer_to_the_trial_closes_the_breaker(client, shelf, engine):
 
     assert recommend(client).status_code == 503  # the trial: the engine answered, badly
     assert recommend(client, "another intent").status_code == 200
-    assert engine.calls_count == 5
+    assert engine.calls_count == 6
 
 
 def test_the_shoppers_text_stays_inside_the_delimiters_of_a_fixed_prompt(client, shelf, engine):

@@ -2,11 +2,12 @@
 reach through litellm's real HTTP path (model "openai/scripted", api_base=engine.api_base,
 api_key "sk-test"). It records every completion request and answers from a script ("ok",
 "fenced", "garbage", "wrong-schema", "raw:<text>", "500", "503", "429", "400", "401",
-"hang[:<seconds>]").
+"hang[:<seconds>]"), or by the intent asked about (`fail`).
 
     with ScriptedEngine() as engine:
         engine.answer("trail shoes", normalized_query="trail running shoes", keywords=["trail"])
         engine.script("503", "ok")
+        engine.fail("words that choke it", "hang:5")  # every time, while others are answered
         ...
         assert engine.intent_texts == ["trail shoes", "trail shoes"]
 """
@@ -261,6 +262,7 @@ class ScriptedEngine:
         )
         self._lock = threading.Lock()
         self._modes: deque[str] = deque()
+        self._failing: dict[str, str] = {}
         self._calls: list[Call] = []
         self._count = 0
         self.answers: dict[str, dict[str, Any]] = {}
@@ -302,6 +304,13 @@ class ScriptedEngine:
         with self._lock:
             self._modes.extend(modes)
 
+    def fail(self, text: str, mode: str) -> None:
+        """Answer every call about the intent `text` (as it reads between the delimiters) with
+        `mode`, one of the script's ("hang:<seconds>", "503", ...), whatever the script says:
+        words the engine chokes on while it answers every other question."""
+        with self._lock:
+            self._failing[text.strip()] = mode
+
     def hold(self) -> None:
         """Keep every call waiting, unanswered, until `release()`."""
         self.gate.clear()
@@ -332,6 +341,9 @@ class ScriptedEngine:
         with self._lock:
             self._calls.append(call)
             self._count += 1
+            failing = self._failing.get(call.intent_text)
+            if failing is not None:
+                return failing, self._count
             return (self._modes.popleft() if self._modes else "ok"), self._count
 
     @property
@@ -349,9 +361,11 @@ class ScriptedEngine:
         return [call.intent_text for call in self.calls]
 
     def reset(self) -> None:
-        """Forgets the calls, the script and the answers, and answers at once again."""
+        """Forgets the calls, the script, the failing intents and the answers, and answers at
+        once again."""
         self.gate.set()
         with self._lock:
             self._calls.clear()
             self._modes.clear()
+            self._failing.clear()
             self.answers.clear()
