@@ -1,6 +1,7 @@
 """Serializer fields the apps share: JSON strings and numbers as the contract states them,
-query integers, channels."""
+query integers, channels, a caller's bounded metadata."""
 
+import json
 import re
 from decimal import Decimal
 from typing import Any
@@ -129,3 +130,34 @@ def channel_field() -> ChannelField:
         help_text="Optional hint naming the calling client: 1-64 of A-Z a-z 0-9 . _ : -",
         error_messages={"invalid": "Use 1-64 characters of A-Z a-z 0-9 . _ : -"},
     )
+
+
+METADATA_MAX_BYTES = 16 * 1024
+
+
+def serialized_size(value: Any) -> int:
+    """Bytes of `value` as compact JSON in UTF-8."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+class MetadataField(serializers.DictField):
+    """A caller's own `metadata`, stored and served back as it came (publicly, for intents and
+    proposals): a JSON object of at most METADATA_MAX_BYTES as compact JSON, 400 beyond."""
+
+    default_error_messages = {
+        "too_large": "metadata may hold at most 16 KB (16384 bytes) as compact JSON.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "help_text",
+            "Your own data, kept and returned as is: a JSON object of at most 16 KB (16384 "
+            "bytes) as compact JSON; larger is refused with 400.",
+        )
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        value: dict[str, Any] = super().to_internal_value(data)
+        if serialized_size(value) > METADATA_MAX_BYTES:
+            self.fail("too_large")
+        return value

@@ -8,7 +8,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from gateway.serializer_fields import JsonStringField, limit_field
+from gateway.serializer_fields import JsonStringField, MetadataField, limit_field
 from merchants.endpoints import ENDPOINT_PATTERN
 from merchants.models import (
     MERCHANT_ID,
@@ -52,7 +52,7 @@ class MerchantFieldsSerializer(serializers.Serializer):
     )
     protocol_version = JsonStringField(max_length=16, required=False, allow_null=True)
     a2a_capabilities = serializers.DictField(required=False)
-    metadata = serializers.DictField(required=False)
+    metadata = MetadataField(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         for name in ("subscription_tags", "capabilities", "category_tags"):

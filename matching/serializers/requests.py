@@ -8,6 +8,7 @@ from rest_framework import serializers
 from gateway.contract import AtLeastOneOfSerializer
 from gateway.serializer_fields import (
     JsonStringField,
+    MetadataField,
     channel_field,
     limit_field,
 )
@@ -36,7 +37,7 @@ class IntentCreateSerializer(serializers.Serializer):
         help_text="Tags the demand agent resolved itself (resolution_source: client).",
     )
     source_channel = channel_field()
-    metadata = serializers.DictField(required=False)
+    metadata = MetadataField(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("region"):
@@ -92,7 +93,7 @@ class ProposalCreateSerializer(serializers.Serializer):
     evidence = serializers.ListField(child=serializers.DictField(), max_length=20, required=False)
     valid_until = serializers.DateTimeField(required=False, allow_null=True)
     product_snapshot = serializers.DictField(required=False, allow_null=True)
-    metadata = serializers.DictField(required=False, allow_null=True)
+    metadata = MetadataField(required=False, allow_null=True)
 
     def validate_valid_until(self, value: Any) -> Any:
         if value is not None and value <= timezone.now():

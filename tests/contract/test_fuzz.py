@@ -28,6 +28,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
+from gateway.serializer_fields import METADATA_MAX_BYTES, serialized_size
 from gateway.wsgi import application
 from matching.examples import INTENT_ID
 from matching.models import Intent, IntentTag
@@ -171,12 +172,19 @@ def _budget(value: Any) -> bool:
 # before. The contract states each in a description and the gateway refuses a request breaking
 # one with 400; positive cases that break one are not generated (negative ones still are).
 # Operation id -> (location, field, rule): the rule holds for the field's value when present.
+def _metadata(value: Any) -> bool:
+    return value is None or serialized_size(value) <= METADATA_MAX_BYTES
+
+
 NOT_IN_SCHEMA: dict[str, list[tuple[str, str, Any]]] = {
-    "createIntent": [("body", "budget_range", _budget)],
+    "createIntent": [("body", "budget_range", _budget), ("body", "metadata", _metadata)],
     "createProposal": [
         ("body", "price", lambda value: value is None or _decimals(value, 2)),
         ("body", "valid_until", lambda value: value is None or _future(value)),
+        ("body", "metadata", _metadata),
     ],
+    "registerMerchant": [("body", "metadata", _metadata)],
+    "updateMerchant": [("body", "metadata", _metadata)],
     "recordConversion": [
         ("body", "amount", lambda value: _decimals(value, 2)),
         ("body", "occurred_at", lambda value: not _future(value, allowance=CLOCK_SKEW)),
