@@ -251,7 +251,7 @@ async def _lifespan(receive: Receive, send: Send) -> None:
 
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
-    """The ASGI application (`gunicorn gateway.asgi:application -k uvicorn_worker...`)."""
+    """The ASGI application (`gunicorn gateway.asgi:application -k gateway.web_worker...`)."""
     if scope["type"] == "lifespan":
         await _lifespan(receive, send)
         return

@@ -1,4 +1,5 @@
-"""gunicorn's hooks for the web role (`gunicorn --config python:gateway.web_config`).
+"""gunicorn's configuration of the web role (`gunicorn --config python:gateway.web_config`): the
+bounds of a client's connections (below), and two hooks.
 
 The role serves with `--reuse-port`: each worker listens on a socket of its own, all in one
 SO_REUSEPORT group, and the kernel spreads connections over them (docs/operations.md). Two hooks
@@ -16,6 +17,20 @@ make that safe:
 
 import socket
 from typing import Any
+
+from gateway.environment import bounded, bounded_int
+
+# What one client may hold of a web worker (gunicorn's own settings, which the role's worker,
+# gateway/web_worker.py, honours; gunicorn's command-line flags override them): connections
+# open at once, seconds a connection may idle between requests, bytes of a request target and
+# of one header field, header fields a request; and seconds a connection has to bring a whole
+# request head, which gunicorn has no setting for.
+worker_connections = bounded_int("WEB_MAX_CONNECTIONS", 1000, 1, 1_000_000)
+keepalive = bounded_int("WEB_KEEPALIVE_S", 5, 1, 3600, " seconds")
+limit_request_line = bounded_int("WEB_MAX_REQUEST_LINE", 65_536, 256, 1_048_576, " bytes")
+limit_request_field_size = bounded_int("WEB_MAX_HEADER_BYTES", 8190, 256, 1_048_576, " bytes")
+limit_request_fields = bounded_int("WEB_MAX_HEADERS", 100, 10, 32_768)
+HEADER_TIMEOUT_S = bounded("WEB_HEADER_TIMEOUT_S", 10.0, 0.5, 300, " seconds")
 
 
 def address_in_use(host: str, port: int) -> OSError | None:

@@ -140,7 +140,7 @@ def test_a_long_request_line_is_answered_in_the_envelope_up_to_the_documented_li
     past = web.get("/v1/cards/rec_" + "a" * 70_000)  # docs/operations.md: 64 KB, the server's
 
     assert (long.status, long.json()["error"]) == (404, "not found")
-    assert past.status == 400
+    assert past.status == 414
 
 
 def test_both_chains_answer_with_the_request_id_and_the_security_headers(web, scripted, shelf):
