@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from gateway.cache_settings import cache_settings
 from gateway.celery_settings import TASK_ROUTES, beat_schedule
 from gateway.contract_settings import spectacular_settings
 from gateway.environment import (
@@ -139,41 +140,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 # The caches (gateway/cache.py says what lives in each): shared state, the intent engine's
-# resolutions, and each process's own memory of the catalog.
+# resolutions, A2A tasks, and each process's own memory of the catalog.
 INTENT_ENGINE_CACHE_ENTRIES = bounded_int("INTENT_ENGINE_CACHE_ENTRIES", 10_000, 100, 10_000_000)
 CATALOG_CACHE_S = bounded_int("CATALOG_CACHE_S", 60, 0, 3600, " seconds")
 CATALOG_CACHE_ENTRIES = bounded_int("CATALOG_CACHE_ENTRIES", 5_000, 100, 1_000_000)
-if REDIS_URL:
-    _redis = {
-        "BACKEND": "gateway.cache.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "gw",
-        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
-    }
-    CACHES: dict[str, dict[str, Any]] = {"default": _redis, "engine": _redis}
-else:
-    # Files are shared by every web and Celery process on the machine, so throttles and the
-    # breaker see one state; local memory would give each process its own.
-    CACHES = {
-        "default": {
-            "BACKEND": "gateway.cache.FileCache",
-            "LOCATION": str(VAR_DIR / "cache"),
-            "KEY_PREFIX": "gw",
-            "OPTIONS": {"MAX_ENTRIES": 10_000},
-        },
-        "engine": {
-            "BACKEND": "gateway.cache.FileCache",
-            "LOCATION": str(VAR_DIR / "cache" / "engine"),
-            "KEY_PREFIX": "gw",
-            "OPTIONS": {"MAX_ENTRIES": INTENT_ENGINE_CACHE_ENTRIES},
-        },
-    }
-CACHES["local"] = {
-    "BACKEND": "gateway.cache.LocalCache",
-    "LOCATION": "gateway-catalog",
-    "TIMEOUT": CATALOG_CACHE_S,
-    "OPTIONS": {"MAX_ENTRIES": CATALOG_CACHE_ENTRIES},
-}
+# A2A tasks: how many the embedded default's file store keeps, and the Redis that keeps them
+# (REDIS_URL unless named), agents/a2a_tasks.py.
+A2A_TASK_STORE_ENTRIES = bounded_int("A2A_TASK_STORE_ENTRIES", 5_000, 100, 1_000_000)
+A2A_TASKS_REDIS_URL = env.str("A2A_TASKS_REDIS_URL", default="")
+CACHES = cache_settings(
+    redis_url=REDIS_URL,
+    tasks_redis_url=A2A_TASKS_REDIS_URL,
+    var_dir=VAR_DIR,
+    engine_entries=INTENT_ENGINE_CACHE_ENTRIES,
+    task_entries=A2A_TASK_STORE_ENTRIES,
+    catalog_entries=CATALOG_CACHE_ENTRIES,
+    catalog_s=CATALOG_CACHE_S,
+)
 
 # Celery: Redis when configured, else a filesystem broker under var/ so a fresh machine needs
 # nothing else running.
