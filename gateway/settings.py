@@ -305,8 +305,11 @@ HEALTH_PROBE_RETENTION_DAYS = bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3
 CONVERSION_PRICE_FACTOR = bounded("CONVERSION_PRICE_FACTOR", 3.0, 1, 1000)
 # A client's follows of one card's buy link count as one click within this window.
 CLICK_WINDOW_S = bounded_int("CLICK_WINDOW_S", 1800, 0, 7 * 86_400, " seconds")
-# How long an A2A task stays readable (tasks/get) after its last change.
+# How long an A2A task stays readable (tasks/get) after it finished: a completed one, a failed
+# one; and the largest task kept whole (agents/a2a_tasks.py).
 A2A_TASK_TTL_S = bounded_int("A2A_TASK_TTL_S", 86_400, 60, 30 * 86_400, " seconds")
+A2A_FAILED_TASK_TTL_S = bounded_int("A2A_FAILED_TASK_TTL_S", 300, 10, 86_400, " seconds")
+A2A_TASK_MAX_BYTES = bounded_int("A2A_TASK_MAX_BYTES", 65_536, 4_096, 1_048_576, " bytes")
 # A health answer is reused this long per merchant, however many callers ask; new probes asked
 # for through the API go out on this many threads per web process at most (merchants/probes.py).
 MERCHANT_HEALTH_CACHE_S = 30
