@@ -210,6 +210,8 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "buy_link": "60/min",
     "conversions": "600/min",
     "report": "60/min",
+    "a2a": "120/min",  # every A2A request, task reads included
+    "mcp": "300/min",  # every MCP request, lists and notifications included
 }
 
 
