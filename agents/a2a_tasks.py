@@ -13,6 +13,8 @@ same owner: listing tasks would show each caller everyone's shopping, and is ref
 is a random UUID; who holds it may read the task.
 """
 
+import logging
+
 from a2a.server.context import ServerCallContext
 from a2a.server.owner_resolver import OwnerResolver, resolve_user_scope
 from a2a.server.tasks.task_store import TaskStore
@@ -21,6 +23,9 @@ from a2a.utils.errors import UnsupportedOperationError
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 KEY = "a2a:task:{owner}:{task_id}"
 ALIAS = "tasks"
@@ -70,10 +75,15 @@ class CacheTaskStore(TaskStore):
         return KEY.format(owner=self.owner_resolver(context), task_id=task_id)
 
     async def save(self, task: Task, context: ServerCallContext) -> None:
+        """Keep `task`. A store that is down or full costs the task's later reads, never the
+        answer to the message."""
         key = self._key(task.id, context)
-        await sync_to_async(caches[self.alias].set, thread_sensitive=False)(
-            key, kept(task), lifetime(task)
-        )
+        try:
+            await sync_to_async(caches[self.alias].set, thread_sensitive=False)(
+                key, kept(task), lifetime(task)
+            )
+        except RedisError as exc:
+            logger.warning("A2A task store unavailable, task %s not kept: %s", task.id, exc)
 
     async def get(self, task_id: str, context: ServerCallContext) -> Task | None:
         key = self._key(task_id, context)
