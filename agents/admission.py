@@ -108,9 +108,10 @@ async def refusal(scope: Scope, body: bytes) -> JSONResponse | None:
     """The answer refusing the agent request of `scope` with `body`, or None to serve it."""
     protocol = _protocol(scope["path"])
     throttle_scope = "mcp" if protocol == "mcp" else "a2a"
-    wait = await sync_to_async(_wait, thread_sensitive=False)(scope, throttle_scope)
-    if wait is not None:
-        return _throttled(protocol, wait)
+    if settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get(throttle_scope) is not None:
+        wait = await sync_to_async(_wait, thread_sensitive=False)(scope, throttle_scope)
+        if wait is not None:
+            return _throttled(protocol, wait)
     if scope["method"] == "POST" and (body or protocol != "rest"):
         try:
             loads(body)
