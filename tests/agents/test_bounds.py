@@ -248,6 +248,23 @@ def test_a2a_answers_json_rpc_with_its_throttle_error_and_retry_after(bounded):
     assert error["data"]["error"] == "throttled"
 
 
+def test_a2a_answers_http_json_with_its_binding_error_when_throttled(bounded):
+    address = {"X-Forwarded-For": "192.0.2.21"}
+
+    answers = [
+        bounded.request("GET", "/a2a/rest/tasks/nope", None, address) for _ in range(ALLOWANCE + 1)
+    ]
+
+    assert 429 not in {answer.status for answer in answers[:ALLOWANCE]}
+    refused = answers[-1]
+    assert refused.status == 429
+    assert int(refused.headers["retry-after"]) >= 1
+    error = refused.json()["error"]
+    assert (error["code"], error["status"]) == (429, "RESOURCE_EXHAUSTED")
+    assert error["message"].startswith("throttled: ")
+    assert error["details"][0]["reason"] == "THROTTLED"
+
+
 NESTED = b"[" * 100_000 + b"]" * 100_000
 
 
