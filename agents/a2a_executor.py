@@ -5,7 +5,8 @@ The request handler (agents/a2a_server.py) runs the operation before the task ex
 message the REST API would refuse (400) is answered with the protocol's invalid-params error and
 leaves no task behind. The executor then publishes the outcome: a completed task whose artifact
 holds the answer, or a failed task carrying the gateway's error code and message (the intent
-engine is unavailable, a card is not found, the caller is throttled).
+engine is unavailable, a card is not found, the caller is throttled). The task's history holds
+what was asked (the operation and its arguments), not the caller's message.
 """
 
 import uuid
@@ -14,7 +15,7 @@ from a2a.helpers.proto_helpers import new_data_part, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events.event_queue_v2 import EventQueue
 from a2a.server.tasks import TaskUpdater
-from a2a.types.a2a_pb2 import Artifact, Part, Task, TaskState, TaskStatus
+from a2a.types.a2a_pb2 import Artifact, Message, Part, Role, Task, TaskState, TaskStatus
 from a2a.utils.errors import TaskNotCancelableError
 
 from agents.a2a_messages import Ask, answer_parts
@@ -39,7 +40,7 @@ class GatewayAgentExecutor(AgentExecutor):
             id=context.task_id,
             context_id=context.context_id,
             status=status,
-            history=[context.message] if context.message else [],
+            history=[asked(context, ask)],
         )
         if reply.ok:
             task.artifacts.append(
@@ -55,6 +56,20 @@ class GatewayAgentExecutor(AgentExecutor):
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         raise TaskNotCancelableError("The gateway's tasks finish as they start.")
+
+
+def asked(context: RequestContext, ask: Ask) -> Message:
+    """The caller's message as the task keeps it: the operation and its arguments, in one data
+    part. The caller's own parts (text the operation never read, a shopper's words beyond the
+    intent) are neither kept nor echoed."""
+    assert context.task_id is not None
+    return Message(
+        role=Role.ROLE_USER,
+        message_id=context.message.message_id if context.message else str(uuid.uuid4()),
+        task_id=context.task_id,
+        context_id=context.context_id or "",
+        parts=[new_data_part({"operation": ask.operation, "arguments": ask.arguments})],
+    )
 
 
 def failure_parts(reply: Reply) -> list[Part]:

@@ -1,25 +1,73 @@
-"""Where A2A tasks are kept: the gateway's cache (Redis, or the embedded default's files), for
-A2A_TASK_TTL_S after their last change, so `tasks/get` finds a finished task from any worker.
+"""Where A2A tasks are kept: the `tasks` cache (its own Redis prefix, or its own files on the
+embedded default; gateway/cache.py), so `tasks/get` finds a finished task from any worker and
+no flood of tasks can push a throttle counter out.
+
+What a task keeps is bounded. Its history holds the operation asked and its arguments, never the
+caller's own message (agents/a2a_executor.py); a completed task is kept A2A_TASK_TTL_S, a failed
+one A2A_FAILED_TASK_TTL_S (minutes: it says no more than its error did); and a task larger than
+A2A_TASK_MAX_BYTES is kept without its history and artifacts, its metadata saying why: the
+caller had the whole answer from message/send, `tasks/get` answers its state.
 
 Tasks are kept by owner and id. The gateway's A2A callers are anonymous, so every task has the
 same owner: listing tasks would show each caller everyone's shopping, and is refused. A task id
 is a random UUID; who holds it may read the task.
 """
 
+import logging
+
 from a2a.server.context import ServerCallContext
 from a2a.server.owner_resolver import OwnerResolver, resolve_user_scope
 from a2a.server.tasks.task_store import TaskStore
-from a2a.types.a2a_pb2 import ListTasksRequest, ListTasksResponse, Task
+from a2a.types.a2a_pb2 import ListTasksRequest, ListTasksResponse, Task, TaskState
 from a2a.utils.errors import UnsupportedOperationError
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 KEY = "a2a:task:{owner}:{task_id}"
+ALIAS = "tasks"
+# The metadata key of a task kept without its result.
+NOT_KEPT = "gateway_not_kept"
+
+
+def kept(task: Task) -> bytes:
+    """The bytes kept of `task`: the whole task, or its state alone past A2A_TASK_MAX_BYTES."""
+    data = task.SerializeToString()
+    limit = settings.A2A_TASK_MAX_BYTES
+    if len(data) <= limit:
+        return data
+    trimmed = Task()
+    trimmed.CopyFrom(task)
+    del trimmed.history[:]
+    del trimmed.artifacts[:]
+    trimmed.metadata.update(
+        {
+            NOT_KEPT: (
+                f"The task's result ({len(data):,} bytes) is larger than the {limit:,} bytes "
+                "a task keeps (A2A_TASK_MAX_BYTES); it was answered whole once, by "
+                "message/send. Ask again for it."
+            )
+        }
+    )
+    data = trimmed.SerializeToString()
+    if len(data) > limit:  # a status message that large: the state alone
+        trimmed.status.ClearField("message")
+        data = trimmed.SerializeToString()
+    return data
+
+
+def lifetime(task: Task) -> int:
+    """Seconds a task is kept: minutes when it failed, A2A_TASK_TTL_S otherwise."""
+    if task.status.state == TaskState.TASK_STATE_FAILED:
+        return int(settings.A2A_FAILED_TASK_TTL_S)
+    return int(settings.A2A_TASK_TTL_S)
 
 
 class CacheTaskStore(TaskStore):
-    def __init__(self, alias: str = "default", owner_resolver: OwnerResolver = resolve_user_scope):
+    def __init__(self, alias: str = ALIAS, owner_resolver: OwnerResolver = resolve_user_scope):
         self.alias = alias
         self.owner_resolver = owner_resolver
 
@@ -27,10 +75,15 @@ class CacheTaskStore(TaskStore):
         return KEY.format(owner=self.owner_resolver(context), task_id=task_id)
 
     async def save(self, task: Task, context: ServerCallContext) -> None:
-        key, data = self._key(task.id, context), task.SerializeToString()
-        await sync_to_async(caches[self.alias].set, thread_sensitive=False)(
-            key, data, settings.A2A_TASK_TTL_S
-        )
+        """Keep `task`. A store that is down or full costs the task's later reads, never the
+        answer to the message."""
+        key = self._key(task.id, context)
+        try:
+            await sync_to_async(caches[self.alias].set, thread_sensitive=False)(
+                key, kept(task), lifetime(task)
+            )
+        except RedisError as exc:
+            logger.warning("A2A task store unavailable, task %s not kept: %s", task.id, exc)
 
     async def get(self, task_id: str, context: ServerCallContext) -> Task | None:
         key = self._key(task_id, context)

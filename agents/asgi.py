@@ -2,8 +2,9 @@
 
 Requests under A2A's and MCP's paths (gateway/wellknown.py) go to their servers, after the
 checks Django makes of every request of its own: the Host header must be one of
-ALLOWED_HOSTS, and the body no larger than DATA_UPLOAD_MAX_MEMORY_SIZE. Everything else goes to
-the REST API. Operations the protocols run reach the REST API in process (agents/dispatch.py).
+ALLOWED_HOSTS, and the body no larger than DATA_UPLOAD_MAX_MEMORY_SIZE; then the client's rate
+limit and the JSON check (agents/admission.py). Everything else goes to the REST API.
+Operations the protocols run reach the REST API in process (agents/dispatch.py).
 """
 
 from collections.abc import AsyncIterator
@@ -16,6 +17,7 @@ from starlette.responses import JSONResponse
 from starlette.types import Scope
 
 from agents.a2a_server import application as a2a_application
+from agents.admission import refusal
 from agents.dispatch import ASGIApp, Caller, Dispatcher, current_caller
 from agents.mcp_server import McpServer
 from gateway.bodies import Aborted, TooLarge, read_body, replay
@@ -66,6 +68,10 @@ class Agents:
             error = PAYLOAD_TOO_LARGE(limit_kb=(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0) // 1024)
             answer = JSONResponse(error_body(error.code, error.message), status_code=413)
             await answer(scope, receive, send)
+            return
+        refused = await refusal(scope, body)
+        if refused is not None:
+            await refused(scope, receive, send)
             return
         token = current_caller.set(Caller.of(scope))
         try:

@@ -3,7 +3,8 @@ so no admin module has to remember them:
 
 - JSON: a read-only JSON field reads as an indented block instead of one long line; an editable
   one is a monospace editor, indented, that says at once when its text is not JSON (the server
-  says it again on save: "Enter a valid JSON.").
+  says it again on save: "Enter a valid JSON."), and is read by the API's reader
+  (gateway/jsonio.loads), so text nested deeper than the API takes is the form's error.
 - Related records picked by search (`autocomplete_fields`), with a value that names no record
   refused as a form error: Django's own widget, re-rendering such a value, fails with a 500.
 """
@@ -16,9 +17,11 @@ from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.forms.fields import InvalidJSONInput
 from django.http import HttpRequest
 
 from gateway.admin_display import pretty_json
+from gateway.jsonio import NotJson, loads
 
 
 class JSONEditor(forms.Textarea):
@@ -36,8 +39,8 @@ class JSONEditor(forms.Textarea):
         if not text:
             return text
         try:  # the form field's compact JSON, indented; text that is not JSON stays as typed
-            return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-        except ValueError:
+            return json.dumps(loads(text.encode()), indent=2, ensure_ascii=False)
+        except NotJson:
             return text
 
     def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
@@ -45,6 +48,33 @@ class JSONEditor(forms.Textarea):
         lines = (self.format_value(value) or "").count("\n") + 1
         context["widget"]["attrs"]["rows"] = min(max(lines, 3), 24)
         return context
+
+
+def _too_deep(value: Any) -> str | None:
+    """Why the text `value` is nested deeper than the API takes, or None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        loads(value.encode())
+    except NotJson as exc:
+        return exc.message if exc.too_deep else None
+    return None
+
+
+class BoundedJSONField(forms.JSONField):
+    """Django's JSON form field, whose text is first read as the API reads a body: text nested
+    deeper than MAX_JSON_DEPTH is an error of the form, shown again as typed (Django's own
+    reader would recurse until the interpreter gave up, a 500)."""
+
+    def to_python(self, value: Any) -> Any:
+        if not self.disabled and (problem := _too_deep(value)):
+            raise ValidationError(problem, code="invalid")
+        return super().to_python(value)
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        if not self.disabled and _too_deep(data):
+            return InvalidJSONInput(data)
+        return super().bound_data(data, initial)
 
 
 class Autocomplete(AutocompleteSelect):
@@ -69,7 +99,7 @@ class ConsoleForms(admin.ModelAdmin):
 
     def __init__(self, model: type[models.Model], admin_site: admin.AdminSite) -> None:
         self.formfield_overrides = {  # type: ignore[misc]  # Django merges it per instance too
-            models.JSONField: {"widget": JSONEditor},
+            models.JSONField: {"widget": JSONEditor, "form_class": BoundedJSONField},
             **(self.formfield_overrides or {}),
         }
         super().__init__(model, admin_site)

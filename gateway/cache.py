@@ -1,17 +1,23 @@
 """The gateway's caches: what lives where, the backends' storage details, and the one helper
 that reads a cached value or computes it.
 
-Three stores (settings.CACHES), so that no kind of entry evicts another:
+Four stores (settings.CACHES, gateway/cache_settings.py), so that no kind of entry evicts
+another:
 
-- `default`: shared state every process must agree on (throttle counters, locks), in Redis or,
-  on the embedded default, in files under var/cache/;
+- `default`: shared state every process must agree on (throttle counters, per-host counters,
+  locks, versions): small entries only, in Redis or, on the embedded default, in files under
+  var/cache/ that a cull never takes while they live (SharedStateCache);
 - `engine`: the intent engine's resolutions (each one a paid call), its breaker and its memory
   of bad inputs, in the same Redis or in their own files, sized by INTENT_ENGINE_CACHE_ENTRIES;
+- `tasks`: A2A tasks (agents/a2a_tasks.py), each at most A2A_TASK_MAX_BYTES, under their own
+  Redis prefix (or server, A2A_TASKS_REDIS_URL) or in their own files, at most
+  A2A_TASK_STORE_ENTRIES of them;
 - `local`: each process's memory of the catalog (products, search hits, trending, categories),
   reused for CATALOG_CACHE_S and bounded by CATALOG_CACHE_ENTRIES; never shared, so the
   catalog's churn never pushes a resolution out.
 """
 
+import contextlib
 import itertools
 import logging
 import os
@@ -172,3 +178,25 @@ class LocalCache(LocMemCache):
             store._cache[key] = value
             store._cache.move_to_end(key, last=False)
         return value
+
+
+class SharedStateCache(FileCache):
+    """The file store of shared state (throttle counters, per-host counters, locks): past
+    MAX_ENTRIES a cull deletes expired entries only, never a live one.
+
+    Django's cull deletes a random third of the entries, live or not: a flood of other entries
+    could erase a client's throttle counter and so lift its limit, or a lock. What this store
+    holds is small and expires within its window (a throttle's period, a lock's lease), so it
+    stays as large as the clients active within a window; MAX_ENTRIES only says when to look
+    for the expired ones.
+    """
+
+    def _cull(self) -> None:
+        if next(self._writes) % self._cull_every:
+            return
+        names = self._list_cache_files()  # type: ignore[attr-defined]
+        if len(names) < self._max_entries:
+            return
+        for name in names:
+            with contextlib.suppress(OSError), open(name, "rb") as entry:
+                self._is_expired(entry)  # type: ignore[attr-defined]  # deletes it if expired

@@ -82,28 +82,57 @@ class AnyAccept(BaseContentNegotiation):
 
 
 MAX_JSON_DEPTH = 32
+TOO_DEEP = f"JSON must not nest deeper than {MAX_JSON_DEPTH} levels."
+
+
+class NotJson(ValueError):
+    """Bytes the gateway does not read as JSON: malformed, or nested too deep (`too_deep`)."""
+
+    def __init__(self, message: str, *, too_deep: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.too_deep = too_deep
+
+
+def loads(raw: bytes) -> Any:
+    """The JSON document `raw`, read by every entry point that takes JSON (the REST API's
+    parser, A2A, MCP) before anything else parses it. Raises NotJson.
+
+    orjson reads without recursing in Python and stops by itself past 1,024 levels; a document
+    deeper than MAX_JSON_DEPTH is refused here, so no parser that recurses (Python's json,
+    protobuf's, pydantic's) ever sees one, and every body may end up in a JSON column and be
+    served again.
+    """
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if "depth limit" in str(exc):  # orjson's own bound, past 1,024 levels
+            raise NotJson(TOO_DEEP, too_deep=True) from None
+        raise NotJson(f"The request body is not valid JSON: {exc}.") from None
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                raise NotJson(TOO_DEEP, too_deep=True)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return data
 
 
 def json_problem(value: Any) -> str | None:
-    """Why a parsed JSON body cannot be stored, or None.
-
-    Every body may end up in a JSON column and be served again: nesting deeper than
-    MAX_JSON_DEPTH could be stored but not rendered, and PostgreSQL refuses NUL characters.
-    """
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    """Why a parsed JSON body cannot be stored, or None: PostgreSQL refuses NUL characters."""
+    stack: list[Any] = [value]
     while stack:
-        item, depth = stack.pop()
+        item = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
                 return "Strings must not contain NUL characters."
-        elif isinstance(item, dict | list):
-            if depth > MAX_JSON_DEPTH:
-                return f"JSON must not nest deeper than {MAX_JSON_DEPTH} levels."
-            if isinstance(item, dict):
-                stack.extend((key, depth) for key in item)
-                stack.extend((child, depth + 1) for child in item.values())
-            else:
-                stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
     return None
 
 
@@ -132,9 +161,11 @@ class OrjsonParser(BaseParser):
         if len(raw) > limit:
             raise payload_too_large()
         try:
-            data = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise exceptions.ParseError(f"The request body is not valid JSON: {exc}.") from None
+            data = loads(raw)
+        except NotJson as exc:
+            if exc.too_deep:
+                raise ApiError(400, "invalid_body", exc.message) from None
+            raise exceptions.ParseError(exc.message) from None
         problem = json_problem(data)
         if problem:
             raise ApiError(400, "invalid_body", problem)

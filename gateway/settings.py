@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from gateway.cache_settings import cache_settings
 from gateway.celery_settings import TASK_ROUTES, beat_schedule
 from gateway.contract_settings import spectacular_settings
 from gateway.environment import (
@@ -139,41 +140,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 # The caches (gateway/cache.py says what lives in each): shared state, the intent engine's
-# resolutions, and each process's own memory of the catalog.
+# resolutions, A2A tasks, and each process's own memory of the catalog.
 INTENT_ENGINE_CACHE_ENTRIES = bounded_int("INTENT_ENGINE_CACHE_ENTRIES", 10_000, 100, 10_000_000)
 CATALOG_CACHE_S = bounded_int("CATALOG_CACHE_S", 60, 0, 3600, " seconds")
 CATALOG_CACHE_ENTRIES = bounded_int("CATALOG_CACHE_ENTRIES", 5_000, 100, 1_000_000)
-if REDIS_URL:
-    _redis = {
-        "BACKEND": "gateway.cache.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "gw",
-        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
-    }
-    CACHES: dict[str, dict[str, Any]] = {"default": _redis, "engine": _redis}
-else:
-    # Files are shared by every web and Celery process on the machine, so throttles and the
-    # breaker see one state; local memory would give each process its own.
-    CACHES = {
-        "default": {
-            "BACKEND": "gateway.cache.FileCache",
-            "LOCATION": str(VAR_DIR / "cache"),
-            "KEY_PREFIX": "gw",
-            "OPTIONS": {"MAX_ENTRIES": 10_000},
-        },
-        "engine": {
-            "BACKEND": "gateway.cache.FileCache",
-            "LOCATION": str(VAR_DIR / "cache" / "engine"),
-            "KEY_PREFIX": "gw",
-            "OPTIONS": {"MAX_ENTRIES": INTENT_ENGINE_CACHE_ENTRIES},
-        },
-    }
-CACHES["local"] = {
-    "BACKEND": "gateway.cache.LocalCache",
-    "LOCATION": "gateway-catalog",
-    "TIMEOUT": CATALOG_CACHE_S,
-    "OPTIONS": {"MAX_ENTRIES": CATALOG_CACHE_ENTRIES},
-}
+# A2A tasks: how many the embedded default's file store keeps, and the Redis that keeps them
+# (REDIS_URL unless named), agents/a2a_tasks.py.
+A2A_TASK_STORE_ENTRIES = bounded_int("A2A_TASK_STORE_ENTRIES", 5_000, 100, 1_000_000)
+A2A_TASKS_REDIS_URL = env.str("A2A_TASKS_REDIS_URL", default="")
+CACHES = cache_settings(
+    redis_url=REDIS_URL,
+    tasks_redis_url=A2A_TASKS_REDIS_URL,
+    var_dir=VAR_DIR,
+    engine_entries=INTENT_ENGINE_CACHE_ENTRIES,
+    task_entries=A2A_TASK_STORE_ENTRIES,
+    catalog_entries=CATALOG_CACHE_ENTRIES,
+    catalog_s=CATALOG_CACHE_S,
+)
 
 # Celery: Redis when configured, else a filesystem broker under var/ so a fresh machine needs
 # nothing else running.
@@ -227,6 +210,8 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "buy_link": "60/min",
     "conversions": "600/min",
     "report": "60/min",
+    "a2a": "120/min",  # every A2A request, task reads included
+    "mcp": "300/min",  # every MCP request, lists and notifications included
 }
 
 
@@ -322,8 +307,11 @@ HEALTH_PROBE_RETENTION_DAYS = bounded_int("HEALTH_PROBE_RETENTION_DAYS", 7, 1, 3
 CONVERSION_PRICE_FACTOR = bounded("CONVERSION_PRICE_FACTOR", 3.0, 1, 1000)
 # A client's follows of one card's buy link count as one click within this window.
 CLICK_WINDOW_S = bounded_int("CLICK_WINDOW_S", 1800, 0, 7 * 86_400, " seconds")
-# How long an A2A task stays readable (tasks/get) after its last change.
+# How long an A2A task stays readable (tasks/get) after it finished: a completed one, a failed
+# one; and the largest task kept whole (agents/a2a_tasks.py).
 A2A_TASK_TTL_S = bounded_int("A2A_TASK_TTL_S", 86_400, 60, 30 * 86_400, " seconds")
+A2A_FAILED_TASK_TTL_S = bounded_int("A2A_FAILED_TASK_TTL_S", 300, 10, 86_400, " seconds")
+A2A_TASK_MAX_BYTES = bounded_int("A2A_TASK_MAX_BYTES", 65_536, 4_096, 1_048_576, " bytes")
 # A health answer is reused this long per merchant, however many callers ask; new probes asked
 # for through the API go out on this many threads per web process at most (merchants/probes.py).
 MERCHANT_HEALTH_CACHE_S = 30

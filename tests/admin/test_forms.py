@@ -163,6 +163,18 @@ def test_json_fields_are_edited_indented_and_shown_indented(staff, client):
     assert "Enter a valid JSON." in saved.content.decode()
 
 
+def test_json_nested_past_the_apis_limit_is_a_form_error(staff):
+    ProductFactory(id=1001, tags=["trail"])
+    url = reverse("admin:catalog_product_change", args=[1001])
+    data = current_form_data(staff.get(url).content.decode())
+
+    response = staff.post(url, {**data, "tags": "[" * 100_000 + "]" * 100_000})
+
+    assert response.status_code == 200
+    assert "JSON must not nest deeper than 32 levels." in response.content.decode()
+    assert Product.objects.get(pk=1001).tags == ["trail"]
+
+
 def test_related_records_are_picked_by_search(staff):
     page = staff.get(reverse("admin:catalog_video_add")).content.decode()
     ProductFactory(id=1001, title="Trail Running Shoe")

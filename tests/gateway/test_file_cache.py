@@ -1,13 +1,14 @@
 """The embedded default's file cache (gateway/cache.py): a process checks a directory's size on
 one write in MAX_ENTRIES / 100, however many cache objects Django makes for it (one per thread
-and per async context), and still keeps the directory within about MAX_ENTRIES."""
+and per async context), and still keeps the directory within about MAX_ENTRIES; the shared
+state's store (throttle counters, locks) culls only what has expired."""
 
 import threading
 from pathlib import Path
 
 import pytest
 
-from gateway.cache import FileCache
+from gateway.cache import FileCache, SharedStateCache
 
 
 @pytest.fixture
@@ -73,3 +74,25 @@ def test_a_directory_removed_under_the_cache_is_made_again(tmp_path):
     cache.set("kept", 2)
 
     assert cache.get("kept") == 2
+
+
+def test_the_shared_state_store_culls_expired_entries_never_live_ones(tmp_path):
+    store = SharedStateCache(str(tmp_path), {"OPTIONS": {"MAX_ENTRIES": 100}})
+    for n in range(60):
+        store.set(f"expired-{n}", n, timeout=0)  # written already past its time
+    for n in range(300):  # a flood of live entries, three times MAX_ENTRIES
+        store.set(f"throttle_a2a_client-{n}", [n], timeout=60)
+
+    # Every live entry is still there; the expired ones went at the first cull.
+    assert all(store.get(f"throttle_a2a_client-{n}") == [n] for n in range(300))
+    assert len(list(tmp_path.glob("*.djcache"))) == 300
+
+
+def test_the_gateways_default_store_is_the_shared_state_store(settings):
+    from django.core.cache import caches
+
+    if settings.REDIS_URL:
+        pytest.skip("the embedded default's stores")
+    assert isinstance(caches["default"], SharedStateCache)
+    assert type(caches["tasks"]) is FileCache
+    assert caches["tasks"]._directory != caches["default"]._directory
