@@ -329,11 +329,11 @@ A2A_TASK_TTL_S = bounded_int("A2A_TASK_TTL_S", 86_400, 60, 30 * 86_400, " second
 MERCHANT_HEALTH_CACHE_S = 30
 MERCHANT_PROBE_CONCURRENCY = bounded_int("MERCHANT_PROBE_CONCURRENCY", 4, 1, 64)
 
-# Deliveries under way to one merchant at most; the next one goes when one finishes
-# (merchants/delivery.py). A merchant that hangs holds this many of the fast lane's threads.
+# Deliveries under way to one merchant, and to one destination (address and port), at most; the
+# next goes when one finishes. A merchant that hangs holds this many of the fast lane's threads.
 WEBHOOK_MERCHANT_IN_FLIGHT = bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 1, 1, 100)
-# Requests (deliveries and verifications) to one endpoint host a minute, however many merchants
-# name it (merchants/delivery/hosts.py); the rest wait for the next minute.
+# Requests (deliveries and verifications) to one destination (the address and port an endpoint
+# resolves to) a minute, however it is named (merchants/delivery/hosts.py); the rest wait.
 WEBHOOK_HOST_PER_MINUTE = bounded_int("WEBHOOK_HOST_PER_MINUTE", 120, 1, 100_000)
 
 CELERY_TASK_ROUTES = TASK_ROUTES

@@ -13,7 +13,7 @@ from kombu.exceptions import OperationalError
 
 from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, Tile, changelist, console_tiles
 from merchants import delivery, services, tasks
-from merchants.endpoints import endpoint_problem
+from merchants.endpoints import registration_problem
 from merchants.models import (
     MUTABLE_FIELDS,
     DeliveryAttempt,
@@ -33,7 +33,7 @@ class MerchantAgentForm(forms.ModelForm):
 
     def clean_agent_endpoint(self) -> str:
         endpoint: str = self.cleaned_data["agent_endpoint"]
-        problem = endpoint_problem(endpoint)
+        problem = registration_problem(endpoint)
         if problem:
             raise forms.ValidationError(f"The endpoint {problem}.")
         return endpoint

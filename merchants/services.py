@@ -13,7 +13,7 @@ from gateway.errors import BAD_ENDPOINT, MERCHANT_NOT_FOUND
 from merchants import subscriptions
 from merchants.auth import invalid_token, missing_token
 from merchants.credentials import new_registration_token, new_webhook_secret, token_digest
-from merchants.endpoints import endpoint_problem
+from merchants.endpoints import registration_problem
 from merchants.models import MERCHANT_ID, MerchantAgent, MerchantStatus
 from merchants.signals import merchant_deactivated
 from merchants.verification import verification_reset, verification_send_later
@@ -28,7 +28,7 @@ class Registration:
 
 
 def _check_endpoint(url: str) -> None:
-    problem = endpoint_problem(url)
+    problem = registration_problem(url)
     if problem:
         field = {"agent_endpoint": [f"The endpoint {problem}."]}
         raise BAD_ENDPOINT(problem=problem, fields=field)

@@ -29,6 +29,7 @@ from gateway.ids import EVENT, new_id
 from merchants.client import Answer, post_signed
 from merchants.delivery import RETRY_SCHEDULE, event_body
 from merchants.delivery.hosts import host_allows
+from merchants.endpoints import endpoint_target_within
 from merchants.models import MerchantAgent, MerchantStatus
 
 logger = logging.getLogger(__name__)
@@ -113,7 +114,8 @@ def endpoint_verify(*, merchant_pk: int) -> bool | None:
     if not merchant.verification_challenge:  # registered before verification existed
         fields = verification_reset(merchant, now)
         due.update(**{field: getattr(merchant, field) for field in fields})
-    if not host_allows(merchant.agent_endpoint):
+    target = endpoint_target_within(merchant.agent_endpoint, settings.WEBHOOK_TIMEOUT_S)
+    if not host_allows(target):
         due.update(next_verification_at=now + timedelta(seconds=60))
         return None
     # The claim: one worker per attempt; a lost worker's claim lapses after LEASE.
@@ -133,6 +135,7 @@ def endpoint_verify(*, merchant_pk: int) -> bool | None:
         msg_id=merchant.verification_event_id,
         body=event_body(merchant.verification_event_id, VERIFICATION, data, now),
         timeout=settings.WEBHOOK_TIMEOUT_S,
+        target=target,
     )
     verified = _echoed(answer, merchant.verification_challenge)
     attempts = merchant.verification_attempts + 1
