@@ -223,6 +223,7 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "match": "120/min",
     "proposals": "120/min",  # per merchant
     "delivery_retry": "30/min",  # per merchant
+    "endpoint_change": "10/hour",  # per merchant: each change sends a verification POST
     "cards": "600/min",
     "buy_link": "60/min",
     "conversions": "600/min",
