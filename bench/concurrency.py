@@ -18,6 +18,7 @@ Runs alone (`python bench/concurrency.py`) or as part of `make bench`; see bench
 the scratch databases. Prints figures; asserts nothing.
 """
 
+import contextlib
 import http.client
 import os
 import random
@@ -216,16 +217,15 @@ def surge_isolation(vendor: str, port: int, database_url: str) -> list[Figure]:
     from gateway.celery import app
 
     purge(app.conf.broker_url)
-    # Every merchant here is on 127.0.0.1: the per-host bound on requests a minute, which would
-    # hold back what the figure measures, is lifted.
-    env = {"WEBHOOK_TIMEOUT_S": "10", "LOG_LEVEL": "WARNING", "WEBHOOK_HOST_PER_MINUTE": "100000"}
-    with Receiver() as hanging, Receiver() as healthy, tempfile.TemporaryDirectory() as logs:
-        hanging.default = "hang:60"
-        run_id = f"{random.randrange(16**8):08x}"  # noqa: S311
-        tag = f"surge{run_id}"
-        for n in range(HANGING_ON_TAG):
-            _register(port, f"hangs-{run_id}-{n}", f"{hanging.url}?m={n}", [tag])
-        _register(port, f"healthy-{run_id}", healthy.url, [tag])  # registered last
+    env = {"WEBHOOK_TIMEOUT_S": "10", "LOG_LEVEL": "WARNING"}
+    with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory() as logs:
+        healthy = stack.enter_context(Receiver())
+        tag = f"surge{random.randrange(16**8):08x}"  # noqa: S311
+        for n in range(HANGING_ON_TAG):  # each at an endpoint (an address and port) of its own
+            hanging = stack.enter_context(Receiver())
+            hanging.default = "hang:60"
+            _register(port, f"hangs-{tag}-{n}", hanging.url, [tag])
+        _register(port, f"healthy-{tag}", healthy.url, [tag])  # registered last
         lanes = [
             Worker(Path(logs), app.conf.broker_url, env=env, role=role).start()
             for role in ("webhooks", "slow-webhooks")
@@ -243,7 +243,7 @@ def surge_isolation(vendor: str, port: int, database_url: str) -> list[Figure]:
                 latencies.append((healthy.received[n].at - created) * 1000)
                 time.sleep(0.5)
         finally:
-            hanging.release.set()
+            stack.close()  # the hanging merchants let go, before the workers stop
             for worker in lanes:
                 worker.stop()
     figure = at_most(

@@ -1,7 +1,7 @@
 """Small pieces the apps' admin pages share: readable JSON and read-only record pages."""
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -90,3 +90,17 @@ def changelist(model: type[Any], **filters: Any) -> str:
     opts = model._meta
     url = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
     return f"{url}?{urlencode(filters)}" if filters else url
+
+
+# Columns that hold a secret or a hash of one. No admin page filters, searches or orders by
+# them, on the model or through a relation, whatever the staff member's permissions
+# (gateway/admin_site.py SecretsOutOfReach).
+SECRET_COLUMNS = frozenset({"webhook_secret", "token_hash", "password"})
+# Those and the columns the apps' admin modules keep out of reach the same way
+# (keep_out_of_reach), e.g. the challenge an endpoint verification waits for.
+OUT_OF_REACH = set(SECRET_COLUMNS)
+
+
+def keep_out_of_reach(columns: Iterable[str]) -> None:
+    """No admin lookup, search or ordering may touch these columns, on any model or relation."""
+    OUT_OF_REACH.update(columns)

@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import resolve
 from django.utils import timezone
 
-from gateway.admin_display import TILE_PROVIDERS, Tile
+from gateway.admin_display import OUT_OF_REACH, TILE_PROVIDERS, Tile
 from gateway.admin_forms import ConsoleForms
 
 
@@ -37,20 +37,49 @@ def today_tiles(user: Any) -> list[Tile]:
     return [tile for tile in tiles if _may_view(user, tile)]
 
 
-# Columns that hold a secret or a hash of one. No admin page filters, searches or orders by
-# them, on the model or through a relation, whatever the staff member's permissions.
-SECRET_COLUMNS = frozenset({"webhook_secret", "token_hash", "password"})
+def out_of_reach(path: Any) -> bool:
+    """Whether a lookup, search field or ordering (`merchant__token_hash`, `=webhook_secret`,
+    `-next_verification_at`) touches a column kept out of reach."""
+    if not isinstance(path, str):
+        return False
+    return bool(OUT_OF_REACH.intersection(path.lstrip("=^@-").split(LOOKUP_SEP)))
 
 
 class SecretsOutOfReach:
-    """Mixed into every ModelAdmin of the site: a query-string lookup that touches a secret
-    column (`?webhook_secret__startswith=`, `?merchant__token_hash__gt=`) is refused (400), as
-    Django refuses it on a user's password."""
+    """Mixed into every ModelAdmin of the site: a query-string lookup that touches a column out
+    of reach (`?webhook_secret__startswith=`, `?merchant__token_hash__gt=`,
+    `?verification_challenge__startswith=`) is refused (400), as Django refuses it on a user's
+    password; no search field or sortable column reaches one either."""
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
-        if SECRET_COLUMNS.intersection(lookup.split(LOOKUP_SEP)):
+        if out_of_reach(lookup):
             return False
         return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
+
+    def get_search_fields(self, request: HttpRequest) -> list[str]:
+        fields = super().get_search_fields(request)  # type: ignore[misc]
+        return [field for field in fields if not out_of_reach(field)]
+
+    def get_sortable_by(self, request: HttpRequest) -> list[Any]:
+        sortable = super().get_sortable_by(request)  # type: ignore[misc]
+        return [name for name in sortable if not out_of_reach(self._ordered_by(name))]
+
+    def _ordered_by(self, name: Any) -> Any:
+        """What a list column orders by: its admin_order_field, or the field of that name."""
+        attribute = getattr(self, name, None) if isinstance(name, str) else name
+        return getattr(attribute, "admin_order_field", name) if attribute else name
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> Any:
+        """The list, whose `?o=` ordering skips a column that orders by what is out of reach
+        (sortable_by only hides the header's link)."""
+        base = super().get_changelist(request, **kwargs)  # type: ignore[misc]
+
+        class GuardedChangeList(base):  # type: ignore[misc,valid-type]
+            def get_ordering_field(self, field_name: Any) -> Any:
+                field = super().get_ordering_field(field_name)
+                return None if out_of_reach(field) else field
+
+        return GuardedChangeList
 
 
 class GatewayAdminSite(admin.AdminSite):

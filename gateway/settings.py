@@ -206,6 +206,7 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "match": "120/min",
     "proposals": "120/min",  # per merchant
     "delivery_retry": "30/min",  # per merchant
+    "endpoint_change": "10/hour",  # per merchant: each change sends a verification POST
     "cards": "600/min",
     "buy_link": "60/min",
     "conversions": "600/min",
@@ -317,11 +318,11 @@ A2A_TASK_MAX_BYTES = bounded_int("A2A_TASK_MAX_BYTES", 65_536, 4_096, 1_048_576,
 MERCHANT_HEALTH_CACHE_S = 30
 MERCHANT_PROBE_CONCURRENCY = bounded_int("MERCHANT_PROBE_CONCURRENCY", 4, 1, 64)
 
-# Deliveries under way to one merchant at most; the next one goes when one finishes
-# (merchants/delivery.py). A merchant that hangs holds this many of the fast lane's threads.
+# Deliveries under way to one merchant, and to one destination (address and port), at most; the
+# next goes when one finishes. A merchant that hangs holds this many of the fast lane's threads.
 WEBHOOK_MERCHANT_IN_FLIGHT = bounded_int("WEBHOOK_MERCHANT_IN_FLIGHT", 1, 1, 100)
-# Requests (deliveries and verifications) to one endpoint host a minute, however many merchants
-# name it (merchants/delivery/hosts.py); the rest wait for the next minute.
+# Requests (deliveries and verifications) to one destination (the address and port an endpoint
+# resolves to) a minute, however it is named (merchants/delivery/hosts.py); the rest wait.
 WEBHOOK_HOST_PER_MINUTE = bounded_int("WEBHOOK_HOST_PER_MINUTE", 120, 1, 100_000)
 
 CELERY_TASK_ROUTES = TASK_ROUTES

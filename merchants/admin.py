@@ -11,11 +11,19 @@ from django.utils.safestring import SafeString
 from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError
 
-from gateway.admin_display import ReadOnlyAdmin, ReadOnlyInline, Tile, changelist, console_tiles
+from gateway.admin_display import (
+    ReadOnlyAdmin,
+    ReadOnlyInline,
+    Tile,
+    changelist,
+    console_tiles,
+    keep_out_of_reach,
+)
 from merchants import delivery, services, tasks
-from merchants.endpoints import endpoint_problem
+from merchants.endpoints import registration_problem
 from merchants.models import (
     MUTABLE_FIELDS,
+    VERIFICATION_FIELDS,
     DeliveryAttempt,
     DeliveryStatus,
     HealthProbe,
@@ -24,6 +32,7 @@ from merchants.models import (
     ProbeTrigger,
     WebhookDelivery,
 )
+from merchants.serializers import VERIFICATION_STATES, verification_state
 
 
 class MerchantAgentForm(forms.ModelForm):
@@ -33,10 +42,32 @@ class MerchantAgentForm(forms.ModelForm):
 
     def clean_agent_endpoint(self) -> str:
         endpoint: str = self.cleaned_data["agent_endpoint"]
-        problem = endpoint_problem(endpoint)
+        problem = registration_problem(endpoint)
         if problem:
             raise forms.ValidationError(f"The endpoint {problem}.")
         return endpoint
+
+
+keep_out_of_reach(VERIFICATION_FIELDS)
+
+
+class VerificationFilter(admin.SimpleListFilter):
+    """Verified, pending or parked endpoints: a filter of its own, since no lookup may touch a
+    verification column (gateway/admin_site.py)."""
+
+    title = "endpoint verification"
+    parameter_name = "verification"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(value, value) for value, _ in VERIFICATION_STATES]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        unverified = queryset.filter(endpoint_verified_at__isnull=True)
+        return {
+            "verified": queryset.filter(endpoint_verified_at__isnull=False),
+            "pending": unverified.filter(verification_parked_at__isnull=True),
+            "parked": unverified.filter(verification_parked_at__isnull=False),
+        }.get(self.value() or "", queryset)
 
 
 @admin.register(MerchantAgent)
@@ -47,14 +78,10 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "status",
         "agent_endpoint",
         "last_seen_at",
-        "verified",
+        "verification",
         "deliveries_off",
     )
-    list_filter = (
-        "status",
-        ("endpoint_verified_at", admin.EmptyFieldListFilter),
-        "protocol_version",
-    )
+    list_filter = ("status", VerificationFilter, "protocol_version")
     actions = ["probe_now", "verify_now", "deactivate"]
     search_fields = ("merchant_id", "agent_endpoint")
     date_hierarchy = "registered_at"
@@ -73,13 +100,18 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "verification_attempts",
         "next_verification_at",
         "last_verification_error",
+        "verification_parked_at",
         "delivery_health",
         "recent_probes",
     )
 
-    @admin.display(description="verified", ordering="endpoint_verified_at")
-    def verified(self, merchant: MerchantAgent) -> datetime | None:
-        return merchant.endpoint_verified_at
+    @admin.display(description="endpoint verification")
+    def verification(self, merchant: MerchantAgent) -> str:
+        """The state, and for an endpoint not verified why its latest attempt failed."""
+        state = verification_state(merchant)
+        if state == "verified" or not merchant.last_verification_error:
+            return state
+        return f"{state}: {merchant.last_verification_error}"
 
     @admin.display(description="deliveries off since", ordering="deliveries_disabled_at")
     def deliveries_off(self, merchant: MerchantAgent) -> datetime | None:
@@ -141,13 +173,14 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
     @admin.action(
-        description="Send the endpoint verification now (unverified merchants)",
+        description="Send the endpoint verification now (pending merchants; a parked one is "
+        "re-armed by its merchant only)",
         permissions=["change"],
     )
     def verify_now(self, request: HttpRequest, queryset: QuerySet[MerchantAgent]) -> None:
-        pending = queryset.filter(endpoint_verified_at__isnull=True).exclude(
-            status=MerchantStatus.DEACTIVATED
-        )
+        pending = queryset.filter(
+            endpoint_verified_at__isnull=True, verification_parked_at__isnull=True
+        ).exclude(status=MerchantStatus.DEACTIVATED)
         merchants = list(pending.values_list("pk", flat=True))
         pending.update(next_verification_at=timezone.now())
         try:

@@ -1,10 +1,12 @@
 """The one way the gateway calls a merchant agent: a signed POST, SSRF-safe and bounded.
 
 Merchant endpoints are attacker-controlled URLs. Before every request the endpoint is checked
-again (https, no credentials, public addresses only: DNS may have changed since registration);
-requests-hardened then connects to the address it checked (pinned), refuses private ones, and
-never follows a redirect. Proxies from the environment are ignored, so none can bypass the
-filter. Only the first kilobyte of an answer is read.
+again (https, no credentials, public addresses only: DNS may have changed since registration),
+and the request goes to the very address the check judged (pinned: no second lookup, so no
+rebinding in between), under the URL's host name (Host header, TLS SNI and certificate). The
+connection refuses a private address on its own too, and no redirect is ever followed
+(requests-hardened). Proxies from the environment are ignored, so none can bypass the filter.
+Only the first kilobyte of an answer is read.
 
 One call takes at most `timeout` seconds in all, however slowly the merchant drips its answer:
 the request runs in a thread of its own and the caller stops waiting at the deadline (the thread
@@ -16,19 +18,24 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, cast
 
 import requests
 from django.conf import settings
+from requests.adapters import HTTPAdapter
+from requests.structures import CaseInsensitiveDict
 from requests_hardened import Config, Manager
 from requests_hardened.ip_filter import InvalidIPAddress
 from standardwebhooks.webhooks import Webhook
 from urllib3.exceptions import HTTPError
 
-from merchants.endpoints import endpoint_problem
+from merchants.endpoints import Destination, Target, endpoint_target, public_address
 
 logger = logging.getLogger(__name__)
 
 EXCERPT_BYTES = 1024
+# Signatures in one request at most (merchants naming one URL, signed for together).
+MOST_SIGNATURES = 20
 USER_AGENT = "IntentGateway-Webhooks/0.2"
 
 
@@ -47,19 +54,54 @@ class Answer:
         return self.status_code is not None and 200 <= self.status_code < 300
 
 
-def signature_headers(*, secret: str, msg_id: str, body: bytes, at: datetime) -> dict[str, str]:
-    """Standard Webhooks headers for `body`, signed with the merchant's `whsec_` secret."""
+def signature_headers(
+    *, secret: str | list[str], msg_id: str, body: bytes, at: datetime
+) -> dict[str, str]:
+    """Standard Webhooks headers for `body`, signed with the merchant's `whsec_` secret; with
+    several secrets, one signature each, space-separated (a receiver accepts the event when one
+    of them verifies, as the Standard Webhooks libraries do)."""
+    secrets = [secret] if isinstance(secret, str) else secret
     return {
         "webhook-id": msg_id,
         "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": Webhook(secret).sign(msg_id, at, body.decode()),
+        "webhook-signature": " ".join(
+            Webhook(one).sign(msg_id, at, body.decode()) for one in secrets
+        ),
     }
 
 
-def _session(timeout: float) -> requests.Session:
+class PinnedAdapter(HTTPAdapter):
+    """Connects to `destination`'s address whatever the URL's host resolves to now; the Host
+    header, TLS SNI and the certificate check keep the URL's host name. Uses requests' hook for
+    subclasses (build_connection_pool_key_attributes), as requests-hardened's own filter does."""
+
+    def __init__(self, destination: Destination) -> None:
+        super().__init__()
+        self.destination = destination
+
+    def build_connection_pool_key_attributes(
+        self, request: requests.PreparedRequest, verify: bool | str, cert: Any = None
+    ) -> Any:  # requests' own (private) TypedDicts
+        params, kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
+        host_params, pool_kwargs = cast(dict[str, Any], params), cast(dict[str, Any], kwargs)
+        address = self.destination.address
+        if not (settings.WEBHOOK_ALLOW_PRIVATE_TARGETS or public_address(address)):
+            raise InvalidIPAddress(address)
+        hostname, port = host_params["host"], host_params["port"]
+        host = f"[{hostname}]" if ":" in hostname else hostname
+        request.headers = CaseInsensitiveDict(request.headers or {})
+        request.headers["Host"] = f"{host}:{port}" if port is not None else host
+        if host_params["scheme"] == "https":
+            pool_kwargs["assert_hostname"] = pool_kwargs["server_hostname"] = hostname
+        host_params["host"] = address
+        host_params["port"] = self.destination.port
+        return host_params, pool_kwargs
+
+
+def _session(timeout: float, destination: Destination) -> requests.Session:
     session = Manager(
         Config(
-            ip_filter_enable=not settings.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+            ip_filter_enable=False,  # the pinned adapter checks the address itself
             ip_filter_allow_loopback_ips=False,
             never_redirect=True,
             default_timeout=(min(timeout, 5.0), timeout),
@@ -67,6 +109,8 @@ def _session(timeout: float) -> requests.Session:
         )
     ).get_session()
     session.trust_env = False  # no proxy or .netrc from the environment
+    for prefix in ("https://", "http://"):
+        session.mount(prefix, PinnedAdapter(destination))
     return session
 
 
@@ -97,13 +141,17 @@ def _failure(status_code: int | None) -> str:
     return f"The endpoint answered {status_code}."
 
 
-def _post(url: str, body: bytes, headers: dict[str, str], timeout: float, started: float) -> Answer:
+def _post(
+    target: Target, body: bytes, headers: dict[str, str], timeout: float, started: float
+) -> Answer:
     def elapsed_ms() -> int:
         return round((time.monotonic() - started) * 1000)
 
+    assert target.destination is not None  # a target without a problem has one
+    url = target.url
     try:
         with (
-            _session(timeout) as session,
+            _session(timeout, target.destination) as session,
             session.post(url, data=body, headers=headers, stream=True) as response,
         ):
             excerpt = _excerpt(response, started + timeout)
@@ -120,9 +168,19 @@ def _post(url: str, body: bytes, headers: dict[str, str], timeout: float, starte
     return Answer(None, elapsed_ms(), error)
 
 
-def post_signed(*, url: str, secret: str, msg_id: str, body: bytes, timeout: float) -> Answer:
+def post_signed(
+    *,
+    url: str,
+    secret: str | list[str],
+    msg_id: str,
+    body: bytes,
+    timeout: float,
+    target: Target | None = None,
+) -> Answer:
     """POST `body` to a merchant agent, signed; never takes much longer than `timeout` seconds
-    and never raises: every failure is an Answer without a status code."""
+    and never raises: every failure is an Answer without a status code. `target` is the
+    endpoint's check made a moment before (whose destination a bound counted): the request goes
+    there; without it, the endpoint is checked here."""
     started = time.monotonic()
     headers = {
         "Content-Type": "application/json",
@@ -132,11 +190,11 @@ def post_signed(*, url: str, secret: str, msg_id: str, body: bytes, timeout: flo
 
     def call() -> None:
         # The endpoint is checked here, in the thread: its DNS lookup is bounded by the deadline.
-        problem = endpoint_problem(url)
-        if problem:
-            answers.append(Answer(None, 0, f"Not sent: the endpoint {problem}."))
+        checked = target if target is not None and target.url == url else endpoint_target(url)
+        if checked.problem:
+            answers.append(Answer(None, 0, f"Not sent: the endpoint {checked.problem}."))
         else:
-            answers.append(_post(url, body, headers, timeout, started))
+            answers.append(_post(checked, body, headers, timeout, started))
 
     thread = threading.Thread(target=call, name=f"merchant-call {msg_id}", daemon=True)
     thread.start()

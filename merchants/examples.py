@@ -20,6 +20,9 @@ MERCHANT: dict[str, Any] = {
     "last_seen_at": "2025-11-20T09:00:00Z",
     "deactivated_at": None,
     "deliveries_disabled_at": None,
+    "endpoint_verified_at": "2025-11-20T09:00:01Z",
+    "verification_state": "verified",
+    "verification_error": None,
 }
 
 REGISTER_REQUEST = OpenApiExample(

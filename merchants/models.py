@@ -27,6 +27,20 @@ MUTABLE_FIELDS = (
 )
 
 
+# The columns of an endpoint verification (merchants/verification.py): what a new verification
+# sets, and what no admin lookup may touch (the pending challenge only the endpoint should echo,
+# and the state around it).
+VERIFICATION_FIELDS = (
+    "endpoint_verified_at",
+    "verification_event_id",
+    "verification_challenge",
+    "verification_attempts",
+    "next_verification_at",
+    "last_verification_error",
+    "verification_parked_at",
+)
+
+
 class MerchantStatus(models.TextChoices):
     ACTIVE = "active"
     UNHEALTHY = "unhealthy"  # failing probes or deliveries
@@ -73,6 +87,9 @@ class MerchantAgent(models.Model):
     verification_attempts = models.PositiveSmallIntegerField(default=0)
     next_verification_at = models.DateTimeField(null=True, blank=True, db_index=True)
     last_verification_error = models.CharField(max_length=300, blank=True, default="")
+    # Set when the endpoint never echoed through the whole retry schedule: it is asked no more
+    # until the merchant asks for a verification (POST /v1/merchant/{id}/verify) or changes it.
+    verification_parked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["merchant_id"]
@@ -157,6 +174,9 @@ class WebhookDelivery(models.Model):
     last_error = models.CharField(max_length=300, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+    # Where its latest attempt went (address and port, merchants/endpoints.py Destination.key):
+    # the deliveries under way to one destination are bounded, whoever's merchant named it.
+    destination = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]

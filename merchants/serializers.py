@@ -92,7 +92,38 @@ class HeartbeatSerializer(serializers.Serializer):
     merchant_id = JsonStringField(max_length=64)
 
 
+# Where the proof of the merchant's endpoint stands (merchants/verification.py).
+VERIFICATION_STATES = [
+    ("verified", "the endpoint echoed its challenge: Intent.Surge events are sent to it"),
+    ("pending", "a verification is under way or scheduled"),
+    ("parked", "the endpoint never echoed through the whole schedule: it is asked no more until "
+     "the merchant asks (POST /v1/merchant/{merchantId}/verify) or changes its endpoint"),
+]  # fmt: skip
+
+
+def verification_state(merchant: MerchantAgent) -> str:
+    if merchant.endpoint_verified_at is not None:
+        return "verified"
+    return "parked" if merchant.verification_parked_at is not None else "pending"
+
+
 class MerchantAgentSerializer(serializers.ModelSerializer):
+    verification_state = serializers.SerializerMethodField(
+        help_text="Where the proof of the endpoint's ownership stands."
+    )
+    verification_error = serializers.SerializerMethodField(
+        help_text="Why the latest verification attempt failed, in the gateway's words (never "
+        "the endpoint's own answer); null when none failed since the endpoint was set."
+    )
+
+    @extend_schema_field(serializers.ChoiceField(choices=VERIFICATION_STATES))
+    def get_verification_state(self, merchant: MerchantAgent) -> str:
+        return verification_state(merchant)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_verification_error(self, merchant: MerchantAgent) -> str | None:
+        return merchant.last_verification_error or None
+
     class Meta:
         model = MerchantAgent
         fields = [
@@ -104,6 +135,8 @@ class MerchantAgentSerializer(serializers.ModelSerializer):
             "deactivated_at",
             "deliveries_disabled_at",
             "endpoint_verified_at",
+            "verification_state",
+            "verification_error",
         ]
         extra_kwargs = {
             "deliveries_disabled_at": {

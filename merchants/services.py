@@ -1,6 +1,7 @@
 """Merchant agent use cases: register, look up, update, heartbeat, rotate the token."""
 
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from gateway.errors import BAD_ENDPOINT, MERCHANT_NOT_FOUND
 from merchants import subscriptions
 from merchants.auth import invalid_token, missing_token
 from merchants.credentials import new_registration_token, new_webhook_secret, token_digest
-from merchants.endpoints import endpoint_problem
+from merchants.endpoints import registration_problem
 from merchants.models import MERCHANT_ID, MerchantAgent, MerchantStatus
 from merchants.signals import merchant_deactivated
 from merchants.verification import verification_reset, verification_send_later
@@ -28,7 +29,7 @@ class Registration:
 
 
 def _check_endpoint(url: str) -> None:
-    problem = endpoint_problem(url)
+    problem = registration_problem(url)
     if problem:
         field = {"agent_endpoint": [f"The endpoint {problem}."]}
         raise BAD_ENDPOINT(problem=problem, fields=field)
@@ -48,13 +49,21 @@ def merchant_get(*, merchant_id: str) -> MerchantAgent:
     return merchant
 
 
+OnMove = Callable[[MerchantAgent], None]
+
+
 def merchant_register(
-    *, merchant_id: str, fields: dict[str, Any], presented_token: str | None
+    *,
+    merchant_id: str,
+    fields: dict[str, Any],
+    presented_token: str | None,
+    on_move: OnMove | None = None,
 ) -> Registration:
     """Register a new merchant, or update an existing one that presents its current token.
 
     Without the right token an existing merchant is never changed: no one can take over another
-    merchant's endpoint or token by registering its id.
+    merchant's endpoint or token by registering its id. `on_move` is called with a merchant
+    whose endpoint is about to change (an error it raises changes nothing).
     """
     _check_endpoint(fields["agent_endpoint"])
     existing = named(merchant_id).first()
@@ -87,6 +96,8 @@ def merchant_register(
         if not hmac.compare_digest(token_digest(presented_token), merchant.token_hash):
             raise invalid_token()
         moved = fields.get("agent_endpoint", merchant.agent_endpoint) != merchant.agent_endpoint
+        if moved and on_move is not None:
+            on_move(merchant)
         for name, value in fields.items():
             setattr(merchant, name, value)
         verifying = verification_reset(merchant, timezone.now()) if moved else []
@@ -111,11 +122,17 @@ def merchant_register(
     return Registration(merchant, False, presented_token, None)
 
 
-def merchant_update(*, merchant: MerchantAgent, changes: dict[str, Any]) -> MerchantAgent:
+def merchant_update(
+    *, merchant: MerchantAgent, changes: dict[str, Any], on_move: OnMove | None = None
+) -> MerchantAgent:
+    """Change the merchant's mutable fields; `on_move` as in merchant_register."""
     fields = [*changes, "updated_at"]
     moved = "agent_endpoint" in changes and changes["agent_endpoint"] != merchant.agent_endpoint
     if "agent_endpoint" in changes:
         _check_endpoint(changes["agent_endpoint"])
+    if moved and on_move is not None:
+        on_move(merchant)
+    if "agent_endpoint" in changes:
         # A new endpoint starts with its deliveries enabled, whatever the old one answered.
         merchant.deliveries_disabled_at = None
         fields.append("deliveries_disabled_at")

@@ -6,39 +6,58 @@ verification: an `endpoint.verification` event with a random `challenge`, signed
 webhook (Standard Webhooks headers, the merchant's secret). The merchant proves ownership by
 answering 2xx with the JSON body `{"challenge": "<the same value>"}`; `endpoint_verified_at` is
 set then. Until it is, the merchant receives no Intent.Surge (its polling feed still works) and
-the event is sent again on the delivery schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then
-once a day. Attempts go through the probes' queue and workers, never a delivery lane.
+the event is sent again on the delivery schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+An endpoint that never echoed through the whole schedule is parked: asked no more until the
+merchant asks for a verification (POST /v1/merchant/{id}/verify) or changes its endpoint. The
+merchant record says why (`verification_state`, `verification_error`). Attempts go through the
+probes' queue and workers, never a delivery lane.
+
+One verification per URL, however many merchants name it: the merchants waiting for a proof of
+one URL are asked together, in one event signed with each one's secret (one signature each in
+`webhook-signature`, as Standard Webhooks allows; the endpoint's library accepts the event when
+the signature of the secret it holds verifies), and the echo proves the URL for all of them. One
+verification of a URL is under way at a time, and a first attempt (a new endpoint, a re-arm)
+waits URL_GAP after the URL was last asked, so merchants naming it meanwhile join the next
+attempt; its destination counts toward WEBHOOK_HOST_PER_MINUTE like a delivery.
 
 So nobody can point the gateway's webhooks at a URL they do not control: a victim's endpoint
-that does not echo the challenge receives one small request per verification attempt, never an
-intent.
+that does not echo the challenge receives one small request per attempt of the schedule, never
+an intent, and then nothing more.
 """
 
+import hashlib
 import logging
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
 import orjson
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
 
 from gateway.ids import EVENT, new_id
-from merchants.client import Answer, post_signed
+from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery import RETRY_SCHEDULE, event_body
 from merchants.delivery.hosts import host_allows
-from merchants.models import MerchantAgent, MerchantStatus
+from merchants.endpoints import Target, endpoint_target_within
+from merchants.models import VERIFICATION_FIELDS, MerchantAgent, MerchantStatus
 
 logger = logging.getLogger(__name__)
 
 VERIFICATION = "endpoint.verification"
-# After the delivery schedule, an endpoint that never echoed is asked once a day.
-DAILY = timedelta(days=1)
+# The attempts of the schedule: the first, then one after each wait of the retry schedule.
+ATTEMPTS = len(RETRY_SCHEDULE) + 1
+# A URL is sent one verification at most this often, whoever's merchants name it.
+URL_GAP = timedelta(seconds=60)
 # A verification claimed this long ago and still not settled lost its worker.
 LEASE = timedelta(minutes=2)
 SWEEP_BATCH = 200
+PARKED_REASON = "Asked {attempts} times without the challenge echoed; parked."
 
 
 def verification_reset(merchant: MerchantAgent, now: datetime) -> list[str]:
@@ -49,14 +68,8 @@ def verification_reset(merchant: MerchantAgent, now: datetime) -> list[str]:
     merchant.verification_attempts = 0
     merchant.next_verification_at = now
     merchant.last_verification_error = ""
-    return [
-        "endpoint_verified_at",
-        "verification_event_id",
-        "verification_challenge",
-        "verification_attempts",
-        "next_verification_at",
-        "last_verification_error",
-    ]
+    merchant.verification_parked_at = None
+    return list(VERIFICATION_FIELDS)
 
 
 def verification_send_later(merchant_pk: int) -> None:
@@ -90,21 +103,78 @@ def _failure(answer: Answer) -> str:
     return 'The endpoint answered 2xx without {"challenge": "<the challenge sent>"}.'
 
 
-def _next_attempt(attempts: int, now: datetime) -> datetime:
-    if attempts <= len(RETRY_SCHEDULE):
-        return now + RETRY_SCHEDULE[attempts - 1]
-    return now + DAILY
+def _after_failure(attempts: int, error: str, now: datetime) -> dict[str, Any]:
+    """A verification's state after failed attempt number `attempts`: the next attempt on the
+    schedule, or parked after the last one."""
+    if attempts >= ATTEMPTS:
+        return {
+            "verification_attempts": attempts,
+            "next_verification_at": None,
+            "verification_parked_at": now,
+            "last_verification_error": f"{error} {PARKED_REASON.format(attempts=attempts)}"[:300],
+        }
+    return {
+        "verification_attempts": attempts,
+        "next_verification_at": now + RETRY_SCHEDULE[attempts - 1],
+        "last_verification_error": error[:300],
+    }
+
+
+def _url_keys(url: str) -> tuple[str, str]:
+    digest = hashlib.sha256(url.encode()).hexdigest()
+    return f"verification-url-busy:{digest}", f"verification-url-asked:{digest}"
+
+
+def _url_wait(url: str, *, first: bool) -> timedelta | None:
+    """Take the URL's turn, or say how long to wait for it: while a verification of the URL is
+    under way, and for a first attempt (a new endpoint, a re-arm) URL_GAP after the URL was last
+    asked, so merchants naming it meanwhile join the next attempt instead of causing one each.
+    Attempts on the schedule are spaced by the schedule itself."""
+    busy, asked = _url_keys(url)
+    try:
+        if first and cache.get(asked) is not None:
+            return URL_GAP
+        if not cache.add(busy, 1, timeout=int(LEASE.total_seconds())):
+            return RETRY_SCHEDULE[0]
+        cache.set(asked, 1, timeout=int(URL_GAP.total_seconds()))
+    except (RedisError, OSError) as exc:
+        logger.warning("cache unavailable, verifications not spaced per URL: %s", exc)
+    return None
+
+
+def _url_done(url: str) -> None:
+    try:
+        cache.delete(_url_keys(url)[0])
+    except (RedisError, OSError) as exc:
+        logger.warning("cache unavailable, the URL's turn lapses on its own: %s", exc)
+
+
+def _waiting_with(merchant: MerchantAgent) -> list[MerchantAgent]:
+    """The merchants waiting for a proof of the same URL, this one first (MOST_SIGNATURES)."""
+    others = (
+        MerchantAgent.objects.filter(
+            agent_endpoint=merchant.agent_endpoint,
+            endpoint_verified_at__isnull=True,
+            verification_parked_at__isnull=True,
+        )
+        .exclude(status=MerchantStatus.DEACTIVATED)
+        .exclude(verification_challenge="")
+        .exclude(pk=merchant.pk)
+        .order_by("pk")
+    )
+    return [merchant, *others[: MOST_SIGNATURES - 1]]
 
 
 def endpoint_verify(*, merchant_pk: int) -> bool | None:
-    """One attempt of the merchant's pending verification, if it is due: True when the endpoint
-    echoed the challenge, False when not, None when there was nothing to do (verified already,
-    not due, deactivated, another worker has it, or its endpoint's host had its fill this
-    minute)."""
+    """One attempt of the merchant's pending verification, if it is due, for every merchant
+    waiting for a proof of the same URL: True when the endpoint echoed the challenge, False
+    when not, None when there was nothing to do (verified already, not due, parked,
+    deactivated, another worker has it, or the URL or its destination had its fill)."""
     now = timezone.now()
     due = MerchantAgent.objects.filter(
         pk=merchant_pk,
         endpoint_verified_at__isnull=True,
+        verification_parked_at__isnull=True,
         next_verification_at__lte=now,
     ).exclude(status=MerchantStatus.DEACTIVATED)
     merchant = due.first()
@@ -113,7 +183,23 @@ def endpoint_verify(*, merchant_pk: int) -> bool | None:
     if not merchant.verification_challenge:  # registered before verification existed
         fields = verification_reset(merchant, now)
         due.update(**{field: getattr(merchant, field) for field in fields})
-    if not host_allows(merchant.agent_endpoint):
+    target = endpoint_target_within(merchant.agent_endpoint, settings.WEBHOOK_TIMEOUT_S)
+    wait = _url_wait(merchant.agent_endpoint, first=merchant.verification_attempts == 0)
+    if wait is not None:
+        due.update(next_verification_at=now + wait)
+        return None
+    try:
+        return _attempt(merchant, due, target, now)
+    finally:
+        _url_done(merchant.agent_endpoint)
+
+
+def _attempt(
+    merchant: MerchantAgent, due: "QuerySet[MerchantAgent]", target: Target, now: datetime
+) -> bool | None:
+    """The attempt, the URL's turn taken: the destination's bound, the claim, the request, and
+    what it settles for every merchant asked."""
+    if not host_allows(target):
         due.update(next_verification_at=now + timedelta(seconds=60))
         return None
     # The claim: one worker per attempt; a lost worker's claim lapses after LEASE.
@@ -122,39 +208,52 @@ def endpoint_verify(*, merchant_pk: int) -> bool | None:
     )
     if not claimed:
         return None
+    group = _waiting_with(merchant)
+    MerchantAgent.objects.filter(pk__in=[m.pk for m in group[1:]]).update(
+        next_verification_at=now + LEASE
+    )
     data = {
         "challenge": merchant.verification_challenge,
         "merchant_agent_id": merchant.merchant_id,
+        "merchant_agent_ids": [m.merchant_id for m in group],
         "agent_endpoint": merchant.agent_endpoint,
     }
     answer = post_signed(
         url=merchant.agent_endpoint,
-        secret=merchant.webhook_secret,
+        secret=[m.webhook_secret for m in group],
         msg_id=merchant.verification_event_id,
         body=event_body(merchant.verification_event_id, VERIFICATION, data, now),
         timeout=settings.WEBHOOK_TIMEOUT_S,
+        target=target,
     )
     verified = _echoed(answer, merchant.verification_challenge)
-    attempts = merchant.verification_attempts + 1
     done = timezone.now()
-    # Settled only if the endpoint is still the one challenged (no change meanwhile).
-    mine = MerchantAgent.objects.filter(
-        pk=merchant_pk, verification_event_id=merchant.verification_event_id
-    )
-    if verified:
-        mine.update(
-            endpoint_verified_at=done,
-            verification_attempts=attempts,
-            next_verification_at=None,
-            last_verification_error="",
+    for member in group:
+        # Settled only if the endpoint is still the one challenged (no change meanwhile).
+        mine = MerchantAgent.objects.filter(
+            pk=member.pk, verification_event_id=member.verification_event_id
         )
-    else:
-        mine.update(
-            verification_attempts=attempts,
-            next_verification_at=_next_attempt(attempts, done),
-            last_verification_error=_failure(answer)[:300],
-        )
+        if verified:
+            mine.update(
+                endpoint_verified_at=done,
+                verification_attempts=member.verification_attempts + 1,
+                next_verification_at=None,
+                last_verification_error="",
+            )
+        else:
+            mine.update(**_after_failure(member.verification_attempts + 1, _failure(answer), done))
     return verified
+
+
+def verification_rearm(*, merchant: MerchantAgent) -> MerchantAgent:
+    """The merchant asks for its endpoint to be verified (again): a new verification, sent now,
+    unless its endpoint is proven already. Re-arms a parked one."""
+    if merchant.endpoint_verified_at is None and not merchant.is_deactivated:
+        with transaction.atomic():
+            fields = verification_reset(merchant, timezone.now())
+            merchant.save(update_fields=[*fields, "updated_at"])
+            verification_send_later(merchant.pk)
+    return merchant
 
 
 def verifications_due(now: datetime | None = None) -> list[int]:
@@ -169,6 +268,7 @@ def verifications_due(now: datetime | None = None) -> list[int]:
 __all__ = [
     "VERIFICATION",
     "endpoint_verify",
+    "verification_rearm",
     "verification_reset",
     "verification_send_later",
     "verifications_due",

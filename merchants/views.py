@@ -1,5 +1,6 @@
 """Merchant registry endpoints: register, look up, heartbeat, update, rotate the token."""
 
+from functools import partial
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -22,6 +23,7 @@ from gateway.validation import validated
 from merchants import probes, services
 from merchants.auth import MerchantTokenActions, presented_token
 from merchants.auth import require_merchant as authenticated_as
+from merchants.endpoint_changes import endpoint_change_count
 from merchants.examples import MERCHANT_RECORD, REGISTER_REQUEST, REGISTERED
 from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
 from merchants.models import RESERVED_MERCHANT_IDS
@@ -36,6 +38,7 @@ from merchants.serializers import (
     RotatedTokenSerializer,
     merchant_body,
 )
+from merchants.verification import verification_rearm
 
 # The reserved ids are no merchant's: /v1/merchant/heartbeat and /v1/merchant/register are the
 # registry's own endpoints (a PATCH there is a 405 of theirs, not a merchant's update).
@@ -56,7 +59,7 @@ class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
     lookup_value_regex = "[^/]+"
     # Lookups are public; registration checks a presented token itself (a new merchant has
     # none); the other actions need the merchant's token.
-    token_actions = ("heartbeat", "partial_update", "rotate_token", "deactivate")
+    token_actions = ("heartbeat", "partial_update", "rotate_token", "deactivate", "verify")
 
     @extend_schema(
         operation_id="registerMerchant",
@@ -96,7 +99,10 @@ class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
         body = validated(RegisterSerializer, request.data, source="body")
         merchant_id = body.pop("merchant_id")
         registration = services.merchant_register(
-            merchant_id=merchant_id, fields=body, presented_token=presented_token(request)
+            merchant_id=merchant_id,
+            fields=body,
+            presented_token=presented_token(request),
+            on_move=partial(endpoint_change_count, request),
         )
         merchant = registration.merchant
         answer: dict[str, Any] = {
@@ -182,17 +188,41 @@ class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
         tags=["merchants"],
         parameters=[MERCHANT_ID],
         description="Only the fields sent change. A new agent_endpoint must be a public HTTPS "
-        "URL; it re-enables deliveries stopped by a 410 Gone.",
+        "URL; it re-enables deliveries stopped by a 410 Gone and starts a new verification. "
+        "Endpoint changes are throttled per merchant (`endpoint_change` scope).",
         request=MerchantPatchSerializer,
         responses={
             200: MerchantEnvelopeSerializer,
-            **errors({400: BAD_BODY, **TOKEN_ERRORS, 413: TOO_LARGE}),
+            **errors({400: BAD_BODY, **TOKEN_ERRORS, 413: TOO_LARGE, 429: THROTTLED}),
         },
     )
     def partial_update(self, request: Request, merchantId: str) -> Response:
         merchant = authenticated_as(request, merchantId)
         changes = validated(MerchantPatchSerializer, request.data, source="body")
-        merchant = services.merchant_update(merchant=merchant, changes=changes)
+        merchant = services.merchant_update(
+            merchant=merchant, changes=changes, on_move=partial(endpoint_change_count, request)
+        )
+        return Response(merchant_body(merchant))
+
+    @extend_schema(
+        operation_id="verifyMerchantEndpoint",
+        summary="Ask for the endpoint's ownership to be verified again",
+        description="Starts a new endpoint.verification of the agent_endpoint, sent at once: "
+        "how a merchant re-arms a verification that was parked (verification_state `parked`: "
+        "the endpoint never echoed through the whole schedule) once its endpoint is fixed. "
+        "Nothing is sent when the endpoint is verified already. Throttled per merchant with "
+        "endpoint changes (`endpoint_change` scope).",
+        tags=["merchants"],
+        parameters=[MERCHANT_ID],
+        request=None,
+        responses={200: MerchantEnvelopeSerializer, **errors({**TOKEN_ERRORS, 429: THROTTLED})},
+    )
+    @action(detail=True, methods=["post"])
+    def verify(self, request: Request, merchantId: str) -> Response:
+        merchant = authenticated_as(request, merchantId)
+        if merchant.endpoint_verified_at is None and not merchant.is_deactivated:
+            endpoint_change_count(request, merchant)
+        merchant = verification_rearm(merchant=merchant)
         return Response(merchant_body(merchant))
 
     @extend_schema(

@@ -10,9 +10,10 @@ from typing import Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from merchants.client import Answer, post_signed
+from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery.hosts import host_allows, next_minute
 from merchants.delivery.lanes import (
     FAST_LANE,
@@ -22,6 +23,7 @@ from merchants.delivery.lanes import (
     merchant_answered,
     slow_merchants,
 )
+from merchants.endpoints import endpoint_target_within
 from merchants.models import (
     AttemptOutcome,
     DeliveryAttempt,
@@ -110,18 +112,41 @@ def _undeliverable(merchant: MerchantAgent) -> str:
     return ""
 
 
+def _secrets(merchant: MerchantAgent) -> list[str]:
+    """What an event to the merchant's URL is signed with: its secret, then those of the other
+    proven merchants naming the same URL, earliest proven first (an event reaches a URL once, so
+    it is signed for each of them: one merchant naming another's URL cannot take its events)."""
+    others = (
+        MerchantAgent.objects.filter(
+            agent_endpoint=merchant.agent_endpoint, endpoint_verified_at__isnull=False
+        )
+        .exclude(pk=merchant.pk)
+        .exclude(status=MerchantStatus.DEACTIVATED)
+        .order_by("endpoint_verified_at", "pk")
+        .values_list("webhook_secret", flat=True)
+    )
+    return [merchant.webhook_secret, *others[: MOST_SIGNATURES - 1]]
+
+
 def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDelivery | None:
     """Make a due delivery's next attempt; None when it is not due, another worker has it, its
-    merchant has its fill under way, or (in the fast lane) its merchant turned slow and the
-    delivery moved to the slow lane.
+    merchant or its destination has its fill under way, or (in the fast lane) its merchant
+    turned slow and the delivery moved to the slow lane.
 
     Idempotent: the claim is a conditional UPDATE, so of two tasks for the same delivery only
     one sends.
     """
-    now = timezone.now()
     due = WebhookDelivery.objects.filter(
-        pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=now
+        pk=delivery_id, status=DeliveryStatus.PENDING, next_attempt_at__lte=timezone.now()
     )
+    endpoint = due.values_list("merchant__agent_endpoint", flat=True).first()
+    if endpoint is None:
+        return None
+    # Where the attempt goes, looked up once, outside the transaction: the bounds count this
+    # destination and the request goes to it (merchants/endpoints.py).
+    target = endpoint_target_within(endpoint, settings.WEBHOOK_TIMEOUT_S)
+    destination = target.destination.key if target.destination else ""
+    now = timezone.now()
     with transaction.atomic():
         merchant_id = due.values_list("merchant_id", flat=True).first()
         if merchant_id is None:
@@ -129,25 +154,24 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
         # Claims for one merchant are decided one at a time (a row lock on PostgreSQL; SQLite
         # has one writer at a time anyway).
         list(MerchantAgent.objects.select_for_update().filter(pk=merchant_id).values("pk"))
-        under_way = WebhookDelivery.objects.filter(
-            merchant_id=merchant_id, status=DeliveryStatus.SENDING
-        ).count()
+        # Under way to this merchant, or to its destination whoever's merchant named it.
+        nearby = Q(merchant_id=merchant_id)
+        if destination:
+            nearby |= Q(destination=destination)
+        under_way = WebhookDelivery.objects.filter(nearby, status=DeliveryStatus.SENDING).count()
         if under_way >= settings.WEBHOOK_MERCHANT_IN_FLIGHT:
-            # The merchant has its fill: this one waits a moment, then the sweeper sends it.
+            # The destination has its fill: this one waits a moment, then the sweeper sends it.
             due.update(next_attempt_at=now + IN_FLIGHT_PAUSE, enqueued_at=None)
             return None
         if lane == FAST_LANE and slow_merchants([merchant_id], now):
             due.update(enqueued_at=now)
             transaction.on_commit(partial(_to_slow_lane, delivery_id))
             return None
-        endpoint = MerchantAgent.objects.filter(pk=merchant_id).values_list(
-            "agent_endpoint", flat=True
-        )[0]
-        if not host_allows(endpoint):
-            # The endpoint's host had its fill this minute: the attempt waits for the next one.
+        if not host_allows(target):
+            # The destination had its fill this minute: the attempt waits for the next one.
             due.update(next_attempt_at=now + timedelta(seconds=next_minute()), enqueued_at=None)
             return None
-        if not due.update(status=DeliveryStatus.SENDING, claimed_at=now):
+        if not due.update(status=DeliveryStatus.SENDING, claimed_at=now, destination=destination):
             return None
         delivery = WebhookDelivery.objects.select_related("merchant", "event").get(pk=delivery_id)
         reason = _undeliverable(delivery.merchant)
@@ -164,16 +188,18 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
         attempt = DeliveryAttempt.objects.create(
             delivery=delivery, number=delivery.attempt_count, started_at=now
         )
+        signing = _secrets(delivery.merchant)
     if not connection.in_atomic_block:
         connection.close()  # no connection held while the merchant takes its time
     merchant = delivery.merchant
     try:
         answer = post_signed(
             url=merchant.agent_endpoint,
-            secret=merchant.webhook_secret,
+            secret=signing,
             msg_id=delivery.event_id,
             body=delivery.event.body.encode(),
             timeout=settings.WEBHOOK_TIMEOUT_S,
+            target=target,
         )
     except SoftTimeLimitExceeded:
         elapsed = round((timezone.now() - now).total_seconds() * 1000)

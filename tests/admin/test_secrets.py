@@ -3,6 +3,7 @@ a relation, whatever the staff member may view; webhook secrets are stored encry
 rotation keeps every merchant's deliveries signed."""
 
 import pytest
+from django.contrib.admin import site
 from django.contrib.auth.models import Permission
 from django.core.management import call_command
 from django.db import connection
@@ -48,6 +49,17 @@ def stored_secret(merchant_id: str) -> str:
         ("merchants_webhookdelivery", "merchant__token_hash__startswith"),
         ("merchants_healthprobe", "merchant__token_hash__in"),
         ("auth_user", "password__startswith"),
+        # The verification columns: the challenge only the endpoint should echo, and its state.
+        ("merchants_merchantagent", "verification_challenge__startswith"),
+        ("merchants_merchantagent", "verification_challenge"),
+        ("merchants_merchantagent", "verification_event_id__gt"),
+        ("merchants_merchantagent", "endpoint_verified_at__isnull"),
+        ("merchants_merchantagent", "next_verification_at__lt"),
+        ("merchants_merchantagent", "verification_attempts__gte"),
+        ("merchants_merchantagent", "last_verification_error__contains"),
+        ("merchants_merchantagent", "verification_parked_at__isnull"),
+        ("merchants_webhookdelivery", "merchant__verification_challenge__startswith"),
+        ("merchants_healthprobe", "merchant__next_verification_at__gt"),
     ],
 )
 def test_no_admin_lookup_touches_a_secret(client, viewer, django_user_model, page, lookup):
@@ -71,6 +83,26 @@ def test_search_and_ordering_never_reach_a_secret(client, viewer):
     assert searched.status_code == 200
     assert b"shop-1" not in searched.content.split(b"<tbody>")[-1]  # found nothing
     assert shop.webhook_secret.encode() not in ordered.content
+
+
+def test_search_and_ordering_never_reach_a_verification_column(client, viewer, monkeypatch):
+    register(client, "shop-1", verified=False)
+    challenge = MerchantAgent.objects.get().verification_challenge
+    changelist = reverse("admin:merchants_merchantagent_changelist")
+    # Were a column to order by the challenge, or a search to reach it, the guard holds.
+    merchant_admin = site._registry[MerchantAgent]
+    monkeypatch.setattr(merchant_admin, "list_display", ("merchant_id", "verification_challenge"))
+    monkeypatch.setattr(merchant_admin, "search_fields", ("merchant_id", "verification_challenge"))
+
+    searched = viewer.get(changelist, {"q": challenge})
+    ordered = viewer.get(changelist, {"o": "1"})
+
+    assert searched.status_code == ordered.status_code == 200
+    assert b"shop-1" not in searched.content.split(b"<tbody>")[-1]  # found nothing
+    assert not any(
+        "verification" in str(field) for field in ordered.context["cl"].queryset.query.order_by
+    )
+    assert "verification_challenge" not in ordered.context["cl"].sortable_by  # no sorting link
 
 
 def test_webhook_secrets_are_stored_encrypted_and_read_in_the_clear(client):

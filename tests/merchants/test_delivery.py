@@ -1,6 +1,8 @@
 """Intent.Surge delivery to a real receiver on loopback: signatures, answers, retries, refusals
 and lanes."""
 
+from urllib.parse import urlsplit
+
 import pytest
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
@@ -11,7 +13,7 @@ from merchants.delivery import (
     SLOW_LANE,
     delivery_attempt,
 )
-from merchants.endpoints import NOT_PUBLIC
+from merchants.endpoints import NOT_PUBLIC, Destination, Target
 from merchants.models import (
     AttemptOutcome,
     DeliveryAttempt,
@@ -273,11 +275,15 @@ def test_an_answer_dripped_a_byte_at_a_time_is_cut_off_at_the_timeout(client, re
 def test_the_connection_filter_refuses_a_private_address_on_its_own(
     client, receiver, shop, settings, monkeypatch
 ):
-    """The second line of defence: should the endpoint check pass (DNS answered differently a
-    moment before), requests-hardened still refuses to connect to the address it resolves."""
+    """The second line of defence: should the endpoint check pass (a bug, a list out of date),
+    the connection still refuses to go to a private address."""
     delivery = _surge(client)
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
-    monkeypatch.setattr("merchants.client.endpoint_problem", lambda url: None)
+    port = urlsplit(receiver.url).port
+    monkeypatch.setattr(
+        "merchants.delivery.attempts.endpoint_target_within",
+        lambda url, timeout: Target(url, Destination("127.0.0.1", port)),
+    )
 
     delivery_attempt(delivery_id=delivery.pk)
 

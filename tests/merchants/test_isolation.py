@@ -1,7 +1,9 @@
 """One merchant's delivery never waits for other merchants that hang: the Procfile's own
-`webhooks` and `slow-webhooks` roles, sixteen merchants that never answer on the same tag, and a
-healthy one registered after them."""
+`webhooks` and `slow-webhooks` roles, sixteen merchants that never answer on the same tag (each
+at an endpoint of its own: deliveries under way to one address are bounded too), and a healthy
+one registered after them."""
 
+import contextlib
 from collections.abc import Iterator
 
 import orjson
@@ -52,10 +54,11 @@ def _intents(received: list) -> list[str]:
 
 
 def test_a_healthy_merchant_is_served_while_merchants_on_its_tag_hang(client, loopback, lanes):
-    with Receiver() as hanging, Receiver() as healthy:
-        hanging.default = f"hang:{TIMEOUT_S + 1}"
+    with contextlib.ExitStack() as endpoints, Receiver() as healthy:
         for n in range(HANGING):
-            register(client, f"hangs-{n}", agent_endpoint=f"{hanging.url}?m={n}",
+            hanging = endpoints.enter_context(Receiver())
+            hanging.default = f"hang:{TIMEOUT_S + 1}"
+            register(client, f"hangs-{n}", agent_endpoint=hanging.url,
                      subscription_tags=["trail"])  # fmt: skip
         register(client, "healthy", agent_endpoint=healthy.url, subscription_tags=["trail"])
 

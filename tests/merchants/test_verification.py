@@ -47,6 +47,7 @@ def test_an_endpoint_that_echoes_its_signed_challenge_is_verified(client, receiv
     assert event["data"] == {
         "challenge": record.verification_challenge,
         "merchant_agent_id": "shop",
+        "merchant_agent_ids": ["shop"],
         "agent_endpoint": receiver.url,
     }
     assert request.headers["webhook-id"] == record.verification_event_id
