@@ -39,7 +39,7 @@ def today_tiles(user: Any) -> list[Tile]:
 
 # Columns that hold a secret or a hash of one. No admin page filters, searches or orders by
 # them, on the model or through a relation, whatever the staff member's permissions.
-SECRET_COLUMNS = frozenset({"webhook_secret", "token_hash", "password"})
+SECRET_COLUMNS = frozenset({"webhook_secret", "token_hash", "password", "demand_token_hash"})
 
 
 class SecretsOutOfReach:

@@ -112,6 +112,12 @@ INVALID_TOKEN = Error(
 OTHER_MERCHANTS_TOKEN = Error(
     403, "invalid registration token", "The registration token belongs to another merchant."
 )
+INVALID_DEMAND_TOKEN = Error(
+    403,
+    "invalid_demand_token",
+    "The demand token is not this intent's: send the demand_token its creation answered, or none.",
+    described="The demand token sent is not the credential of the match's intent.",
+)
 SUPPLY_KEY_REQUIRED = Error(
     401,
     "unauthorized",
@@ -144,6 +150,9 @@ CONVERSION_CONFLICT = Error(
     "conversion_conflict",
     "This merchant already recorded that order_id with different facts.",
     described="The order_id was recorded with different facts.",
+)
+DEMAND_TOKENS_DIFFER = Error(
+    400, "invalid_body", "X-Demand-Token and demand_token differ: send the credential once."
 )
 TOKEN_OF_ANOTHER_PROPOSAL = Error(
     400, "invalid_body", "proposal_id and match_token_id name different proposals."

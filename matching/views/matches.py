@@ -15,8 +15,10 @@ from gateway.contract import (
     errors,
 )
 from gateway.errors import (
+    DEMAND_TOKENS_DIFFER,
     INTENT_NOT_FOUND,
     INVALID_BODY,
+    INVALID_DEMAND_TOKEN,
     INVALID_TOKEN,
     MATCH_ALREADY_ACCEPTED,
     MATCH_EXPIRED,
@@ -32,6 +34,7 @@ from gateway.errors import (
 )
 from gateway.validation import validated
 from matching import services
+from matching.demand import HEADER as DEMAND_HEADER
 from matching.examples import (
     ACCEPT_CONFIRM,
     ACCEPT_MINT,
@@ -49,8 +52,17 @@ from matching.serializers import (
     MatchTokenEnvelopeSerializer,
     MatchTokenSerializer,
 )
-from matching.views.parameters import MATCH_SESSION_ID, MATCH_TOKEN_ID
+from matching.views.parameters import DEMAND_TOKEN, MATCH_SESSION_ID, MATCH_TOKEN_ID
 from merchants.auth import merchant_for_token, presented_token
+
+
+def _demand_token(request: Request, in_body: str | None) -> str | None:
+    """The demand credential sent in the header or the body (for tools that send no headers):
+    either, or both when they are the same."""
+    in_header = request.headers.get(DEMAND_HEADER) or None
+    if in_header and in_body and in_header != in_body:
+        raise DEMAND_TOKENS_DIFFER(fields={"demand_token": ["Differs from X-Demand-Token."]})
+    return in_header or in_body or None
 
 
 class MatchViewSet(viewsets.ViewSet):
@@ -125,19 +137,21 @@ class MatchViewSet(viewsets.ViewSet):
         summary="Mint a match token for a ranked proposal, or confirm a minted one",
         description="{proposal_id} mints the proposal's token (issued), the same token on every "
         "repeat. {match_token_id} confirms it (accepted): the session is accepted and its other "
-        "tokens superseded. Another acceptance afterwards is 409; an expired token 410. A "
-        "merchant that confirms with its X-Merchant-Token is recorded as the acceptor: a sale "
-        "it then reports through that token is flagged as self-dealt.",
+        "tokens superseded. Another acceptance afterwards is 409; an expired token 410. The "
+        "token records who confirmed it (confirmed_by): the demand side, with the intent's "
+        "demand_token (X-Demand-Token, or demand_token in the body); else a merchant, with its "
+        "X-Merchant-Token (recorded as the acceptor); else nobody known. Only a token the "
+        "demand side confirmed earns a sale; a sale through any other is flagged.",
         tags=["match"],
-        parameters=[MATCH_SESSION_ID],
+        parameters=[MATCH_SESSION_ID, DEMAND_TOKEN],
         request=MatchAcceptSerializer,
         responses={
             200: MatchTokenEnvelopeSerializer,
             **errors(
                 {
                     400: INVALID_BODY.doc(
-                        "neither proposal_id nor match_token_id is given, or they name "
-                        "different proposals."
+                        "neither proposal_id nor match_token_id is given, they name different "
+                        "proposals, or X-Demand-Token and demand_token differ."
                     ),
                     404: either(
                         MATCH_NOT_FOUND.doc(),
@@ -149,7 +163,10 @@ class MatchViewSet(viewsets.ViewSet):
                         MATCH_EXPIRED.doc("the session has expired"),
                         PROPOSAL_UNAVAILABLE.doc(),
                     ),
-                    403: INVALID_TOKEN.doc("the X-Merchant-Token sent is not valid"),
+                    403: either(
+                        INVALID_TOKEN.doc("the X-Merchant-Token sent is not valid"),
+                        INVALID_DEMAND_TOKEN.doc(),
+                    ),
                     410: MATCH_TOKEN_EXPIRED.doc(),
                     413: TOO_LARGE,
                 }
@@ -167,6 +184,7 @@ class MatchViewSet(viewsets.ViewSet):
             match_token_id=body.get("match_token_id"),
             request_id=getattr(request, "request_id", None),
             accepted_by=merchant_for_token(presented) if presented else None,
+            demand_token=_demand_token(request, body.get("demand_token")),
         )
         return Response({"match_token": MatchTokenSerializer(token).data})
 
