@@ -55,12 +55,13 @@ def accepted_token(
     *,
     accepted_by: str | None = None,
     as_demand: bool = True,
+    price: float = 99,
 ) -> str:
     """Run the protocol to its end: intent, proposal, match, mint, confirm (by the demand side
     with its credential unless not `as_demand`; with `accepted_by`, a merchant's token too)."""
     intent, demand_token = state_intent(client, intent_tags=["trail"], source_channel=channel)
     intent_id = intent["intent_id"]
-    proposal = propose(client, merchant, intent_id, product_id, price=99)
+    proposal = propose(client, merchant, intent_id, product_id, price=price)
     proposal_id = proposal.json()["proposal"]["proposal_id"]
     session = post(client, "/v1/match", {"intent_id": intent_id}).json()["match_session"]
     accept = f"/v1/match/{session['match_session_id']}/accept"
