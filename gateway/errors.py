@@ -151,9 +151,6 @@ CONVERSION_CONFLICT = Error(
     "This merchant already recorded that order_id with different facts.",
     described="The order_id was recorded with different facts.",
 )
-DEMAND_TOKENS_DIFFER = Error(
-    400, "invalid_body", "X-Demand-Token and demand_token differ: send the credential once."
-)
 TOKEN_OF_ANOTHER_PROPOSAL = Error(
     400, "invalid_body", "proposal_id and match_token_id name different proposals."
 )

@@ -16,6 +16,7 @@ included, confirm as the demand side.
 
 import hmac
 import secrets
+from collections.abc import Sequence
 
 from gateway.errors import INVALID_DEMAND_TOKEN
 from matching.models import ConfirmedBy, Intent
@@ -47,12 +48,14 @@ def intent_digest(intent_id: str) -> str:
     return Intent.objects.values_list("demand_token_hash", flat=True).get(pk=intent_id)
 
 
-def confirmer(intent_id: str, presented: str | None, merchant: MerchantAgent | None) -> str:
+def confirmer(intent_id: str, presented: Sequence[str], merchant: MerchantAgent | None) -> str:
     """Who a confirmation of one of the intent's match tokens comes from: the demand side (its
-    credential), else a merchant (an X-Merchant-Token alone), else nobody known. A credential
-    presented that is not the intent's is refused (403), never taken for an anonymous one."""
-    if presented is not None:
-        if not demand_token_valid(intent_digest(intent_id), presented):
+    credential), else a merchant (an X-Merchant-Token alone), else nobody known. Each credential
+    presented (in the header, in the body) must be the intent's: one that is not is refused
+    (403), never taken for an anonymous confirmation."""
+    if presented:
+        stored = intent_digest(intent_id)
+        if not all(demand_token_valid(stored, token) for token in presented):
             raise INVALID_DEMAND_TOKEN()
         return ConfirmedBy.DEMAND
     return ConfirmedBy.MERCHANT if merchant is not None else ConfirmedBy.ANONYMOUS

@@ -129,7 +129,8 @@ class MatchAcceptSerializer(AtLeastOneOfSerializer):
         required=False,
         allow_null=True,
         help_text="The intent's demand credential, for callers that cannot send the "
-        "X-Demand-Token header (MCP and A2A tools); either may carry it.",
+        "X-Demand-Token header (MCP and A2A tools); either may carry it, and each one sent "
+        "must be the intent's.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

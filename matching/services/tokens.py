@@ -1,5 +1,6 @@
 """Match tokens: minted for the proposal a demand agent accepts, then confirmed."""
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -134,17 +135,17 @@ def match_accept(
     match_token_id: str | None,
     request_id: str | None,
     accepted_by: MerchantAgent | None = None,
-    demand_token: str | None = None,
+    demand_tokens: Sequence[str] = (),
 ) -> MatchToken:
     """`proposal_id` mints (or returns) the session's token for that proposal; `match_token_id`
     confirms a minted token, which accepts the match and supersedes its other tokens.
 
     The confirmation records who made it (`confirmed_by`, matching/demand.py): the demand side
-    when `demand_token` is the intent's credential, else the merchant whose token came with it
-    (also recorded as `accepted_by`), else nobody known. A `demand_token` that is not the
-    intent's is refused (403), on minting too."""
+    when `demand_tokens` (those presented) are the intent's credential, else the merchant whose
+    token came with it (also recorded as `accepted_by`), else nobody known. A demand token that
+    is not the intent's is refused (403), on minting too."""
     found = match_get(match_session_id=match_session_id)  # 404 before anything else
-    confirmed_by = confirmer(found.intent_id, demand_token, accepted_by)
+    confirmed_by = confirmer(found.intent_id, demand_tokens, accepted_by)
     with transaction.atomic():
         # Lock the session so two acceptances of one match are decided one after the other.
         session = MatchSession.objects.select_for_update().get(match_session_id=match_session_id)

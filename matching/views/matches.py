@@ -15,7 +15,6 @@ from gateway.contract import (
     errors,
 )
 from gateway.errors import (
-    DEMAND_TOKENS_DIFFER,
     INTENT_NOT_FOUND,
     INVALID_BODY,
     INVALID_DEMAND_TOKEN,
@@ -56,13 +55,10 @@ from matching.views.parameters import DEMAND_TOKEN, MATCH_SESSION_ID, MATCH_TOKE
 from merchants.auth import merchant_for_token, presented_token
 
 
-def _demand_token(request: Request, in_body: str | None) -> str | None:
-    """The demand credential sent in the header or the body (for tools that send no headers):
-    either, or both when they are the same."""
-    in_header = request.headers.get(DEMAND_HEADER) or None
-    if in_header and in_body and in_header != in_body:
-        raise DEMAND_TOKENS_DIFFER(fields={"demand_token": ["Differs from X-Demand-Token."]})
-    return in_header or in_body or None
+def _demand_tokens(request: Request, in_body: str | None) -> list[str]:
+    """The demand credentials sent, in the header and in the body (for tools that send no
+    headers); each must be the intent's."""
+    return [token for token in (request.headers.get(DEMAND_HEADER), in_body) if token]
 
 
 class MatchViewSet(viewsets.ViewSet):
@@ -150,8 +146,8 @@ class MatchViewSet(viewsets.ViewSet):
             **errors(
                 {
                     400: INVALID_BODY.doc(
-                        "neither proposal_id nor match_token_id is given, they name different "
-                        "proposals, or X-Demand-Token and demand_token differ."
+                        "neither proposal_id nor match_token_id is given, or they name "
+                        "different proposals."
                     ),
                     404: either(
                         MATCH_NOT_FOUND.doc(),
@@ -184,7 +180,7 @@ class MatchViewSet(viewsets.ViewSet):
             match_token_id=body.get("match_token_id"),
             request_id=getattr(request, "request_id", None),
             accepted_by=merchant_for_token(presented) if presented else None,
-            demand_token=_demand_token(request, body.get("demand_token")),
+            demand_tokens=_demand_tokens(request, body.get("demand_token")),
         )
         return Response({"match_token": MatchTokenSerializer(token).data})
 

@@ -128,18 +128,19 @@ def test_another_intents_demand_token_is_403_and_confirms_nothing(client, offer)
     assert (token.acceptance_state, token.confirmed_by) == ("issued", None)
 
 
-def test_a_header_and_a_body_that_name_different_credentials_are_400(client, offer):
+def test_a_header_and_a_body_that_name_different_credentials_are_403(client, offer):
     token_id = _mint(client, offer)
+    right, wrong = offer["demand_token"], offer["demand_token"] + "x"
 
-    response = _accept(
-        client,
-        offer,
-        {"match_token_id": token_id, "demand_token": offer["demand_token"]},
-        **{"X-Demand-Token": offer["demand_token"] + "x"},
-    )
+    for header, in_body in ((wrong, right), (right, wrong)):
+        response = _accept(
+            client,
+            offer,
+            {"match_token_id": token_id, "demand_token": in_body},
+            **{"X-Demand-Token": header},
+        )
 
-    assert (response.status_code, response.json()["error"]) == (400, "invalid_body")
-    assert "demand_token" in response.json()["fields"]
+        assert (response.status_code, response.json()["error"]) == (403, "invalid_demand_token")
     assert MatchToken.objects.get(pk=token_id).acceptance_state == "issued"
 
 
