@@ -95,7 +95,7 @@ def changelist(model: type[Any], **filters: Any) -> str:
 # Columns that hold a secret or a hash of one. No admin page filters, searches or orders by
 # them, on the model or through a relation, whatever the staff member's permissions
 # (gateway/admin_site.py SecretsOutOfReach).
-SECRET_COLUMNS = frozenset({"webhook_secret", "token_hash", "password"})
+SECRET_COLUMNS = frozenset({"webhook_secret", "token_hash", "password", "demand_token_hash"})
 # Those and the columns the apps' admin modules keep out of reach the same way
 # (keep_out_of_reach), e.g. the challenge an endpoint verification waits for.
 OUT_OF_REACH = set(SECRET_COLUMNS)

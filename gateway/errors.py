@@ -112,6 +112,12 @@ INVALID_TOKEN = Error(
 OTHER_MERCHANTS_TOKEN = Error(
     403, "invalid registration token", "The registration token belongs to another merchant."
 )
+INVALID_DEMAND_TOKEN = Error(
+    403,
+    "invalid_demand_token",
+    "The demand token is not this intent's: send the demand_token its creation answered, or none.",
+    described="The demand token sent is not the credential of the match's intent.",
+)
 SUPPLY_KEY_REQUIRED = Error(
     401,
     "unauthorized",

@@ -88,6 +88,7 @@ class IntentAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
     inlines = [ProposalInline, MatchSessionInline]
     actions = ["resolve_now"]
+    exclude = ("demand_token_hash",)  # the digest of a secret: never shown
 
     @admin.action(
         description="Try the selected unresolved intents again (given up ones too)",
@@ -249,10 +250,11 @@ class MatchTokenAdmin(ReadOnlyAdmin):
         "session",
         "proposal",
         "acceptance_state",
+        "confirmed_by",
         "issued_at",
         "accepted_at",
     )
-    list_filter = ("acceptance_state",)
+    list_filter = ("acceptance_state", "confirmed_by")
     search_fields = ("=match_token_id", "=session__match_session_id", "=proposal__proposal_id")
     date_hierarchy = "issued_at"
     fields = (
@@ -264,6 +266,8 @@ class MatchTokenAdmin(ReadOnlyAdmin):
         "issued_at",
         "expires_at",
         "accepted_at",
+        "confirmed_by",
+        "accepted_by",
         "snapshots",
     )
     readonly_fields = fields

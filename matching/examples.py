@@ -12,6 +12,7 @@ INTENT_ID = "int_475554141124282ba19858a1"
 PROPOSAL_ID = "prp_90ffe9c83589755145f6c093"
 MATCH_SESSION_ID = "mss_3d9d011e91e948e2a8be1a78"
 MATCH_TOKEN_ID = "mtk_0cfe683f602b3ee7592c435e"
+DEMAND_TOKEN = "dmt_q3XGvJ0c8mT2yK5wN7rB1eH4uL9aD6sF0pZ3xC8vB2n"
 CREATED_AT = "2025-11-20T09:31:05Z"
 
 INTENT: dict[str, Any] = {
@@ -137,6 +138,7 @@ MATCH_TOKEN: dict[str, Any] = {
     "issued_at": "2025-11-20T09:33:30Z",
     "expires_at": "2025-11-21T09:33:30Z",
     "accepted_at": "2025-11-20T09:34:10Z",
+    "confirmed_by": "demand",
 }
 
 INTENT_REQUEST = OpenApiExample(
@@ -153,7 +155,10 @@ INTENT_REQUEST = OpenApiExample(
     request_only=True,
 )
 INTENT_RESPONSE = OpenApiExample(
-    "Intent created", value={"intent": INTENT}, response_only=True, status_codes=[201]
+    "Intent created",
+    value={"intent": INTENT, "demand_token": DEMAND_TOKEN},
+    response_only=True,
+    status_codes=[201],
 )
 INTENT_FOUND = OpenApiExample("Intent", value={"intent": INTENT}, response_only=True)
 
@@ -199,7 +204,7 @@ ACCEPT_MINT = OpenApiExample(
 )
 ACCEPT_CONFIRM = OpenApiExample(
     "Confirm",
-    summary="Confirm a minted token",
+    summary="Confirm a minted token (as the demand side: with X-Demand-Token)",
     value={"match_token_id": MATCH_TOKEN_ID},
     request_only=True,
 )
@@ -296,6 +301,7 @@ RECOMMEND_RESPONSE = OpenApiExample(
         ],
         "proposal_count": 1,
         "match_session_id": MATCH_SESSION_ID,
+        "demand_token": DEMAND_TOKEN,
         "shopper_guide": "You asked for cushioned road-running shoes under $90. The Stridewell "
         "Stride 5 is a stability trainer at $74.99 that creators have sold 343 times.",
         "note": None,

@@ -40,6 +40,9 @@ class Intent(models.Model):
     next_resolution_at = models.DateTimeField(null=True, blank=True)
     resolution_error = models.CharField(max_length=300, blank=True, default="")
     metadata = JSONField(default=dict, blank=True)
+    # The SHA-256 digest of the demand side's credential (matching/demand.py), answered once to
+    # the request that created the intent; empty for intents recorded before credentials.
+    demand_token_hash = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -215,6 +218,14 @@ class AcceptanceState(models.TextChoices):
     EXPIRED = "expired"  # shown, not stored: expires_at alone expires it
 
 
+class ConfirmedBy(models.TextChoices):
+    """Who confirmed a match token, by the credential the confirmation carried."""
+
+    DEMAND = "demand", "with the intent's demand credential"
+    MERCHANT = "merchant", "with a merchant's X-Merchant-Token, no demand credential"
+    ANONYMOUS = "anonymous", "with no credential"
+
+
 class MatchToken(models.Model):
     """The agreement on one ranked proposal: minted (issued), then confirmed (accepted)."""
 
@@ -241,6 +252,11 @@ class MatchToken(models.Model):
         blank=True,
         related_name="accepted_tokens",
     )
+    # Only a confirmation with the intent's demand credential is the demand side's decision;
+    # a sale credited through any other earns nothing (reporting's conversions policy).
+    confirmed_by = models.CharField(
+        max_length=16, choices=ConfirmedBy.choices, null=True, blank=True
+    )
 
     class Meta:
         ordering = ["issued_at", "match_token_id"]
@@ -254,6 +270,15 @@ class MatchToken(models.Model):
                 condition=Q(acceptance_state=AcceptanceState.ACCEPTED)
                 | Q(accepted_at__isnull=True),
                 name="match_token_accepted_at_only_when_accepted",
+            ),
+            models.CheckConstraint(
+                condition=Q(acceptance_state=AcceptanceState.ACCEPTED, confirmed_by__isnull=False)
+                | (~Q(acceptance_state=AcceptanceState.ACCEPTED) & Q(confirmed_by__isnull=True)),
+                name="match_token_confirmed_by_iff_accepted",
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmed_by__isnull=True) | Q(confirmed_by__in=ConfirmedBy.values),
+                name="match_token_confirmed_by_valid",
             ),
         ]
 

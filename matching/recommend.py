@@ -3,7 +3,8 @@
 The flow of DESIGN.md section 5: resolve the words through the intent engine (503 when it is not
 configured, before any cache is read), retrieve products tier by tier, build one card per
 product, then record everything the protocol endpoints serve afterwards: the Intent, one catalog
-Proposal per card, and a MatchSession ranking them. Intent.Surge is published with the intent
+Proposal per card, and a MatchSession ranking them. The answer carries the intent's demand
+credential (matching/demand.py), shown this once. Intent.Surge is published with the intent
 (its deliveries are queued after commit). The engine is awaited holding no thread and no
 database connection; every row is composed first and then written at once, all or none
 (gateway/inserts.py: one statement on PostgreSQL).
@@ -30,6 +31,7 @@ from gateway.cache import cached
 from gateway.ids import INTENT, PROPOSAL, new_id
 from gateway.inserts import insert_together
 from matching import engine, ranking
+from matching.demand import new_demand_token
 from matching.models import Intent, Proposal, ProposalStatus, Provenance
 from matching.rendering import intent_body, proposal_body
 from matching.resolution import Resolution, normalize
@@ -321,6 +323,7 @@ def recommend_answer(
         for proposal in proposals
     ]
     fields = resolved_fields(resolution, from_cache, kept={"region": region})
+    demand_token, digest = new_demand_token()
     # Ranked before the transaction: on SQLite every writer waits for it to end.
     top, summary = session_ranking(Intent(**fields), candidates, max(limit, 1))
     intent_row = Intent(
@@ -333,6 +336,7 @@ def recommend_answer(
             "match_tier": retrieval.match_tier,
             "retrieval": retrieval_counts,
         },
+        demand_token_hash=digest,
         created_at=now,
         updated_at=now,
         **fields,
@@ -357,6 +361,7 @@ def recommend_answer(
         "proposals": [proposal_body(proposal) for proposal in proposals],
         "proposal_count": len(proposals),
         "match_session_id": session.match_session_id,
+        "demand_token": demand_token,
         "shopper_guide": shopper_guide(intent, resolution, region, picks),
         "note": retrieval.note,
         "match_tier": retrieval.match_tier,

@@ -1,14 +1,18 @@
 from datetime import datetime
+from typing import Any
 
 from django.contrib import admin
 from django.contrib.admin.utils import quote
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum, TextField
+from django.db.models.functions import Cast
+from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from gateway.admin_display import ReadOnlyAdmin, Tile, changelist, console_tiles
 from reporting.models import Click, Conversion
+from reporting.services.conversions import FLAG_REASONS
 
 
 @admin.register(Click)
@@ -34,6 +38,26 @@ def _change_link(viewname: str, pk: str | None) -> SafeString | str:
     return format_html('<a href="{}">{}</a>', reverse(viewname, args=[quote(pk)]), pk)
 
 
+class FlagReasonFilter(admin.SimpleListFilter):
+    """The conversions flagged for one reason of the conversions policy."""
+
+    title = "flagged because"
+    parameter_name = "reason"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(flag, flag) for flag in FLAG_REASONS]
+
+    def queryset(
+        self, request: HttpRequest, queryset: QuerySet[Conversion]
+    ) -> QuerySet[Conversion]:
+        flag = self.value()
+        if flag not in FLAG_REASONS:
+            return queryset
+        # The flags as JSON text hold the quoted code (a JSON contains lookup is not on SQLite).
+        text = Cast("flags", TextField())
+        return queryset.filter(flagged=True).alias(text=text).filter(text__contains=f'"{flag}"')
+
+
 @admin.register(Conversion)
 class ConversionAdmin(ReadOnlyAdmin):
     list_display = (
@@ -43,11 +67,12 @@ class ConversionAdmin(ReadOnlyAdmin):
         "product",
         "sale",
         "occurred_at",
-        "flags",
+        "reasons",
     )
     list_select_related = ("merchant", "product")
     list_filter = (
         "flagged",
+        FlagReasonFilter,
         "currency",
         "channel",
         ("merchant", admin.RelatedOnlyFieldListFilter),
@@ -72,10 +97,26 @@ class ConversionAdmin(ReadOnlyAdmin):
         "channel",
         "amount",
         "currency",
+        "quantity",
         "occurred_at",
         "created_at",
+        "reasons_explained",
     )
     readonly_fields = fields
+
+    @admin.display(description="flagged because")
+    def reasons(self, conversion: Conversion) -> str:
+        return ", ".join(conversion.flags) or "-"
+
+    @admin.display(description="flagged because (no GMV earned)")
+    def reasons_explained(self, conversion: Conversion) -> SafeString | str:
+        if not conversion.flags:
+            return "- (counted in the report)"
+        return format_html_join(
+            mark_safe("<br>"),
+            "<code>{}</code>: {}",
+            ((flag, FLAG_REASONS.get(flag, "")) for flag in conversion.flags),
+        )
 
     @admin.display(description="amount", ordering="amount")
     def sale(self, conversion: Conversion) -> str:

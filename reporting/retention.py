@@ -2,11 +2,14 @@
 
 A recommend stores an intent (with its tags), a card per product (a Recommendation, its rec_id
 in the buy link), a catalog proposal per card and a match session. Kept forever, they would grow
-without bound; most are never read again. Beat prunes them every hour:
+without bound; most are never read again. Beat prunes them every hour, all older than
+INTENT_RETENTION_DAYS:
 
-- intents older than INTENT_RETENTION_DAYS, with their proposals, match sessions and tags,
-  unless a match token was minted on one: a token is what a conversion credits, and it keeps
-  its intent, proposal and session;
+- match tokens that were only minted (never confirmed) and that no conversion credits: anyone
+  may mint one on any session, so a mint alone pins nothing;
+- match sessions left without a token, whatever became of their intent;
+- intents left without a token, with their proposals, sessions and tags. A confirmed token is
+  what the report counts and a conversion credits: it keeps its intent, proposal and session;
 - cards older than RECOMMENDATION_RETENTION_DAYS, unless something still points at them: a
   click, a conversion, a match token's `trace_ids.rec_id`, or a match session kept above (its
   `card_rec_ids`, served by GET /v1/match/{id}).
@@ -24,7 +27,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from catalog.models import Recommendation
-from matching.models import Intent, MatchSession, MatchToken
+from matching.models import AcceptanceState, Intent, MatchSession, MatchToken
 from reporting.models import Click, Conversion
 
 BATCH = 1000
@@ -32,8 +35,13 @@ BATCH = 1000
 
 @dataclass(frozen=True)
 class Pruned:
+    tokens: int
+    sessions: int
     intents: int
     cards: int
+
+    def __bool__(self) -> bool:
+        return any((self.tokens, self.sessions, self.intents, self.cards))
 
 
 def _delete_in_batches(rows: QuerySet[Any], keep: set[str] | None = None) -> int:
@@ -47,8 +55,28 @@ def _delete_in_batches(rows: QuerySet[Any], keep: set[str] | None = None) -> int
         deleted += len(batch)
 
 
+def tokens_prune(*, issued_before: datetime) -> int:
+    """Delete the match tokens minted before the moment that were never confirmed and that no
+    conversion credits; how many went."""
+    credited = Conversion.objects.filter(match_token=OuterRef("pk"))
+    return _delete_in_batches(
+        MatchToken.objects.filter(issued_at__lt=issued_before)
+        .exclude(acceptance_state=AcceptanceState.ACCEPTED)
+        .exclude(Exists(credited))
+    )
+
+
+def sessions_prune(*, created_before: datetime) -> int:
+    """Delete the match sessions created before the moment that hold no match token (an
+    intent kept by one session's confirmed token keeps only that session); how many went."""
+    tokens = MatchToken.objects.filter(session=OuterRef("pk"))
+    return _delete_in_batches(
+        MatchSession.objects.filter(created_at__lt=created_before).exclude(Exists(tokens))
+    )
+
+
 def intents_prune(*, created_before: datetime) -> int:
-    """Delete intents created before the moment on which no match token was minted, with their
+    """Delete intents created before the moment that hold no match token, with their
     proposals, sessions and tags; how many intents went."""
     tokens = MatchToken.objects.filter(intent=OuterRef("pk"))
     return _delete_in_batches(
@@ -81,8 +109,12 @@ def cards_prune(*, issued_before: datetime) -> int:
 
 
 def records_prune(*, now: datetime | None = None) -> Pruned:
-    """Beat's hourly pruning: intents first (their sessions no longer keep cards), then cards."""
+    """Beat's hourly pruning: unconfirmed tokens first (they no longer keep their sessions and
+    intents), then sessions and intents (they no longer keep cards), then cards."""
     now = now or timezone.now()
-    intents = intents_prune(created_before=now - timedelta(days=settings.INTENT_RETENTION_DAYS))
+    before = now - timedelta(days=settings.INTENT_RETENTION_DAYS)
+    tokens = tokens_prune(issued_before=before)
+    sessions = sessions_prune(created_before=before)
+    intents = intents_prune(created_before=before)
     cards = cards_prune(issued_before=now - timedelta(days=settings.RECOMMENDATION_RETENTION_DAYS))
-    return Pruned(intents, cards)
+    return Pruned(tokens, sessions, intents, cards)

@@ -94,9 +94,11 @@ class ConversionSerializer(serializers.ModelSerializer):
         extra_kwargs = {
             "flags": {
                 "help_text": "Why the sale is not counted in the report (conversions and GMV): "
-                "`self_accepted` (credited through a match token its own merchant accepted), "
-                "`amount_above_price` (over CONVERSION_PRICE_FACTOR times the credited price "
-                "times the quantity). Empty for a counted sale."
+                "`self_accepted` (credited through a match token its own merchant confirmed), "
+                "`not_confirmed_by_demand` (through a match token confirmed without the "
+                "intent's demand_token), `amount_above_price` (over CONVERSION_PRICE_FACTOR "
+                "times the catalog's price times the quantity), `no_catalog_price` (the catalog "
+                "has no price to bound it by). Empty for a counted sale."
             }
         }
 
@@ -175,8 +177,8 @@ class FiguresSerializer(serializers.Serializer):
         help_text="Orders reported, in any currency, that count (not flagged)."
     )
     flagged_conversions = serializers.IntegerField(
-        help_text="Orders flagged by the conversions policy (self-dealt, or far above the "
-        "credited price): counted apart, no GMV."
+        help_text="Orders flagged by the conversions policy (through a match token the "
+        "demand side did not confirm, or above the catalog's price): counted apart, no GMV."
     )
     gmv_usd = serializers.FloatField(
         help_text="Sum of the amounts of USD conversions, flagged ones left out."

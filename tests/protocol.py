@@ -61,9 +61,14 @@ def prove_ownership(merchant_id: str) -> None:
 
 
 def create_intent(client: Client, **fields: Any) -> dict[str, Any]:
+    return state_intent(client, **fields)[0]
+
+
+def state_intent(client: Client, **fields: Any) -> tuple[dict[str, Any], str]:
+    """Create an intent as its demand agent: the intent and its demand credential."""
     response = post(client, "/v1/intents", {"raw_query": "trail running shoes", **fields})
     assert response.status_code == 201, response.content
-    return response.json()["intent"]
+    return response.json()["intent"], response.json()["demand_token"]
 
 
 def propose(client: Client, merchant: Merchant, intent_id: str, product_id: int, **fields: Any):

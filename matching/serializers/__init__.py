@@ -30,6 +30,7 @@ from matching.serializers.requests import (
     ProposalCreateSerializer,
 )
 from matching.serializers.resources import (
+    IntentCreatedSerializer,
     IntentEnvelopeSerializer,
     IntentFeedSerializer,
     IntentProposalsSerializer,
@@ -49,6 +50,7 @@ __all__ = [
     "BudgetRangeSerializer",
     "ConstraintsField",
     "IntentCreateSerializer",
+    "IntentCreatedSerializer",
     "IntentEnvelopeSerializer",
     "IntentFeedQuerySerializer",
     "IntentFeedSerializer",

@@ -9,7 +9,7 @@ from gateway.serializer_fields import (
     limit_field,
 )
 from matching.resolution import MAX_INTENT_CHARS
-from matching.serializers.resources import ProposalSerializer
+from matching.serializers.resources import DEMAND_CREDENTIAL_HELP, ProposalSerializer
 
 
 class RecommendQuerySerializer(serializers.Serializer):
@@ -46,6 +46,7 @@ class RecommendSerializer(serializers.Serializer):
     proposals = ProposalSerializer(many=True, help_text="One catalog proposal per card.")
     proposal_count = serializers.IntegerField()
     match_session_id = serializers.CharField(help_text="The session ranking the proposals.")
+    demand_token = serializers.CharField(help_text=DEMAND_CREDENTIAL_HELP)
     shopper_guide = serializers.CharField(
         help_text="For a person: what was understood and how each pick relates to it."
     )

@@ -125,6 +125,14 @@ class MatchAcceptSerializer(AtLeastOneOfSerializer):
     match_token_id = JsonStringField(
         max_length=64, required=False, allow_null=True, help_text="Confirms a minted token."
     )
+    demand_token = JsonStringField(
+        max_length=100,
+        required=False,
+        allow_null=True,
+        help_text="The intent's demand credential, for callers that cannot send the "
+        "X-Demand-Token header (MCP and A2A tools); either may carry it, and each one sent "
+        "must be the intent's.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("proposal_id") and not attrs.get("match_token_id"):

@@ -11,8 +11,14 @@ from gateway.serializer_fields import (
     JsonStringField,
     NullableObjectField,
 )
-from matching.models import Intent, MatchSession, MatchToken, Proposal
+from matching.models import ConfirmedBy, Intent, MatchSession, MatchToken, Proposal
 from matching.rendering import intent_body, merchant_agent_id, proposal_body
+
+DEMAND_CREDENTIAL_HELP = (
+    "The intent's demand credential, shown only in this answer: keep it. Confirming a match "
+    "token with it (header X-Demand-Token) makes the confirmation the demand side's decision; "
+    "a sale is credited only through a token confirmed so."
+)
 
 
 class IntentSerializer(serializers.ModelSerializer):
@@ -108,6 +114,13 @@ class MatchTokenSerializer(serializers.ModelSerializer):
     intent_id = JsonStringField()
     proposal_id = JsonStringField()
     acceptance_state = serializers.SerializerMethodField()
+    confirmed_by = serializers.ChoiceField(
+        choices=ConfirmedBy.choices,
+        allow_null=True,
+        read_only=True,
+        help_text="Who confirmed it, by the credential the confirmation carried; null until "
+        "confirmed. Only a token the demand side confirmed earns a sale.",
+    )
 
     class Meta:
         model = MatchToken
@@ -124,6 +137,7 @@ class MatchTokenSerializer(serializers.ModelSerializer):
             "issued_at",
             "expires_at",
             "accepted_at",
+            "confirmed_by",
         ]
 
     def get_acceptance_state(self, token: MatchToken) -> str:
@@ -132,6 +146,12 @@ class MatchTokenSerializer(serializers.ModelSerializer):
 
 class IntentEnvelopeSerializer(serializers.Serializer):
     intent = IntentSerializer()
+
+
+class IntentCreatedSerializer(IntentEnvelopeSerializer):
+    demand_token = serializers.CharField(
+        help_text=DEMAND_CREDENTIAL_HELP,
+    )
 
 
 # Served by a `list` action, yet one object: never an array in the contract.

@@ -2,6 +2,7 @@
 
 from matching.services.intents import (
     FeedPage,
+    StatedIntent,
     intent_create,
     intent_create_async,
     intent_get,
@@ -37,6 +38,7 @@ __all__ = [
     "TIE_BREAK",
     "Candidate",
     "FeedPage",
+    "StatedIntent",
     "candidates_of",
     "intent_create",
     "intent_create_async",

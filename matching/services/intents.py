@@ -22,6 +22,7 @@ from gateway.ids import INTENT, PROPOSAL, find_minted, new_id
 from gateway.inserts import insert_together
 from gateway.paging import page_of
 from matching import resolving
+from matching.demand import new_demand_token
 from matching.models import (
     Intent,
     IntentTag,
@@ -32,6 +33,14 @@ from matching.models import (
 from matching.serializers import IntentSerializer
 from merchants.delivery import surge_publish
 from merchants.models import MerchantAgent
+
+
+@dataclass(frozen=True)
+class StatedIntent:
+    """A new intent and its demand credential, which only this answer ever shows."""
+
+    intent: Intent
+    demand_token: str
 
 
 def intent_create(
@@ -45,12 +54,13 @@ def intent_create(
     source_channel: str | None,
     metadata: dict[str, Any],
     attempt: resolving.Attempt | None = None,
-) -> Intent:
+) -> StatedIntent:
     """Record a demand agent's intent and announce it to the merchants its tags fit
     (Intent.Surge). Tags given by the agent make it `client`-resolved; otherwise the intent
     engine resolves it within its timeout (`attempt`, when the caller already asked it), and
     when it cannot, the intent is stored `unresolved` and tried again on a schedule
-    (matching/resolving.py). Never fails for the engine."""
+    (matching/resolving.py). Never fails for the engine. The intent's demand credential
+    (matching/demand.py) is kept as a digest and returned once."""
     fields: dict[str, Any] = {
         "region": region,
         "target_audience": audience,
@@ -63,19 +73,21 @@ def intent_create(
     else:
         outcome = attempt or resolving.attempt(raw_query, region)
         fields.update(resolving.creation_fields(outcome, kept=fields, now=timezone.now()))
+    demand_token, digest = new_demand_token()
     with transaction.atomic():
         intent = intent_insert(
             intent_id=new_id(INTENT),
             raw_query=raw_query,
             source_channel=source_channel,
             metadata=metadata,
+            demand_token_hash=digest,
             **fields,
         )
         surge_publish(intent=IntentSerializer(intent).data)
-    return intent
+    return StatedIntent(intent, demand_token)
 
 
-async def intent_create_async(**fields: Any) -> Intent:
+async def intent_create_async(**fields: Any) -> StatedIntent:
     """`intent_create` for coroutine views: the engine is awaited holding no thread."""
     outcome = None
     if not fields["intent_tags"]:

@@ -1,5 +1,6 @@
 """Match tokens: minted for the proposal a demand agent accepts, then confirmed."""
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -18,6 +19,7 @@ from gateway.errors import (
     ApiError,
 )
 from gateway.ids import MATCH_TOKEN, find_minted, new_id
+from matching.demand import confirmer
 from matching.models import (
     AcceptanceState,
     MatchSession,
@@ -96,7 +98,10 @@ def _mint(session: MatchSession, proposal_id: str, request_id: str | None) -> Ma
 
 
 def _confirm(
-    session: MatchSession, token: MatchToken, accepted_by: MerchantAgent | None
+    session: MatchSession,
+    token: MatchToken,
+    accepted_by: MerchantAgent | None,
+    confirmed_by: str,
 ) -> MatchToken:
     now = timezone.now()
     if token.acceptance_state == AcceptanceState.ACCEPTED:
@@ -110,8 +115,8 @@ def _confirm(
         raise MATCH_TOKEN_EXPIRED()
     _ensure_live(token.proposal, now)
     token.acceptance_state, token.accepted_at = AcceptanceState.ACCEPTED, now
-    token.accepted_by = accepted_by
-    token.save(update_fields=["acceptance_state", "accepted_at", "accepted_by"])
+    token.accepted_by, token.confirmed_by = accepted_by, confirmed_by
+    token.save(update_fields=["acceptance_state", "accepted_at", "accepted_by", "confirmed_by"])
     session.tokens.exclude(pk=token.pk).filter(acceptance_state=AcceptanceState.ISSUED).update(
         acceptance_state=AcceptanceState.SUPERSEDED
     )
@@ -130,11 +135,17 @@ def match_accept(
     match_token_id: str | None,
     request_id: str | None,
     accepted_by: MerchantAgent | None = None,
+    demand_tokens: Sequence[str] = (),
 ) -> MatchToken:
     """`proposal_id` mints (or returns) the session's token for that proposal; `match_token_id`
-    confirms a minted token, which accepts the match and supersedes its other tokens. A merchant
-    that confirms with its token is recorded as `accepted_by`."""
-    match_get(match_session_id=match_session_id)  # 404 before anything else
+    confirms a minted token, which accepts the match and supersedes its other tokens.
+
+    The confirmation records who made it (`confirmed_by`, matching/demand.py): the demand side
+    when `demand_tokens` (those presented) are the intent's credential, else the merchant whose
+    token came with it (also recorded as `accepted_by`), else nobody known. A demand token that
+    is not the intent's is refused (403), on minting too."""
+    found = match_get(match_session_id=match_session_id)  # 404 before anything else
+    confirmed_by = confirmer(found.intent_id, demand_tokens, accepted_by)
     with transaction.atomic():
         # Lock the session so two acceptances of one match are decided one after the other.
         session = MatchSession.objects.select_for_update().get(match_session_id=match_session_id)
@@ -149,4 +160,4 @@ def match_accept(
             raise TOKEN_OF_ANOTHER_PROPOSAL(
                 fields={"proposal_id": ["Does not match the token's proposal."]}
             )
-        return _confirm(session, token, accepted_by)
+        return _confirm(session, token, accepted_by, confirmed_by)

@@ -29,6 +29,7 @@ from matching.examples import (
     INTENT_RESPONSE,
 )
 from matching.serializers import (
+    IntentCreatedSerializer,
     IntentCreateSerializer,
     IntentEnvelopeSerializer,
     IntentFeedQuerySerializer,
@@ -38,7 +39,7 @@ from matching.serializers import (
     IntentSerializer,
     ProposalSerializer,
 )
-from matching.views.parameters import INTENT_ID, TOKEN_ERRORS
+from matching.views.parameters import INTENT_ID, NOT_STORED, TOKEN_ERRORS
 from merchants.auth import MerchantTokenActions
 
 
@@ -59,11 +60,13 @@ class IntentViewSet(MerchantTokenActions, WaitingViewSet):
         operation_id="createIntent",
         summary="Create an intent",
         description="Stored with resolution_source `client` when it carries intent_tags, "
-        "else `unresolved` until the intent engine resolves it.",
+        "else `unresolved` until the intent engine resolves it. The answer's demand_token is "
+        "shown only once: confirming a match token with it (X-Demand-Token) is what makes the "
+        "confirmation the demand side's.",
         tags=["intents"],
         request=IntentCreateSerializer,
         responses={
-            201: IntentEnvelopeSerializer,
+            201: IntentCreatedSerializer,
             **errors(
                 {
                     400: either(
@@ -80,7 +83,7 @@ class IntentViewSet(MerchantTokenActions, WaitingViewSet):
     )
     async def create(self, request: Request) -> Response:
         body = validated(IntentCreateSerializer, request.data, source="body")
-        intent = await services.intent_create_async(
+        stated = await services.intent_create_async(
             raw_query=body["raw_query"],
             region=body.get("region"),
             audience=body.get("audience"),
@@ -90,7 +93,14 @@ class IntentViewSet(MerchantTokenActions, WaitingViewSet):
             source_channel=body.get("source_channel"),
             metadata=body.get("metadata", {}),
         )
-        return Response({"intent": await sync_to_async(_intent_data)(intent)}, status=201)
+        return Response(
+            {
+                "intent": await sync_to_async(_intent_data)(stated.intent),
+                "demand_token": stated.demand_token,
+            },
+            status=201,
+            headers=NOT_STORED,
+        )
 
     @extend_schema(
         operation_id="getIntent",

@@ -17,6 +17,7 @@ from gateway.contract import (
 from gateway.errors import (
     INTENT_NOT_FOUND,
     INVALID_BODY,
+    INVALID_DEMAND_TOKEN,
     INVALID_TOKEN,
     MATCH_ALREADY_ACCEPTED,
     MATCH_EXPIRED,
@@ -32,6 +33,7 @@ from gateway.errors import (
 )
 from gateway.validation import validated
 from matching import services
+from matching.demand import HEADER as DEMAND_HEADER
 from matching.examples import (
     ACCEPT_CONFIRM,
     ACCEPT_MINT,
@@ -49,8 +51,14 @@ from matching.serializers import (
     MatchTokenEnvelopeSerializer,
     MatchTokenSerializer,
 )
-from matching.views.parameters import MATCH_SESSION_ID, MATCH_TOKEN_ID
+from matching.views.parameters import DEMAND_TOKEN, MATCH_SESSION_ID, MATCH_TOKEN_ID
 from merchants.auth import merchant_for_token, presented_token
+
+
+def _demand_tokens(request: Request, in_body: str | None) -> list[str]:
+    """The demand credentials sent, in the header and in the body (for tools that send no
+    headers); each must be the intent's."""
+    return [token for token in (request.headers.get(DEMAND_HEADER), in_body) if token]
 
 
 class MatchViewSet(viewsets.ViewSet):
@@ -125,11 +133,13 @@ class MatchViewSet(viewsets.ViewSet):
         summary="Mint a match token for a ranked proposal, or confirm a minted one",
         description="{proposal_id} mints the proposal's token (issued), the same token on every "
         "repeat. {match_token_id} confirms it (accepted): the session is accepted and its other "
-        "tokens superseded. Another acceptance afterwards is 409; an expired token 410. A "
-        "merchant that confirms with its X-Merchant-Token is recorded as the acceptor: a sale "
-        "it then reports through that token is flagged as self-dealt.",
+        "tokens superseded. Another acceptance afterwards is 409; an expired token 410. The "
+        "token records who confirmed it (confirmed_by): the demand side, with the intent's "
+        "demand_token (X-Demand-Token, or demand_token in the body); else a merchant, with its "
+        "X-Merchant-Token (recorded as the acceptor); else nobody known. Only a token the "
+        "demand side confirmed earns a sale; a sale through any other is flagged.",
         tags=["match"],
-        parameters=[MATCH_SESSION_ID],
+        parameters=[MATCH_SESSION_ID, DEMAND_TOKEN],
         request=MatchAcceptSerializer,
         responses={
             200: MatchTokenEnvelopeSerializer,
@@ -149,7 +159,10 @@ class MatchViewSet(viewsets.ViewSet):
                         MATCH_EXPIRED.doc("the session has expired"),
                         PROPOSAL_UNAVAILABLE.doc(),
                     ),
-                    403: INVALID_TOKEN.doc("the X-Merchant-Token sent is not valid"),
+                    403: either(
+                        INVALID_TOKEN.doc("the X-Merchant-Token sent is not valid"),
+                        INVALID_DEMAND_TOKEN.doc(),
+                    ),
                     410: MATCH_TOKEN_EXPIRED.doc(),
                     413: TOO_LARGE,
                 }
@@ -167,6 +180,7 @@ class MatchViewSet(viewsets.ViewSet):
             match_token_id=body.get("match_token_id"),
             request_id=getattr(request, "request_id", None),
             accepted_by=merchant_for_token(presented) if presented else None,
+            demand_tokens=_demand_tokens(request, body.get("demand_token")),
         )
         return Response({"match_token": MatchTokenSerializer(token).data})
 

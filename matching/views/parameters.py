@@ -1,5 +1,8 @@
 """What several matching endpoints document alike: typed id parameters and credential errors."""
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+
 from gateway.contract import (
     MISSING_TOKEN,
     id_parameter,
@@ -8,6 +11,7 @@ from gateway.errors import (
     INVALID_TOKEN,
 )
 from gateway.ids import INTENT, MATCH_SESSION, MATCH_TOKEN, PROPOSAL
+from matching.demand import HEADER as DEMAND_HEADER
 
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN.doc()}
 
@@ -26,3 +30,19 @@ MATCH_SESSION_ID = id_parameter(
 MATCH_TOKEN_ID = id_parameter(
     "matchTokenId", MATCH_TOKEN, "The match_token_id: `mtk_` and 24 hex characters."
 )
+
+
+DEMAND_TOKEN = OpenApiParameter(
+    DEMAND_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The demand_token that creating the intent (POST /v1/intents or GET "
+    "/v1/recommend) answered. A confirmation that carries it is the demand side's decision; "
+    "one that does not is recorded, but no sale is credited through it. A value that is not "
+    "the intent's credential is 403.",
+)
+
+
+# Answers that carry a credential shown once are kept by no cache on the way.
+NOT_STORED = {"Cache-Control": "no-store"}

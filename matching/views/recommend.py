@@ -23,6 +23,7 @@ from matching.serializers import (
     RecommendQuerySerializer,
     RecommendSerializer,
 )
+from matching.views.parameters import NOT_STORED
 
 
 class RecommendViewSet(WaitingViewSet):
@@ -35,7 +36,8 @@ class RecommendViewSet(WaitingViewSet):
         "(raw_substring, strict, narrow, fuzzy, broadened) within the region and budget, then "
         "trending products fill the list. Each card's cta.primary.url carries its rec_id and "
         "must be handed to the shopper verbatim. The Intent, one catalog Proposal per card and "
-        "a MatchSession are recorded. 503 `intent_engine_unavailable` when the engine is not "
+        "a MatchSession are recorded; demand_token, the intent's demand credential, is shown "
+        "only in this answer. 503 `intent_engine_unavailable` when the engine is not "
         "configured, times out, fails, or its circuit breaker is open.",
         tags=["recommend"],
         parameters=[RecommendQuerySerializer],
@@ -59,5 +61,6 @@ class RecommendViewSet(WaitingViewSet):
                 limit=query["limit"],
                 region=query["region"],
                 channel=query["channel"],
-            )
+            ),
+            headers=NOT_STORED,  # it carries the intent's demand credential
         )

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from catalog.models import Recommendation
+from catalog.models import Product, Recommendation
 from gateway.errors import (
     CONVERSION_CONFLICT,
     CREDITS_DIFFERENT_PRODUCTS,
@@ -20,7 +20,7 @@ from gateway.errors import (
     ApiError,
 )
 from gateway.ids import CONVERSION, MATCH_TOKEN, REC, find_minted, new_id
-from matching.models import AcceptanceState, MatchToken, Provenance
+from matching.models import AcceptanceState, ConfirmedBy, MatchToken, Provenance
 from merchants.models import MerchantAgent
 from reporting.models import CLOCK_SKEW, Conversion
 
@@ -40,32 +40,78 @@ def _same_facts(conversion: Conversion, facts: dict[str, Any]) -> bool:
 
 
 SELF_ACCEPTED = "self_accepted"
+NOT_CONFIRMED_BY_DEMAND = "not_confirmed_by_demand"
 AMOUNT_ABOVE_PRICE = "amount_above_price"
+NO_CATALOG_PRICE = "no_catalog_price"
+# Each flag, as staff read it (the admin's conversion pages).
+FLAG_REASONS = {
+    SELF_ACCEPTED: "its own merchant confirmed the match token it is credited through",
+    NOT_CONFIRMED_BY_DEMAND: "the match token it is credited through was confirmed without the "
+    "intent's demand credential",
+    AMOUNT_ABOVE_PRICE: "the amount is over CONVERSION_PRICE_FACTOR times the catalog's price "
+    "times the quantity",
+    NO_CATALOG_PRICE: "the catalog has no price for the product to bound the amount by",
+}
+
+
+def _confirmation_flags(merchant: MerchantAgent, token: MatchToken) -> list[str]:
+    """`self_accepted` when the merchant that reports the sale, or the one that proposed it,
+    confirmed the token itself; else `not_confirmed_by_demand` unless the demand side confirmed
+    it with the intent's credential (matching/demand.py)."""
+    own = {merchant.pk, token.proposal.merchant_id} - {None}
+    if token.accepted_by_id in own:
+        return [SELF_ACCEPTED]
+    if token.confirmed_by != ConfirmedBy.DEMAND:
+        return [NOT_CONFIRMED_BY_DEMAND]
+    return []
+
+
+def price_ceiling(product: Product, quantity: int) -> Decimal | None:
+    """The most, in US dollars, a sale of `quantity` of the product is credited without doubt:
+    CONVERSION_PRICE_FACTOR times the catalog's unit price times the quantity. The catalog's
+    price, never a proposal's: a merchant names its own proposal price. None when the catalog
+    has no price for the product."""
+    if product.price_usd is None:
+        return None
+    factor = Decimal(str(settings.CONVERSION_PRICE_FACTOR))
+    return Decimal(product.price_usd) * quantity * factor
+
+
+def _in_usd(amount: Decimal, currency: str) -> Decimal | None:
+    """The amount in US dollars: USD as it is, another currency at its REPORT_USD_RATES rate
+    (the one the report converts it at); None for a currency without a rate."""
+    if currency == "USD":
+        return amount
+    rate = settings.REPORT_USD_RATES.get(currency)
+    return amount * rate if rate is not None else None
+
+
+def _price_flags(product: Product, facts: dict[str, Any]) -> list[str]:
+    """`amount_above_price` when the amount in US dollars is over price_ceiling();
+    `no_catalog_price` when the catalog has no price to bound it by. A currency without a rate
+    is never added to US dollars by the report, so it is not judged here either."""
+    usd = _in_usd(facts["amount"], facts["currency"])
+    if usd is None:
+        return []
+    ceiling = price_ceiling(product, facts["quantity"])
+    if ceiling is None:
+        return [NO_CATALOG_PRICE]
+    return [AMOUNT_ABOVE_PRICE] if usd > ceiling else []
 
 
 def conversion_flags(
     *,
     merchant: MerchantAgent,
-    recommendation: Recommendation | None,
+    product: Product,
     token: MatchToken | None,
     facts: dict[str, Any],
 ) -> list[str]:
-    """Why a sale is not counted as earned (SECURITY.md, the conversions policy):
-    `self_accepted` when it is credited through a match token its own merchant accepted;
-    `amount_above_price` when a USD amount is over CONVERSION_PRICE_FACTOR times the credited
-    price (the proposal's, else the card's) times the quantity."""
-    flags = []
-    if token is not None and token.accepted_by_id == merchant.pk:
-        flags.append(SELF_ACCEPTED)
-    price = token.proposal.price if token is not None else None
-    if price is None and recommendation is not None:
-        price = recommendation.product.price_usd
-    if price is not None and facts["currency"] == "USD":
-        factor = Decimal(str(settings.CONVERSION_PRICE_FACTOR))
-        ceiling = Decimal(price) * facts["quantity"] * factor
-        if facts["amount"] > ceiling:
-            flags.append(AMOUNT_ABOVE_PRICE)
-    return flags
+    """Why a sale is not counted as earned (SECURITY.md, the conversions policy): credited
+    through a match token the demand side did not confirm with its credential
+    (`self_accepted`, `not_confirmed_by_demand`), or for more than the catalog's price allows
+    (`amount_above_price`, `no_catalog_price`). Empty for a sale counted in full."""
+    flags = _confirmation_flags(merchant, token) if token is not None else []
+    return flags + _price_flags(product, facts)
 
 
 def conversion_record(
@@ -92,7 +138,7 @@ def conversion_record(
         missing = RECOMMENDATION_NOT_FOUND()
         recommendation = find_minted(recommendations, REC, rec_id, missing)
     if match_token_id is not None:
-        tokens = MatchToken.objects.select_related("proposal", "intent")
+        tokens = MatchToken.objects.select_related("proposal__product", "intent")
         missing = MATCH_TOKEN_NOT_FOUND()
         token = find_minted(tokens, MATCH_TOKEN, match_token_id, missing)
         proposal = token.proposal
@@ -130,20 +176,18 @@ def conversion_record(
             raise _conflict()
         return ConversionResult(existing, created=False)
     if recommendation is not None:
-        product_id, channel = recommendation.product_id, recommendation.channel
+        product, channel = recommendation.product, recommendation.channel
     else:
         assert token is not None
-        product_id, channel = token.proposal.product_id, token.intent.source_channel
-    flags = conversion_flags(
-        merchant=merchant, recommendation=recommendation, token=token, facts=facts
-    )
+        product, channel = token.proposal.product, token.intent.source_channel
+    flags = conversion_flags(merchant=merchant, product=product, token=token, facts=facts)
     try:
         with transaction.atomic():
             conversion = Conversion.objects.create(
                 conversion_id=new_id(CONVERSION),
                 merchant=merchant,
                 order_id=order_id,
-                product_id=product_id,
+                product=product,
                 channel=channel,
                 flags=flags,
                 flagged=bool(flags),

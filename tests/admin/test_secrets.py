@@ -10,8 +10,9 @@ from django.db import connection
 from django.urls import reverse
 
 from gateway.secrets import decrypt
+from matching.models import Intent
 from merchants.models import MerchantAgent
-from tests.protocol import register
+from tests.protocol import register, state_intent
 
 pytestmark = pytest.mark.django_db
 
@@ -130,3 +131,31 @@ def test_a_key_rotation_keeps_every_secret(client, settings, capsys):
     assert "1 secret encrypted again" in capsys.readouterr().out
     assert stored_secret("shop-1") != old
     assert MerchantAgent.objects.get().webhook_secret == shop.webhook_secret
+
+
+@pytest.mark.parametrize(
+    ("page", "lookup"),
+    [
+        ("matching_intent", "demand_token_hash__startswith"),
+        ("matching_intent", "demand_token_hash"),
+        ("matching_matchtoken", "intent__demand_token_hash__startswith"),
+        ("matching_proposal", "intent__demand_token_hash__gt"),
+    ],
+)
+def test_no_admin_lookup_touches_a_demand_credential(client, django_user_model, page, lookup):
+    """Staff who may view the protocol's records cannot probe an intent's demand credential."""
+    intent, demand_token = state_intent(client, intent_tags=["trail"])
+    user = django_user_model.objects.create_user("protocol-viewer", password="pw", is_staff=True)
+    user.user_permissions.set(
+        Permission.objects.filter(codename__in=["view_intent", "view_matchtoken", "view_proposal"])
+    )
+    client.force_login(user)
+    digest = Intent.objects.get(pk=intent["intent_id"]).demand_token_hash
+
+    answer = client.get(reverse(f"admin:{page}_changelist"), {lookup: digest[:8]})
+    page_of_intent = client.get(reverse("admin:matching_intent_change", args=[intent["intent_id"]]))
+
+    assert answer.status_code == 400
+    assert page_of_intent.status_code == 200
+    assert digest.encode() not in page_of_intent.content
+    assert demand_token.encode() not in page_of_intent.content

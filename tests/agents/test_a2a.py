@@ -146,7 +146,9 @@ def test_other_operations_are_messages_naming_them(web, scripted, shelf):
     )
 
     assert created.status.state == TaskState.TASK_STATE_COMPLETED
-    assert intent == {"intent": web.get(f"/v1/intents/{intent_id}").json()["intent"]}
+    stored = web.get(f"/v1/intents/{intent_id}").json()["intent"]
+    assert intent == {"intent": stored, "demand_token": intent["demand_token"]}
+    assert intent["demand_token"].startswith("dmt_")  # the demand agent's credential
     assert get_data_parts(list(listed.artifacts[0].parts)) == [
         {"intent_id": intent_id, "count": 0, "proposals": [], "next_cursor": None}
     ]

@@ -70,8 +70,8 @@ def test_recommend_answers_every_field_and_records_what_it_served(client, shelf,
     body = response.json()
     assert set(body) == {
         "intent", "intent_id", "count", "items", "proposals", "proposal_count",
-        "match_session_id", "shopper_guide", "note", "match_tier", "intent_source",
-        "resolved_keywords", "resolved_categories", "retrieval", "generated_at",
+        "match_session_id", "demand_token", "shopper_guide", "note", "match_tier",
+        "intent_source", "resolved_keywords", "resolved_categories", "retrieval", "generated_at",
     }  # fmt: skip
     assert body["intent"] == "Trail running shoes under $120"
     assert [item["product"]["id"] for item in body["items"]] == ["2001", "2003"]

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from catalog.models import Recommendation
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
-from tests.protocol import Merchant, create_intent, post, propose, register
+from tests.protocol import Merchant, post, propose, register, state_intent
 
 SUPPLY_KEY = "sk-supply-current-0123456789"
 NEXT_SUPPLY_KEY = "sk-supply-next-9876543210ab"
@@ -48,21 +48,32 @@ def convert(client, merchant: Merchant, order_id: str, *, token: str | None = ""
 
 
 def accepted_token(
-    client, merchant: Merchant, product_id: int, channel: str, *, accepted_by: str | None = None
+    client,
+    merchant: Merchant,
+    product_id: int,
+    channel: str,
+    *,
+    accepted_by: str | None = None,
+    as_demand: bool = True,
+    price: float = 99,
 ) -> str:
-    """Run the protocol to its end: intent, proposal, match, mint, confirm (by the demand side,
-    or with `accepted_by`, a merchant's token)."""
-    intent_id = create_intent(client, intent_tags=["trail"], source_channel=channel)["intent_id"]
-    proposal = propose(client, merchant, intent_id, product_id, price=99)
+    """Run the protocol to its end: intent, proposal, match, mint, confirm (by the demand side
+    with its credential unless not `as_demand`; with `accepted_by`, a merchant's token too)."""
+    intent, demand_token = state_intent(client, intent_tags=["trail"], source_channel=channel)
+    intent_id = intent["intent_id"]
+    proposal = propose(client, merchant, intent_id, product_id, price=price)
     proposal_id = proposal.json()["proposal"]["proposal_id"]
     session = post(client, "/v1/match", {"intent_id": intent_id}).json()["match_session"]
     accept = f"/v1/match/{session['match_session_id']}/accept"
     token_id = post(client, accept, {"proposal_id": proposal_id}).json()["match_token"][
         "match_token_id"
     ]
-    confirmed = post(client, accept, {"match_token_id": token_id}, token=accepted_by).json()[
-        "match_token"
-    ]
+    headers = {"X-Demand-Token": demand_token} if as_demand else {}
+    if accepted_by is not None:
+        headers["X-Merchant-Token"] = accepted_by
+    confirmed = client.post(
+        accept, {"match_token_id": token_id}, content_type="application/json", headers=headers
+    ).json()["match_token"]
     assert confirmed["acceptance_state"] == "accepted"
     return token_id
 
