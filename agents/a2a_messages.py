@@ -17,7 +17,7 @@ from a2a.helpers.proto_helpers import get_data_parts, get_text_parts, new_data_p
 from a2a.types.a2a_pb2 import Message, Part
 
 RECOMMEND = "recommend"
-RECOMMEND_METADATA = ("intent_id", "match_session_id", "match_tier")
+RECOMMEND_METADATA = ("intent_id", "match_session_id", "match_tier", "demand_token")
 
 
 class NotUnderstood(ValueError):

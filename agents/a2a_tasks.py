@@ -6,7 +6,9 @@ What a task keeps is bounded. Its history holds the operation asked and its argu
 caller's own message (agents/a2a_executor.py); a completed task is kept A2A_TASK_TTL_S, a failed
 one A2A_FAILED_TASK_TTL_S (minutes: it says no more than its error did); and a task larger than
 A2A_TASK_MAX_BYTES is kept without its history and artifacts, its metadata saying why: the
-caller had the whole answer from message/send, `tasks/get` answers its state.
+caller had the whole answer from message/send, `tasks/get` answers its state. A credential
+in what was asked or answered (an intent's `demand_token`) is shown once, by message/send, and
+never kept: whoever learns a task's id must not learn it.
 
 Tasks are kept by owner and id. The gateway's A2A callers are anonymous, so every task has the
 same owner: listing tasks would show each caller everyone's shopping, and is refused. A task id
@@ -14,11 +16,12 @@ is a random UUID; who holds it may read the task.
 """
 
 import logging
+from typing import Any
 
 from a2a.server.context import ServerCallContext
 from a2a.server.owner_resolver import OwnerResolver, resolve_user_scope
 from a2a.server.tasks.task_store import TaskStore
-from a2a.types.a2a_pb2 import ListTasksRequest, ListTasksResponse, Task, TaskState
+from a2a.types.a2a_pb2 import ListTasksRequest, ListTasksResponse, Part, Task, TaskState
 from a2a.utils.errors import UnsupportedOperationError
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -31,10 +34,39 @@ KEY = "a2a:task:{owner}:{task_id}"
 ALIAS = "tasks"
 # The metadata key of a task kept without its result.
 NOT_KEPT = "gateway_not_kept"
+# Keys of the operations' arguments and answers that hold a credential, never kept.
+CREDENTIALS = frozenset({"demand_token"})
+
+
+def _drop_credentials(value: Any) -> None:
+    """Drop CREDENTIALS from a protobuf Value (a data part's JSON), at any depth."""
+    if value.HasField("struct_value"):
+        fields = value.struct_value.fields
+        for key in CREDENTIALS.intersection(fields):
+            del fields[key]
+        for inner in fields.values():
+            _drop_credentials(inner)
+    elif value.HasField("list_value"):
+        for inner in value.list_value.values:
+            _drop_credentials(inner)
+
+
+def without_credentials(task: Task) -> Task:
+    """A copy of `task` whose data parts hold no credential (CREDENTIALS), at any depth."""
+    copy = Task()
+    copy.CopyFrom(task)
+    parts: list[Part] = [part for message in copy.history for part in message.parts]
+    parts += [part for artifact in copy.artifacts for part in artifact.parts]
+    for part in parts:
+        if part.HasField("data"):
+            _drop_credentials(part.data)
+    return copy
 
 
 def kept(task: Task) -> bytes:
-    """The bytes kept of `task`: the whole task, or its state alone past A2A_TASK_MAX_BYTES."""
+    """The bytes kept of `task`: the whole task without its credentials, or its state alone
+    past A2A_TASK_MAX_BYTES."""
+    task = without_credentials(task)
     data = task.SerializeToString()
     limit = settings.A2A_TASK_MAX_BYTES
     if len(data) <= limit:

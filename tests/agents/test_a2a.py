@@ -103,7 +103,7 @@ def test_every_interface_recommends_with_cards_whose_rec_ids_resolve(web, script
         *cards, metadata = get_data_parts(list(artifact.parts))
         assert guide[0].startswith("You asked for"), name
         assert cards, name
-        assert set(metadata) == {"intent_id", "match_session_id", "match_tier"}, name
+        assert set(metadata) == {"intent_id", "match_session_id", "match_tier", "demand_token"}
         for card_json in cards:
             served = web.get(f"/v1/cards/{card_json['rec_id']}")
             assert served.status == 200, name
@@ -115,7 +115,10 @@ def test_every_interface_recommends_with_cards_whose_rec_ids_resolve(web, script
         # The finished task is read back by its id, through the same interface.
         again = get_task(card, task.id)
         assert (again.id, again.status.state) == (task.id, TaskState.TASK_STATE_COMPLETED)
-        assert list(again.artifacts) == list(task.artifacts)
+        # Everything but the demand credential, which message/send answered once.
+        *_, kept_metadata = get_data_parts(list(again.artifacts[0].parts))
+        assert kept_metadata == {k: v for k, v in metadata.items() if k != "demand_token"}
+        assert list(again.artifacts[0].parts)[:-1] == list(artifact.parts)[:-1]
 
 
 def test_a_data_part_carries_the_intent_and_its_options(web, scripted, shelf):
@@ -152,6 +155,38 @@ def test_other_operations_are_messages_naming_them(web, scripted, shelf):
     assert get_data_parts(list(listed.artifacts[0].parts)) == [
         {"intent_id": intent_id, "count": 0, "proposals": [], "next_cursor": None}
     ]
+
+
+def test_a_credential_is_answered_once_and_never_kept_with_the_task(web, scripted, shelf):
+    _, card = next(interfaces(web))
+    recommended = send(card, new_text_part(INTENT))
+    *_cards, metadata = get_data_parts(list(recommended.artifacts[0].parts))
+    session_id, demand_token = metadata["match_session_id"], metadata["demand_token"]
+    proposal_id = web.get(f"/v1/match/{session_id}").json()["ranked_proposals"][0]["proposal_id"]
+    arguments = {"match_session_id": session_id}
+
+    def accept(**more: str) -> Task:
+        ask = {"operation": "accept", "arguments": {**arguments, **more}}
+        return send(card, new_data_part(ask))
+
+    minted = accept(proposal_id=proposal_id)
+    (answer,) = get_data_parts(list(minted.artifacts[0].parts))
+    token_id = answer["match_token"]["match_token_id"]
+    confirmed = accept(match_token_id=token_id, demand_token=demand_token)
+    (confirmation,) = get_data_parts(list(confirmed.artifacts[0].parts))
+
+    assert demand_token.startswith("dmt_")
+    assert confirmation["match_token"]["confirmed_by"] == "demand"
+    kept = [get_task(card, task.id) for task in (recommended, confirmed)]
+    assert all(task.status.state == TaskState.TASK_STATE_COMPLETED for task in kept)
+    assert demand_token not in "".join(str(task) for task in kept)
+    *_, kept_metadata = get_data_parts(list(kept[0].artifacts[0].parts))
+    assert kept_metadata == {key: metadata[key] for key in metadata if key != "demand_token"}
+    (asked,) = get_data_parts(list(kept[1].history[0].parts))
+    assert asked == {
+        "operation": "accept",
+        "arguments": {**arguments, "match_token_id": token_id},
+    }
 
 
 def test_an_unavailable_engine_fails_the_task_with_the_gateways_message(web, scripted, shelf):
