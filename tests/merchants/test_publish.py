@@ -111,9 +111,18 @@ def test_the_surge_body_carries_the_intent_and_where_to_answer(client, settings)
 
 def test_an_oversized_intent_is_cut_down_below_20_kb_and_marked(client):
     register(client, "runner", subscription_tags=["trail"])
-    metadata = {f"k{i}": "v" * 200 for i in range(200)}  # about 40 KB
+    # Each field within its bound (metadata 16 KB, 20 constraints of 200 characters, here of
+    # two bytes each), together over 20 KB.
+    metadata = {f"k{i:02}": "v" * 200 for i in range(78)}  # 16,303 bytes as compact JSON
+    constraints = [f"{i:02}" + "é" * 198 for i in range(20)]  # 7,960 bytes
 
-    intent = create_intent(client, intent_tags=["trail"], raw_query="q" * 2000, metadata=metadata)
+    intent = create_intent(
+        client,
+        intent_tags=["trail"],
+        raw_query="q" * 2000,
+        metadata=metadata,
+        constraints=constraints,
+    )
 
     body = WebhookEvent.objects.get().body.encode()
     data = orjson.loads(body)["data"]
@@ -121,6 +130,7 @@ def test_an_oversized_intent_is_cut_down_below_20_kb_and_marked(client):
     assert data["truncated"] is True
     assert "metadata" not in data["intent"]
     assert data["intent"]["raw_query"] == "q" * 500
+    assert data["intent"]["constraints"] == [item[:100] for item in constraints[:5]]
     assert data["intent"]["intent_id"] == intent["intent_id"]
 
 
