@@ -129,10 +129,12 @@ def run(database_url: str) -> None:
         from django.core.cache import caches
 
         from catalog.models import Product
+        from gateway.cache import forget
 
         common.ensure_catalog()
-        for name in ("default", "local", "engine"):
+        for name in ("default", "engine"):
             caches[name].clear()
+        forget()  # this process's memory of the catalog
         vendor = common.vendor_of(database_url)
         print(f"\n== recommend on {common.VENDORS[vendor]}, {Product.objects.count():,} products")
         # Intents the catalog can answer, from its own titles and categories.
