@@ -31,7 +31,7 @@ TIER_BUDGETS = {"raw_substring": 5.0, "strict": 5.0, "narrow": 5.0, "fuzzy": 20.
 
 def recommend_figures(vendor: str, intents: list[str]) -> list[Figure]:
     """Through Django's ASGI handler, as the web role serves it (gateway.asgi): the WSGI test
-    client would run each request's event loop in a thread of its own, some 5 ms a request
+    client would run each request's event loop in a thread of its own, a cost per request
     that production never pays."""
     return asyncio.run(_recommend_figures(vendor, intents))
 

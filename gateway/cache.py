@@ -32,8 +32,9 @@ from django.core.cache.backends.filebased import FileBasedCache
 T = TypeVar("T")
 
 # This process's memory of the catalog: each entry (value, seconds to keep it) expires on its
-# own. Values are kept as they are, never pickled (unpickling a product with its videos cost a
-# tenth of a recommend), and shared by the process's threads: read, never changed.
+# own. Values are kept as they are, never pickled (unpickling a product with its videos on every
+# read was a sizeable share of a warm recommend), and shared by the process's threads: read,
+# never changed.
 _memory: "TLRUCache[str, tuple[Any, float]] | None" = None
 _memory_lock = threading.Lock()
 
@@ -97,15 +98,18 @@ _file_writes: dict[str, "itertools.count[int]"] = {}
 class FileCache(FileBasedCache):
     """Django's file cache, checking its size on one write in a hundred.
 
-    Django's backend lists its whole directory on every write to see whether to cull: 0.4 ms at
-    a hundred entries, 19 ms at ten thousand. Checked on one write in MAX_ENTRIES / 100 of the
-    process's writes to the directory, the store may outgrow MAX_ENTRIES by about that many
-    entries before a cull trims it. The count is the process's, not the cache object's: Django
-    makes a cache object per thread and per async context, so a coroutine view's steps get a
-    new one for each request, whose own count would cull on its first write: every cold
-    recommend listed the resolutions' directory, 44 ms of its 79 ms of CPU with 6,800 stored
-    (make bench's burst on the embedded default, which this halved). And the directory is made
-    again only when it is gone, not tried on every write.
+    Django's backend lists its whole directory on every write to see whether to cull, a cost
+    that grows with the entries stored until it outweighs the rest of a cold recommend
+    (docs/benchmarks.md). Checked on one write in MAX_ENTRIES / 100 of the process's writes to
+    the directory, the store may outgrow MAX_ENTRIES by about that many entries before a cull
+    trims it. The count is the process's, not the cache object's: Django makes a cache object
+    per thread and per async context, so a coroutine view's steps get a new one for each
+    request, whose own count would cull on its first write. And the directory is made again
+    only when it is gone, not tried on every write.
+
+    Built on FileBasedCache's private methods; the canary in tests/gateway/test_file_cache.py
+    fails on the Django upgrade that changes them. docs/development.md says why no maintained
+    library replaces it (diskcache's Django cache opens its databases for every cache object).
     """
 
     def __init__(self, dir: str, params: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ state's store (throttle counters, locks) culls only what has expired."""
 import hashlib
 import inspect
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -113,8 +114,8 @@ FILE_CACHE_INTERNALS = {
 }
 
 
-def _source_hash(function: object) -> str:
-    return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]  # type: ignore[arg-type]
+def _source_hash(function: Callable[..., object]) -> str:
+    return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
 
 
 def test_djangos_file_cache_internals_are_those_the_file_stores_were_written_against():
