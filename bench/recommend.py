@@ -31,7 +31,7 @@ TIER_BUDGETS = {"raw_substring": 5.0, "strict": 5.0, "narrow": 5.0, "fuzzy": 20.
 
 def recommend_figures(vendor: str, intents: list[str]) -> list[Figure]:
     """Through Django's ASGI handler, as the web role serves it (gateway.asgi): the WSGI test
-    client would run each request's event loop in a thread of its own, some 5 ms a request
+    client would run each request's event loop in a thread of its own, a cost per request
     that production never pays."""
     return asyncio.run(_recommend_figures(vendor, intents))
 
@@ -129,10 +129,12 @@ def run(database_url: str) -> None:
         from django.core.cache import caches
 
         from catalog.models import Product
+        from gateway.cache import forget
 
         common.ensure_catalog()
-        for name in ("default", "local", "engine"):
+        for name in ("default", "engine"):
             caches[name].clear()
+        forget()  # this process's memory of the catalog
         vendor = common.vendor_of(database_url)
         print(f"\n== recommend on {common.VENDORS[vendor]}, {Product.objects.count():,} products")
         # Intents the catalog can answer, from its own titles and categories.
