@@ -137,18 +137,18 @@ def table(figures: list[dict[str, object]], ratios: dict[str, dict[str, float]])
     return rendered
 
 
-def machine() -> dict[str, str]:
-    """What the figures were measured on: when, the processor, the load at the end."""
+def machine(load_at_start: tuple[float, float, float]) -> dict[str, str]:
+    """What the figures were measured on: when, the processor, the load at start and end."""
     model = next(
         (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
          if line.startswith("model name")),
         platform.processor(),
     )  # fmt: skip
-    load = ", ".join(f"{n:.2f}" for n in os.getloadavg())
+    start, end = (", ".join(f"{n:.2f}" for n in load) for load in (load_at_start, os.getloadavg()))
     return {
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": f"{model}, {os.cpu_count()} cores",
-        "load": f"load average {load} (1, 5, 15 min) at the end",
+        "load": f"load average (1, 5, 15 min) {start} at the start, {end} at the end",
     }
 
 
@@ -192,8 +192,9 @@ def main() -> None:
     if unknown:
         parser.error(f"no such scenario: {', '.join(sorted(unknown))}")
     saved = json.loads(RATIOS.read_text())
+    load_at_start = os.getloadavg()
     figures, failed = collect(scripts)
-    measured = machine()
+    measured = machine(load_at_start)
     if args.calibrate:
         calibrate(figures, saved["ratios"])
         saved["calibrated"] = measured

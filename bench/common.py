@@ -4,7 +4,8 @@ DESIGN.md section 11.
 
 Every script measures on SQLite (a scratch file under var/) and, when DATABASE_URL or
 BENCH_POSTGRES_URL points to PostgreSQL, on a scratch database `gateway_<name>` of that server
-(`BENCH_DATABASE_PREFIX` changes `gateway_`, for two checkouts measuring on one server);
+(`BENCH_DATABASE_PREFIX` changes `gateway_`, for two checkouts measuring on one server;
+`BENCH_VENDORS=postgresql` leaves SQLite out);
 never on the gateway's own data. Django is set up once per process, so a script runs itself once
 per database (`script.py --run URL`). Figures are printed as they come; when BENCH_RESULTS names a
 file they are also appended to it, one JSON object a line, for bench/budgets.py's table."""
@@ -105,7 +106,7 @@ def report(figures: list[Figure]) -> None:
     """Print the figures and hand them to bench/budgets.py when it is collecting."""
     for figure in figures:
         budget = f"   (budget {figure.budget})" if figure.budget else ""
-        ratio = f"   x{figure.ratio:,.2f} the {figure.reference}" if figure.ratio else ""
+        ratio = "" if figure.ratio is None else f"   x{figure.ratio:,.2f} the {figure.reference}"
         print(f"  {figure.name + ':':<52} {figure.value}{budget}{ratio}")
         if figure.note:
             print(f"    {figure.note}")
@@ -138,7 +139,9 @@ def scratch_databases(name: str, *, fresh: bool = False) -> list[str]:
     if server := postgres_server():
         prefix = os.environ.get("BENCH_DATABASE_PREFIX", "gateway_")
         urls.append(scratch_postgres(server, f"{prefix}{name}", fresh=fresh))
-    return urls
+    # BENCH_VENDORS=postgresql measures on one database alone (a scenario re-run after a change).
+    vendors = os.environ.get("BENCH_VENDORS", ",".join(VENDORS)).split(",")
+    return [url for url in urls if vendor_of(url) in vendors]
 
 
 def scratch_postgres(server: str, database: str, *, fresh: bool = False) -> str:

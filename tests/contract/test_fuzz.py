@@ -122,10 +122,12 @@ class Worker:
     cases. schemathesis starts an application's lifespan for each test and stops it after, but
     the gateway's stops for good (a web worker's pools are never started again), so the start
     is passed on the first time only and the stops are not passed on: the worker runs until
-    the test process ends. It starts in the first case, on schemathesis's event loop (one for
-    the whole run), with that test's database."""
+    the module's last test (`_worker_stopped`). It starts in the first case, on schemathesis's
+    event loop (one for the whole run), with that test's database."""
 
     started: "asyncio.Task[None] | None" = None
+    loop: asyncio.AbstractEventLoop | None = None
+    stopping: asyncio.Event | None = None
 
     @classmethod
     async def start(cls) -> None:
@@ -135,19 +137,34 @@ class Worker:
             async def receive() -> dict[str, str]:
                 if not ready.is_set():
                     return {"type": "lifespan.startup"}
-                await forever.wait()  # never asked to stop
+                await forever.wait()  # until the module's tests are over
                 return {"type": "lifespan.shutdown"}
 
-            async def send(message: dict[str, str]) -> None:
-                assert message["type"] == "lifespan.startup.complete", message
+            async def send(message: Any) -> None:
+                assert message["type"].startswith("lifespan."), message
                 ready.set()
 
             lifespan = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
+            cls.loop, cls.stopping = asyncio.get_running_loop(), forever
             cls.started = asyncio.ensure_future(application(lifespan, receive, send))
             waiting = asyncio.ensure_future(ready.wait())
             await asyncio.wait({cls.started, waiting}, return_when=asyncio.FIRST_COMPLETED)
             if cls.started.done():
                 cls.started.result()  # the start-up failed: say how
+
+    @classmethod
+    def stop(cls) -> None:
+        """Stop the worker as a web worker stops (its lifespan's shutdown), from another thread."""
+        if cls.started is None or cls.loop is None or cls.stopping is None:
+            return
+        cls.loop.call_soon_threadsafe(cls.stopping.set)
+        started = cls.started
+
+        async def stopped() -> None:
+            await started
+
+        asyncio.run_coroutine_threadsafe(stopped(), cls.loop).result(timeout=30)
+        cls.started = cls.loop = cls.stopping = None
 
     @classmethod
     async def serve(cls, scope: Any, receive: Any, send: Any) -> None:
@@ -272,6 +289,12 @@ def filter_case(context: Any, case: Any) -> bool:
 
 def _resolve_to_loopback(host: str, port: Any, *args: Any, **kwargs: Any) -> Any:
     return socket.getaddrinfo("127.0.0.1", port, *args, **kwargs)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _worker_stopped() -> Iterator[None]:
+    yield
+    Worker.stop()
 
 
 @pytest.fixture
