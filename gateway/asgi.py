@@ -164,7 +164,7 @@ class GatewayHandler(ASGIHandler):
         receivers close and reset a thread's database connections, which the loop's thread
         never opens (the steps' threads check theirs around every step), and the request's
         caches and urlconf; a receiver that queried the database on the loop would fail loudly
-        (SynchronousOnlyOperation). The response comes rendered (gateway/asyncviews.py)."""
+        (SynchronousOnlyOperation)."""
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, io.BytesIO(body))
