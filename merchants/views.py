@@ -3,13 +3,13 @@
 from functools import partial
 from typing import Any
 
-from adrf.viewsets import ViewSet as AsyncViewSet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from gateway.asyncviews import WaitingViewSet
 from gateway.contract import BAD_BODY, INVALID_TOKEN, MISSING_TOKEN, THROTTLED, TOO_LARGE, errors
 from gateway.errors import (
     INVALID_BODY,
@@ -54,7 +54,7 @@ MERCHANT_ID = OpenApiParameter(
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
 
 
-class MerchantViewSet(MerchantTokenActions, AsyncViewSet):
+class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
     lookup_url_kwarg = "merchantId"
     lookup_value_regex = "[^/]+"
     # Lookups are public; registration checks a presented token itself (a new merchant has

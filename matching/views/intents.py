@@ -2,13 +2,13 @@
 
 from typing import Any
 
-from adrf.viewsets import ViewSet as AsyncViewSet
 from asgiref.sync import sync_to_async
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from gateway.asyncviews import WaitingViewSet
 from gateway.contract import (
     BAD_QUERY,
     THROTTLED,
@@ -47,7 +47,7 @@ def _intent_data(intent: Any) -> dict[str, Any]:
     return dict(IntentSerializer(intent).data)
 
 
-class IntentViewSet(MerchantTokenActions, AsyncViewSet):
+class IntentViewSet(MerchantTokenActions, WaitingViewSet):
     lookup_url_kwarg = "intentId"
     lookup_value_regex = "[^/]+"
     token_actions = ("list",)  # the merchants' polling feed

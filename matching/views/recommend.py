@@ -1,10 +1,10 @@
 """GET /v1/recommend: a shopper's words in, product cards out (matching/recommend.py)."""
 
-from adrf.viewsets import ViewSet as AsyncViewSet
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from gateway.asyncviews import WaitingViewSet
 from gateway.contract import (
     BAD_QUERY,
     THROTTLED,
@@ -26,7 +26,7 @@ from matching.serializers import (
 from matching.views.parameters import NOT_STORED
 
 
-class RecommendViewSet(AsyncViewSet):
+class RecommendViewSet(WaitingViewSet):
     throttle_scope = "recommend"
 
     @extend_schema(
