@@ -23,14 +23,15 @@ from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIHandler
 from django.urls import resolve
 
-# The source of each upstream function the handler relies on, as it was checked (Django 5.2).
+# The source of each upstream function the handler relies on, as it was checked: Django 5.2,
+# and 6.0 (which changed only how send_response and WSGIHandler.__call__ write cookies).
 CHECKED = {
-    ASGIHandler.__call__: "f756809e9c9308dc",
-    ASGIHandler.handle: "98faeb5bef800331",
-    ASGIHandler.create_request: "5eae59c6696013ff",
-    ASGIHandler.send_response: "77eda2b08689b44e",
-    WSGIHandler.__call__: "8391f497d588b2a0",
-    BaseHandler.get_response: "3d6a79b124c2cccb",
+    ASGIHandler.__call__: {"f756809e9c9308dc"},
+    ASGIHandler.handle: {"98faeb5bef800331"},
+    ASGIHandler.create_request: {"5eae59c6696013ff"},
+    ASGIHandler.send_response: {"77eda2b08689b44e", "d91e83d2c6859eda"},
+    WSGIHandler.__call__: {"8391f497d588b2a0", "10db1647b7553f93"},
+    BaseHandler.get_response: {"3d6a79b124c2cccb"},
 }
 
 
@@ -42,7 +43,7 @@ def test_the_django_handler_code_the_gateway_relies_on_is_the_code_it_was_checke
     changed = [
         function.__qualname__
         for function, checked in CHECKED.items()
-        if fingerprint(function) != checked
+        if fingerprint(function) not in checked
     ]
 
     assert changed == [], (
