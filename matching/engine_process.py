@@ -1,32 +1,39 @@
-"""litellm's async calls in a process of their own, one beside each process that makes them.
+"""litellm's async calls in a process of their own, one beside each web worker that makes them.
 
-litellm spends some 9 ms of CPU on each call (building the request through the OpenAI SDK's
-transforms, reading the answer into its types, pricing it for its logs). In a web worker that
-CPU was taken from the interpreter lock that the worker's requests share: beside 64 cold
-recommends, a card lookup waited its turn behind litellm's work, and every recommend's own
-steps too. Here litellm runs in a child process with an interpreter of its own, on the other
-core; the worker sends each call's arguments down a socket and reads back the answer's text or
-what went wrong, some 0.2 ms of its own CPU (docs/operations.md, "The intent engine's process").
+litellm spends CPU on each call (building the request through the OpenAI SDK's transforms,
+reading the answer into its types, pricing it for its logs). In a web worker that CPU came out
+of the interpreter lock the worker's requests share: beside many cold recommends, a card lookup
+waited its turn behind litellm's work. Here litellm runs in a child process with an interpreter
+of its own, which the kernel schedules on another core (docs/operations.md, "The intent
+engine's process").
 
-The child is started on first use (a web worker starts it as it warms up, gateway/asgi.py),
-imports litellm and rehearses its first call there, then runs every call it is sent as a task
-of its event loop: a thousand waiting calls cost a thousand small objects, not a thousand
-threads. A caller that stops waiting (its deadline, a client that hung up) cancels its call in
-the child. If the child dies, its calls fail as an outage would (the breaker counts them) and
-the next call starts a new one. The child exits when its parent does (the socket closes).
+How they speak: asyncio streams over a Unix socket in a directory only this user can enter,
+one connection per call, one line of JSON each way (JSON Lines): litellm's arguments, then the
+answer's text or what went wrong (a Trace). Writing a line never blocks the caller's event
+loop, and the connection is the call: a caller that stops waiting (its deadline, a client that
+hung up) closes it, and the child cancels the call, dropping its connection to the provider.
+Every call is a task of the child's event loop: a thousand waiting calls cost a thousand small
+objects, not a thousand threads.
 
-This module imports no Django: the child runs it as `python -m matching.engine_process FD`.
-The synchronous door (`matching.engine._call`, for tasks and commands) calls litellm in its own
-process, as before.
+Its life: started on first use (a web worker starts it as it warms up, gateway/asgi.py), the
+child imports litellm and rehearses its first call, then serves and says so over a socket pair
+it shares with its parent, which also tells each when the other is gone: the child exits with
+its parent, and a child that died fails its calls as an outage would (the breaker counts them)
+and the next call starts a new one.
+
+This module imports no Django: the child runs it as `python -m matching.engine_process`. The
+synchronous door (`matching.engine._call`, for tasks and commands) calls litellm in its own
+process.
 """
 
 import asyncio
 import contextlib
-import itertools
 import logging
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import asdict, dataclass
@@ -37,8 +44,9 @@ from typing import Any
 import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
-_LENGTH = 4  # bytes of each frame's length, big-endian, before its JSON
 STARTING_TIMEOUT_S = 60.0  # the child importing litellm, on a slow machine
+# The longest line either side reads: a call's prompt lists the catalog's categories.
+LINE_LIMIT = 16 * 1024 * 1024
 
 
 # --- What went wrong, told across the socket -----------------------------------------------------
@@ -96,108 +104,57 @@ def trace_of(exc: BaseException) -> Trace:
     return Trace(kind, status=status if isinstance(status, int) else None)
 
 
-# --- The socket's frames ------------------------------------------------------------------------
-
-
-def frame(message: dict[str, Any]) -> bytes:
-    body = orjson.dumps(message)
-    return len(body).to_bytes(_LENGTH, "big") + body
-
-
-def _read_exactly(sock: socket.socket, size: int) -> bytes:
-    chunks, wanted = [], size
-    while wanted:
-        chunk = sock.recv(wanted)
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        wanted -= len(chunk)
-    return b"".join(chunks)
-
-
 # --- The parent's side --------------------------------------------------------------------------
 
 
 class Child:
-    """One running child: its process, its end of the socket, the calls it owes an answer.
-    A thread of the parent reads the answers and settles each call's future, whichever event
-    loop (or thread) awaits it."""
+    """One running child: its process, the address of its calls, and a thread of the parent
+    that learns from the socket pair when the child is ready and when it is gone."""
 
     def __init__(self, model: str) -> None:
+        # mkdtemp's directory is the caller's alone: no other user may ask the child for a call.
+        self.directory = Path(tempfile.mkdtemp(prefix="gateway-engine-"))
+        self.address = str(self.directory / "calls.sock")
         mine, theirs = socket.socketpair()
         self.process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-            [sys.executable, "-m", "matching.engine_process", str(theirs.fileno()), model],
+            [
+                sys.executable, "-m", "matching.engine_process",
+                str(theirs.fileno()), self.address, model,
+            ],
             pass_fds=(theirs.fileno(),),
             cwd=ROOT,
             stdin=subprocess.DEVNULL,
-        )
+        )  # fmt: skip
         theirs.close()
-        self.sock = mine
-        # Settled once the child has imported litellm and warmed it, or has stopped: a caller's
-        # deadline starts then (`started`). Running, so that no waiter can cancel it.
+        self.lifeline = mine
+        # Settled once the child serves, or has stopped: a caller's deadline starts then
+        # (`started`). Running, so that no waiter can cancel it.
         self.started: Future[None] = Future()
         self.started.set_running_or_notify_cancel()
-        self.pending: dict[int, Future[str]] = {}
         self.alive = True
-        self._ids = itertools.count(1)
-        self._lock = threading.Lock()  # the socket's writes, `pending` and `alive`
-        threading.Thread(target=self._read, name="intent-engine-answers", daemon=True).start()
+        threading.Thread(target=self._watch, name="intent-engine-process", daemon=True).start()
 
-    def submit(self, kwargs: dict[str, Any]) -> tuple[int, "Future[str]"]:
-        future: Future[str] = Future()
-        with self._lock:
-            if not self.alive:
-                raise Raised(STOPPED)
-            number = next(self._ids)
-            self.pending[number] = future
-            self.sock.sendall(frame({"id": number, "call": kwargs}))
-        return number, future
-
-    def cancel(self, number: int) -> None:
-        with self._lock:
-            if self.pending.pop(number, None) is not None and self.alive:
-                with contextlib.suppress(OSError):
-                    self.sock.sendall(frame({"id": number, "cancel": True}))
+    def _watch(self) -> None:
+        with contextlib.suppress(OSError):
+            if self.lifeline.recv(1):  # the child serves
+                self.started.set_result(None)
+                self.lifeline.recv(1)  # returns once the child is gone: it never writes again
+        self.alive = False
+        with contextlib.suppress(InvalidStateError):
+            self.started.set_result(None)  # its calls now fail as STOPPED
+        self.lifeline.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)  # reaped, never a zombie
+        shutil.rmtree(self.directory, ignore_errors=True)
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_RDWR)  # the child reads the end and exits
+            self.lifeline.shutdown(socket.SHUT_RDWR)  # the child reads the end and exits
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-
-    def _read(self) -> None:
-        try:
-            while True:
-                size = int.from_bytes(_read_exactly(self.sock, _LENGTH), "big")
-                answer = orjson.loads(_read_exactly(self.sock, size))
-                if answer.get("ready"):
-                    self.started.set_result(None)
-                    continue
-                with self._lock:
-                    future = self.pending.pop(answer["id"], None)
-                if future is None:  # its caller stopped waiting
-                    continue
-                with contextlib.suppress(InvalidStateError):
-                    if "content" in answer:
-                        future.set_result(answer["content"])
-                    else:
-                        future.set_exception(Raised(Trace(**answer["error"])))
-        except (OSError, EOFError, ValueError):
-            pass
-        with self._lock:
-            self.alive = False
-            owed, self.pending = self.pending, {}
-        with contextlib.suppress(InvalidStateError):
-            self.started.set_result(None)
-        for future in owed.values():
-            with contextlib.suppress(InvalidStateError):
-                future.set_exception(Raised(STOPPED))
-        self.sock.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)  # reaped, never a zombie
 
 
 _lock = threading.Lock()
@@ -229,12 +186,26 @@ async def complete(kwargs: dict[str, Any]) -> str:
     """The text litellm's `acompletion(**kwargs)` answered, called in the child. Raises Raised
     with what went wrong. Cancelling the caller cancels the call in the child."""
     child = running(kwargs["model"])
-    number, future = child.submit(kwargs)
+    if not child.started.done():
+        await asyncio.wrap_future(child.started)
     try:
-        return await asyncio.wrap_future(future)
-    except asyncio.CancelledError:
-        child.cancel(number)
-        raise
+        reader, writer = await asyncio.open_unix_connection(child.address, limit=LINE_LIMIT)
+    except OSError:  # the child stopped, its socket gone or refusing
+        raise Raised(STOPPED) from None
+    try:
+        writer.write(orjson.dumps(kwargs) + b"\n")
+        await writer.drain()
+        line = await reader.readline()
+    except OSError:
+        line = b""
+    finally:
+        writer.close()  # a caller that stops waiting: the child cancels the call
+    if not line.endswith(b"\n"):  # the child stopped before it answered
+        raise Raised(STOPPED)
+    answer = orjson.loads(line)
+    if "error" in answer:
+        raise Raised(Trace(**answer["error"]))
+    return str(answer["content"])
 
 
 def stop() -> None:
@@ -291,54 +262,58 @@ def _warm(litellm: Any, model: str) -> None:
         ChatCompletion.model_validate(SAMPLE_COMPLETION)
 
 
-async def _answer(
-    litellm: Any, number: int, kwargs: dict[str, Any], out: asyncio.StreamWriter
-) -> None:
+async def _completion(litellm: Any, kwargs: dict[str, Any]) -> bytes:
+    """The answer's line: its text, or the Trace of what went wrong."""
     try:
         response = await litellm.acompletion(**kwargs)
-        content = response.choices[0].message.content
-        answer: dict[str, Any] = {
-            "id": number,
-            "content": content if isinstance(content, str) else "",
-        }
     except Exception as exc:  # every provider error, mapped by litellm
-        answer = {"id": number, "error": asdict(trace_of(exc))}
-    out.write(frame(answer))  # the parent gone, this process soon follows (its socket closed)
+        return orjson.dumps({"error": asdict(trace_of(exc))})
+    content = response.choices[0].message.content
+    return orjson.dumps({"content": content if isinstance(content, str) else ""})
 
 
-def _forget(calls: dict[int, "asyncio.Task[None]"], number: int, _: object) -> None:
-    calls.pop(number, None)
+async def _answer(litellm: Any, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """One connection, one call: answered, or cancelled when the caller closes first."""
+    try:
+        call = asyncio.ensure_future(_completion(litellm, orjson.loads(await reader.readline())))
+        hangup = asyncio.ensure_future(reader.read())  # the caller never writes again
+        await asyncio.wait((call, hangup), return_when=asyncio.FIRST_COMPLETED)
+        hangup.cancel()
+        if not call.done():
+            call.cancel()  # its connection to the provider is dropped
+            return
+        writer.write(call.result() + b"\n")
+        await writer.drain()
+    except (OSError, ValueError):  # a caller gone, or a line that is no call
+        pass
+    finally:
+        writer.close()
 
 
-async def serve(sock: socket.socket, model: str) -> None:
-    """Answer the parent's calls until it closes the socket."""
+async def serve(lifeline: socket.socket, address: str, model: str) -> None:
+    """Answer calls at `address` until the parent is gone."""
     litellm = load_litellm()
     _warm(litellm, model)
-    reader, out = await asyncio.open_unix_connection(sock=sock)
-    out.write(frame({"ready": True}))
-    calls: dict[int, asyncio.Task[None]] = {}
-    while True:
-        try:
-            size = int.from_bytes(await reader.readexactly(_LENGTH), "big")
-            message = orjson.loads(await reader.readexactly(size))
-        except (asyncio.IncompleteReadError, ConnectionError):
-            break
-        number = message["id"]
-        if message.get("cancel"):
-            if (task := calls.pop(number, None)) is not None:
-                task.cancel()
-            continue
-        task = asyncio.create_task(_answer(litellm, number, message["call"], out))
-        calls[number] = task
-        task.add_done_callback(partial(_forget, calls, number))
-    for task in list(calls.values()):
-        task.cancel()
+    server = await asyncio.start_unix_server(
+        partial(_answer, litellm), path=address, limit=LINE_LIMIT, backlog=socket.SOMAXCONN
+    )
+    loop = asyncio.get_running_loop()
+    lifeline.setblocking(False)
+    with contextlib.suppress(OSError):
+        await loop.sock_sendall(lifeline, b"R")  # ready
+        while await loop.sock_recv(lifeline, 1):  # b"": the parent is gone
+            pass
+    server.close()  # the calls still under way are cancelled as the loop ends
 
 
 def main() -> None:
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("LiteLLM").setLevel(logging.WARNING)  # it logs every call at INFO
-    asyncio.run(serve(socket.socket(fileno=int(sys.argv[1])), sys.argv[2]))
+    lifeline, address, model = socket.socket(fileno=int(sys.argv[1])), sys.argv[2], sys.argv[3]
+    try:
+        asyncio.run(serve(lifeline, address, model))
+    finally:
+        shutil.rmtree(Path(address).parent, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,10 @@ The worker's engine calls run in a process of its own (matching/engine_process.p
 first call would otherwise pay, beyond the engine's own time: starting that process, importing
 litellm there (seconds) and the OpenAI client's resources, then, on the first real call,
 building the request's transforms, the HTTP client, the response types and litellm's service
-logging (about 30 ms more than a later call). `warm_up` starts the process, which imports and
-sets up what it can alone; `awarm_up` rehearses one call through litellm's whole async path
-there, to an answer the worker gives itself on loopback. Nothing leaves the machine.
+logging (docs/benchmarks.md, the first recommend after start). `warm_up` starts the process,
+which imports and sets up what it can alone; `awarm_up` rehearses one call through litellm's
+whole async path there, to an answer the worker gives itself on loopback. Nothing leaves the
+machine.
 """
 
 import asyncio
