@@ -4,6 +4,7 @@ call there, and a process that dies fails its calls as an outage and is replaced
 
 import asyncio
 import os
+import stat
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -102,3 +103,14 @@ def test_an_engine_process_that_dies_fails_its_calls_as_an_outage_and_is_replace
     answer = asyncio.run(engine_process.complete(_call_kwargs()))  # a new process answers
     assert "trail running shoes" in answer
     assert engine_process.running("openai/scripted").process.pid != child.process.pid
+
+
+def test_the_engines_socket_is_the_users_alone_and_goes_with_its_process():
+    child = engine_process.running("openai/scripted")
+    asyncio.run(engine_process.started("openai/scripted"))
+
+    assert stat.S_IMODE(child.directory.stat().st_mode) == 0o700  # no other user may call
+    assert Path(child.address).is_socket()
+    engine_process.stop()
+    assert _until(lambda: not child.directory.exists())
+    assert child.process.poll() is not None
