@@ -9,11 +9,12 @@ engine's process").
 
 How they speak: asyncio streams over a Unix socket in a directory only this user can enter,
 one connection per call, one line of JSON each way (JSON Lines): litellm's arguments, then the
-answer's text or what went wrong (a Trace). Writing a line never blocks the caller's event
-loop, and the connection is the call: a caller that stops waiting (its deadline, a client that
-hung up) closes it, and the child cancels the call, dropping its connection to the provider.
-Every call is a task of the child's event loop: a thousand waiting calls cost a thousand small
-objects, not a thousand threads.
+answer's text or what went wrong (a Trace). The call's line goes out with the connection, by
+the event loop's own non-blocking send (`loop.sock_sendall`), so that the child wakes once to
+a whole call, never to an empty connection first. The connection is the call: a caller that
+stops waiting (its deadline, a client that hung up) closes it, and the child cancels the call,
+dropping its connection to the provider. Every call is a task of the child's event loop: a
+thousand waiting calls cost a thousand small objects, not a thousand threads.
 
 Its life: started on first use (a web worker starts it as it warms up, gateway/asgi.py), the
 child imports litellm and rehearses its first call, then serves and says so over a socket pair
@@ -188,13 +189,18 @@ async def complete(kwargs: dict[str, Any]) -> str:
     child = running(kwargs["model"])
     if not child.started.done():
         await asyncio.wrap_future(child.started)
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setblocking(False)
     try:
-        reader, writer = await asyncio.open_unix_connection(child.address, limit=LINE_LIMIT)
+        # The call goes out with the connection, before the child can wake to an empty one.
+        await loop.sock_connect(sock, child.address)
+        await loop.sock_sendall(sock, orjson.dumps(kwargs) + b"\n")
+        reader, writer = await asyncio.open_unix_connection(sock=sock, limit=LINE_LIMIT)
     except OSError:  # the child stopped, its socket gone or refusing
+        sock.close()
         raise Raised(STOPPED) from None
     try:
-        writer.write(orjson.dumps(kwargs) + b"\n")
-        await writer.drain()
         line = await reader.readline()
     except OSError:
         line = b""
