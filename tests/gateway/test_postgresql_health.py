@@ -1,73 +1,108 @@
-"""The health check of a kept PostgreSQL connection (gateway/postgresql): an idle connection
-the server still holds is taken as usable, one the server ended is found out before a request
-uses it, and the request's query then runs on a new connection."""
+"""PostgreSQL connections come from Django's own pool (gateway/environment.py): a connection
+goes back to the pool after each request and is checked as it is handed out again, so one the
+server ended is replaced before a request uses it, and one whose socket's file descriptor is
+past 1024 (a web worker holding a thousand clients' sockets) is reused like any other."""
 
+import os
 import time
 
 import psycopg
 import pytest
-from django.db import connection, connections
+from django.db import close_old_connections, connection
 
 pytestmark = [
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's own check"),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's pool"),
     pytest.mark.django_db(transaction=True),
 ]
 
 
-@pytest.fixture
-def kept():
-    """A second connection to the test database, kept between requests as the web's are."""
-    wrapper = connections.create_connection("default")
-    wrapper.ensure_connection()
-    yield wrapper
-    wrapper.close()
-
-
-def _terminate(wrapper) -> None:
-    with wrapper.connection.cursor() as cursor:
+def _backend() -> int:
+    """The server process that serves this thread's connection, as a request's query sees it."""
+    with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         (pid,) = cursor.fetchone()
-    params = {**wrapper.get_connection_params(), "autocommit": True}
-    with psycopg.connect(**params) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+    return int(pid)
 
 
-def _request_starts(wrapper) -> None:
-    """What Django does with a kept connection before a request's first query."""
-    wrapper.health_check_done = False
-    wrapper.close_if_health_check_failed()
+def _request_ends() -> None:
+    """What Django does with the connection after a request: it goes back to the pool."""
+    close_old_connections()
 
 
-def test_an_idle_connection_the_server_holds_is_usable(kept):
-    assert kept.is_usable()
-    _request_starts(kept)
-    assert kept.connection is not None
-
-    with kept.cursor() as cursor:
-        cursor.execute("SELECT 41 + 1")
-        assert cursor.fetchone() == (42,)
+def _opened() -> int:
+    """How many connections this process's pool has opened so far."""
+    connection.pool.wait()  # its first ones are opened in the background
+    return int(connection.pool.get_stats().get("connections_num", 0))
 
 
-def test_a_connection_the_server_ended_is_replaced_before_the_request_uses_it(kept):
-    ended = kept.connection
-    _terminate(kept)
-    deadline = time.monotonic() + 5
-    while kept.is_usable() and time.monotonic() < deadline:
-        time.sleep(0.01)  # the server's farewell is on its way
-
-    assert not kept.is_usable()
-    _request_starts(kept)
-    with kept.cursor() as cursor:  # a new connection, as Django opens one
-        cursor.execute("SELECT 1")
-        assert cursor.fetchone() == (1,)
-    assert kept.connection is not ended
+def _requests(count: int) -> dict[int, int]:
+    """The server processes that served `count` requests, one query each, and the file
+    descriptor of each one's socket in this process."""
+    served_by = {}
+    for _ in range(count):
+        pid = _backend()
+        served_by[pid] = connection.connection.pgconn.socket
+        _request_ends()
+    return served_by
 
 
-def test_a_connection_inside_a_transaction_is_asked_with_a_query(kept):
-    kept.set_autocommit(False)
-    with kept.cursor() as cursor:
-        cursor.execute("SELECT 1")  # the transaction has begun
+def test_the_connection_goes_back_to_the_pool_and_serves_the_next_requests():
+    _requests(1)
+    opened = _opened()
 
-    assert kept.is_usable()
-    kept.rollback()
-    kept.set_autocommit(True)
+    served_by = _requests(4)
+
+    assert connection.connection is None  # given back, not kept by the thread
+    assert _opened() == opened  # every request served by a connection of the pool
+    assert len(served_by) <= opened
+
+
+def test_a_connection_the_server_ended_is_replaced_before_the_request_uses_it():
+    pooled = _requests(_opened() + 1)
+    with psycopg.connect(**connection.get_connection_params(), autocommit=True) as admin:
+        for pid in pooled:
+            admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+        deadline = time.monotonic() + 5
+        while admin.execute(
+            "SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", [list(pooled)]
+        ).fetchone():
+            assert time.monotonic() < deadline, "the server never ended the connections"
+            time.sleep(0.01)
+
+    served_by = _requests(1)  # the request's query runs: no error
+
+    assert not served_by.keys() & pooled.keys()
+    assert connection.pool.get_stats().get("connections_lost", 0) >= 1
+
+
+@pytest.fixture
+def descriptors_past_1024():
+    """Every file descriptor below 1100 taken, so that the next socket opened lands past 1024,
+    where `select.select` refuses to look (as the health check this pool replaced did). The
+    pool is closed first: its connections' sockets free low descriptors as they close."""
+    _request_ends()
+    connection.close_pool()
+    taken = []
+    try:
+        while (fd := os.open(os.devnull, os.O_RDONLY)) < 1100:
+            taken.append(fd)
+        os.close(fd)
+        yield
+    finally:
+        for fd in taken:
+            os.close(fd)
+
+
+def test_a_connection_whose_socket_is_past_descriptor_1024_is_reused(descriptors_past_1024):
+    try:
+        _requests(1)  # the pool opens its connections anew, past 1024
+        opened = _opened()
+
+        served_by = _requests(4)
+
+        assert min(served_by.values()) >= 1024
+        assert _opened() == opened  # reused, never taken for broken and replaced
+        assert len(served_by) <= opened
+    finally:
+        _request_ends()
+        connection.close_pool()  # its sockets go before the descriptors under them
