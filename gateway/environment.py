@@ -46,10 +46,10 @@ def database(url: str) -> dict[str, Any]:
             config["NAME"] = str(name)
             # The test database is a file too, so worker processes started by tests share it.
             config["TEST"] = {"NAME": str(name.with_name(f"test-{name.name}"))}
-        config["ENGINE"] = "gateway.sqlite"
         config["OPTIONS"] = {
-            # WAL lets readers run beside the single writer; IMMEDIATE avoids lock upgrades
-            # that would otherwise fail with "database is locked" under concurrent writes.
+            # WAL lets readers run beside the single writer; IMMEDIATE takes the write lock as a
+            # transaction begins, so a writer waits for it there (up to `timeout` seconds, in
+            # SQLite's busy handler) instead of failing on a lock upgrade halfway through.
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
