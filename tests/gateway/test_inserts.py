@@ -1,5 +1,6 @@
-"""insert_together: the rows of several models written at once, read back exactly as the ORM
-would have written them, all or none, in one statement on PostgreSQL."""
+"""The bulk writer (gateway/inserts.py): the rows of several models written at once, read back
+exactly as the ORM would have written them, all or none, in one statement on PostgreSQL, each
+instance with its key; the upsert that the catalog import writes with."""
 
 from collections.abc import Sequence
 from datetime import timedelta
@@ -10,8 +11,8 @@ from django.db import DatabaseError, connection, models, transaction
 from django.test.utils import CaptureQueriesContext, isolate_apps
 from django.utils import timezone
 
-from catalog.models import Recommendation
-from gateway.inserts import insert_together
+from catalog.models import Creator, Recommendation
+from gateway.inserts import insert_together, upsert
 from matching.models import (
     Intent,
     IntentTag,
@@ -79,8 +80,6 @@ def test_rows_read_back_as_the_orm_would_have_written_them(trail_shoe):
     for group in family:
         for written in group:
             stored = type(written)._default_manager.filter(pk=written.pk).first()
-            if written.pk is None:  # an auto-incremented key the insert did not read back
-                continue
             assert stored is not None
             for field in type(written)._meta.concrete_fields:
                 assert getattr(stored, field.attname) == getattr(written, field.attname), field
@@ -197,3 +196,43 @@ def test_nothing_to_insert_costs_nothing():
         insert_together([], [])
 
     assert len(queries) == 0
+
+
+def test_each_instance_gets_the_key_the_database_gave_its_row(trail_shoe):
+    earlier = IntentTag.objects.create(intent=Intent.objects.create(intent_id="int_early"), tag="x")
+    intent = _intent()
+    tags = [IntentTag(intent=intent, tag=tag) for tag in ["trail", "running", "shoes"]]
+
+    insert_together([intent], tags)
+
+    assert all(tag.pk is not None and tag.pk > earlier.pk for tag in tags)
+    stored = dict(IntentTag.objects.filter(intent=intent).values_list("pk", "tag"))
+    assert stored == {tag.pk: tag.tag for tag in tags}
+    assert [tag._state.adding for tag in tags] == [False, False, False]
+    assert IntentTag.objects.filter(pk=tags[0].pk).get().tag == "trail"
+
+
+def test_an_upsert_inserts_new_rows_and_updates_only_the_named_columns_of_others():
+    created = timezone.now() - timedelta(days=1)
+    Creator.objects.create(username="miles", display_name="Miles", followers=10)
+    first_created_at = Creator.objects.get(username="miles").created_at
+    now = timezone.now()
+    rows = [
+        {"username": "miles", "display_name": "Miles R.", "followers": 12},
+        {"username": "ana", "display_name": AWKWARD, "followers": 3},
+    ]
+    stamps = {"created_at": created, "updated_at": now}
+
+    upsert(
+        Creator,
+        [row | stamps for row in rows],
+        key="username",
+        update=["display_name", "followers", "updated_at"],
+        insert_only=["created_at"],
+    )
+
+    stored = {c.username: c for c in Creator.objects.all()}
+    assert (stored["miles"].display_name, stored["miles"].followers) == ("Miles R.", 12)
+    assert stored["miles"].created_at == first_created_at  # written on insert only
+    assert (stored["ana"].display_name, stored["ana"].followers) == (AWKWARD, 3)
+    assert stored["ana"].created_at == created

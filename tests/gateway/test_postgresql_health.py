@@ -8,12 +8,20 @@ import time
 
 import psycopg
 import pytest
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, connections
+from django.db.backends.postgresql.base import DatabaseWrapper
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's pool"),
     pytest.mark.django_db(transaction=True),
 ]
+
+
+def _postgresql() -> DatabaseWrapper:
+    """This thread's connection to the default database, typed as PostgreSQL's."""
+    wrapper = connections["default"]
+    assert isinstance(wrapper, DatabaseWrapper)
+    return wrapper
 
 
 def _backend() -> int:
@@ -31,8 +39,8 @@ def _request_ends() -> None:
 
 def _opened() -> int:
     """How many connections this process's pool has opened so far."""
-    connection.pool.wait()  # its first ones are opened in the background
-    return int(connection.pool.get_stats().get("connections_num", 0))
+    _postgresql().pool.wait()  # its first ones are opened in the background
+    return int(_postgresql().pool.get_stats().get("connections_num", 0))
 
 
 def _requests(count: int) -> dict[int, int]:
@@ -72,7 +80,7 @@ def test_a_connection_the_server_ended_is_replaced_before_the_request_uses_it():
     served_by = _requests(1)  # the request's query runs: no error
 
     assert not served_by.keys() & pooled.keys()
-    assert connection.pool.get_stats().get("connections_lost", 0) >= 1
+    assert _postgresql().pool.get_stats().get("connections_lost", 0) >= 1
 
 
 @pytest.fixture
@@ -81,7 +89,7 @@ def descriptors_past_1024():
     where `select.select` refuses to look (as the health check this pool replaced did). The
     pool is closed first: its connections' sockets free low descriptors as they close."""
     _request_ends()
-    connection.close_pool()
+    _postgresql().close_pool()
     taken = []
     try:
         while (fd := os.open(os.devnull, os.O_RDONLY)) < 1100:
@@ -105,4 +113,4 @@ def test_a_connection_whose_socket_is_past_descriptor_1024_is_reused(descriptors
         assert len(served_by) <= opened
     finally:
         _request_ends()
-        connection.close_pool()  # its sockets go before the descriptors under them
+        _postgresql().close_pool()  # its sockets go before the descriptors under them
