@@ -2,6 +2,7 @@
 exactly as the ORM would have written them, all or none, in one statement on PostgreSQL, each
 instance with its key; the upsert that the catalog import writes with."""
 
+import json
 from collections.abc import Sequence
 from datetime import timedelta
 from decimal import Decimal
@@ -27,6 +28,7 @@ from merchants.models import MerchantAgent
 pytestmark = pytest.mark.django_db
 
 # Text that needs escaping in SQL and in JSON, and characters beyond ASCII.
+VALID_UNTIL = timezone.now() + timedelta(days=2)
 AWKWARD = "O'Brien's \"best\" \\ 50% off; DROP TABLE x; -- \u00e9\u4e2d\U0001f45f\n\ttabbed"
 
 
@@ -43,14 +45,14 @@ def _intent(intent_id: str = "int_inserts", **fields) -> Intent:
     )
 
 
-def _family(product, intent: Intent) -> list[Sequence[models.Model]]:
+def _family(product, intent: Intent, name: str = "inserts") -> list[Sequence[models.Model]]:
     tags = [IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags]
     card = {"rec_id": "rec_inserts", "product": {"id": product.id, "title": AWKWARD}}
     rec = Recommendation(
-        rec_id="rec_inserts", product=product, card=card, channel="tiktok", intent_id="x"
+        rec_id=f"rec_{name}", product=product, card=card, channel="tiktok", intent_id="x"
     )
     proposal = Proposal(
-        proposal_id="prop_inserts",
+        proposal_id=f"prop_{name}",
         merchant=None,
         intent=intent,
         product=product,
@@ -58,10 +60,10 @@ def _family(product, intent: Intent) -> list[Sequence[models.Model]]:
         price=Decimal("89.99"),
         provenance=Provenance.CATALOG,
         status=ProposalStatus.SUBMITTED,
-        valid_until=timezone.now() + timedelta(days=2),
+        valid_until=VALID_UNTIL,
     )
     session = MatchSession(
-        match_session_id="ms_inserts",
+        match_session_id=f"ms_{name}",
         intent=intent,
         best_proposal=proposal,
         ranked_proposals=[{"proposal_id": "prop_inserts", "score": 0.9}],
@@ -236,3 +238,45 @@ def test_an_upsert_inserts_new_rows_and_updates_only_the_named_columns_of_others
     assert stored["miles"].created_at == first_created_at  # written on insert only
     assert (stored["ana"].display_name, stored["ana"].followers) == (AWKWARD, 3)
     assert stored["ana"].created_at == created
+
+
+def _stored(instance: models.Model) -> dict[str, object]:
+    """The row of `instance` as the database holds it (read without any field's conversion, a
+    JSON document parsed), but for its key, the keys of its parents and the times that Django
+    stamps as it saves."""
+    model = type(instance)
+    columns = [
+        field.column
+        for field in model._meta.concrete_fields
+        if not (field.primary_key or field.is_relation or getattr(field, "auto_now", False))
+        and not getattr(field, "auto_now_add", False)
+    ]
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(quote(column) for column in columns)} "  # noqa: S608
+            f"FROM {quote(model._meta.db_table)} WHERE {quote(model._meta.pk.column)} = %s",
+            [instance.pk],
+        )
+        row = dict(zip(columns, cursor.fetchone(), strict=True))
+    for field in model._meta.concrete_fields:  # a document, however its text is spaced
+        if isinstance(field, models.JSONField) and isinstance(row.get(field.column), str):
+            row[field.column] = json.loads(str(row[field.column]))
+    return row
+
+
+def test_it_stores_exactly_what_bulk_create_stores(trail_shoe):
+    """The writer's canary: it prepares values itself, so a Django upgrade that changes how a
+    field is written (a JSON document's encoding, a date's format, a field's own conversion)
+    shows here as a column that differs from what the ORM's bulk_create writes."""
+    written = _family(trail_shoe, _intent("int_written"), "written")
+    by_orm = _family(trail_shoe, _intent("int_by_orm"), "by_orm")
+    by_orm[4][0].best_proposal = by_orm[3][0]
+
+    insert_together(*written)
+    for group in by_orm:
+        type(group[0])._default_manager.bulk_create(group)
+
+    for ours, theirs in zip(written, by_orm, strict=True):
+        for mine, orm in zip(ours, theirs, strict=True):
+            assert _stored(mine) == _stored(orm), type(mine).__name__
