@@ -54,34 +54,16 @@ def database(url: str) -> dict[str, Any]:
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         }
-        # Kept between requests: opening a SQLite connection and running its init_command
-        # costs more than serving a card.
-        config["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     elif engine == "django.db.backends.postgresql":
-        # Django's own pool (psycopg_pool): a thread takes a connection for a request, a step of
-        # a coroutine view or a Celery task, and gives it back after. Django refuses a pool
-        # beside persistent connections, so CONN_MAX_AGE is 0 here: the pool keeps them.
-        config["OPTIONS"] = {**config.get("OPTIONS", {}), "pool": pool_options()}
-        config["CONN_MAX_AGE"] = 0
+        config["ENGINE"] = "gateway.postgresql"  # its health check costs no round trip
     else:
         raise ImproperlyConfigured(f"DATABASE_URL must be sqlite:// or postgres://, not {engine}")
-    # A connection kept between requests (SQLite) or handed out by the pool (PostgreSQL) is
-    # checked first: one the server ended is replaced instead of failing the request.
+    # Kept between requests on both vendors: opening a connection (and on SQLite running its
+    # init_command) costs more than serving a card. Each is checked before a request's first
+    # query: one the server ended is replaced instead of failing the request.
+    config["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     config["CONN_HEALTH_CHECKS"] = True
     return config
-
-
-def pool_options() -> dict[str, int]:
-    """The sizes of each process's PostgreSQL pool. Every thread that queries holds one
-    connection while it works: the largest role's threads (the fast webhook lane's, or a web
-    worker's two pools) must fit under the maximum, or a thread waits for a connection."""
-    low = bounded_int("DATABASE_POOL_MIN_SIZE", 2, 0, 1000)
-    high = bounded_int("DATABASE_POOL_MAX_SIZE", 64, 1, 1000)
-    if high < low:
-        raise ImproperlyConfigured(
-            f"DATABASE_POOL_MAX_SIZE ({high}) must be at least DATABASE_POOL_MIN_SIZE ({low})"
-        )
-    return {"min_size": low, "max_size": high}
 
 
 def throttle_rates(raw: str, defaults: dict[str, str | None]) -> dict[str, str | None]:

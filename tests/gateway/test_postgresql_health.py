@@ -1,95 +1,90 @@
-"""PostgreSQL connections come from Django's own pool (gateway/environment.py): a connection
-goes back to the pool after each request and is checked as it is handed out again, so one the
-server ended is replaced before a request uses it, and one whose socket's file descriptor is
-past 1024 (a web worker holding a thousand clients' sockets) is reused like any other."""
+"""The health check of a kept PostgreSQL connection (gateway/postgresql): an idle connection
+the server still holds is taken as usable, whatever its socket's file descriptor, one the server
+ended is found out before a request uses it, and the request's query then runs on a new
+connection. And its canary: the Django internals the check relies on, as they were."""
 
+import hashlib
+import inspect
 import os
 import time
 
 import psycopg
 import pytest
-from django.db import close_old_connections, connection, connections
+from django.db import connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.postgresql.base import DatabaseWrapper
+from psycopg import pq
 
 pytestmark = [
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's pool"),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's own check"),
     pytest.mark.django_db(transaction=True),
 ]
 
 
-def _postgresql() -> DatabaseWrapper:
-    """This thread's connection to the default database, typed as PostgreSQL's."""
-    wrapper = connections["default"]
-    assert isinstance(wrapper, DatabaseWrapper)
-    return wrapper
+@pytest.fixture
+def kept():
+    """A second connection to the test database, kept between requests as the web's are."""
+    wrapper = connections.create_connection("default")
+    wrapper.ensure_connection()
+    yield wrapper
+    wrapper.close()
 
 
-def _backend() -> int:
-    """The server process that serves this thread's connection, as a request's query sees it."""
-    with connection.cursor() as cursor:
+def _terminate(wrapper) -> None:
+    with wrapper.connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         (pid,) = cursor.fetchone()
-    return int(pid)
+    params = {**wrapper.get_connection_params(), "autocommit": True}
+    with psycopg.connect(**params) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
-def _request_ends() -> None:
-    """What Django does with the connection after a request: it goes back to the pool."""
-    close_old_connections()
+def _request_starts(wrapper) -> None:
+    """What Django does with a kept connection before a request's first query."""
+    wrapper.health_check_done = False
+    wrapper.close_if_health_check_failed()
 
 
-def _opened() -> int:
-    """How many connections this process's pool has opened so far."""
-    _postgresql().pool.wait()  # its first ones are opened in the background
-    return int(_postgresql().pool.get_stats().get("connections_num", 0))
+def test_an_idle_connection_the_server_holds_is_usable(kept):
+    assert kept.is_usable()
+    _request_starts(kept)
+    assert kept.connection is not None
+
+    with kept.cursor() as cursor:
+        cursor.execute("SELECT 41 + 1")
+        assert cursor.fetchone() == (42,)
 
 
-def _requests(count: int) -> dict[int, int]:
-    """The server processes that served `count` requests, one query each, and the file
-    descriptor of each one's socket in this process."""
-    served_by = {}
-    for _ in range(count):
-        pid = _backend()
-        served_by[pid] = connection.connection.pgconn.socket
-        _request_ends()
-    return served_by
+def test_a_connection_the_server_ended_is_replaced_before_the_request_uses_it(kept):
+    ended = kept.connection
+    _terminate(kept)
+    deadline = time.monotonic() + 5
+    while kept.is_usable() and time.monotonic() < deadline:
+        time.sleep(0.01)  # the server's farewell is on its way
+
+    assert not kept.is_usable()
+    _request_starts(kept)
+    with kept.cursor() as cursor:  # a new connection, as Django opens one
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+    assert kept.connection is not ended
 
 
-def test_the_connection_goes_back_to_the_pool_and_serves_the_next_requests():
-    _requests(1)
-    opened = _opened()
+def test_a_connection_inside_a_transaction_is_asked_with_a_query(kept):
+    kept.set_autocommit(False)
+    with kept.cursor() as cursor:
+        cursor.execute("SELECT 1")  # the transaction has begun
 
-    served_by = _requests(4)
-
-    assert connection.connection is None  # given back, not kept by the thread
-    assert _opened() == opened  # every request served by a connection of the pool
-    assert len(served_by) <= opened
-
-
-def test_a_connection_the_server_ended_is_replaced_before_the_request_uses_it():
-    pooled = _requests(_opened() + 1)
-    with psycopg.connect(**connection.get_connection_params(), autocommit=True) as admin:
-        for pid in pooled:
-            admin.execute("SELECT pg_terminate_backend(%s)", [pid])
-        deadline = time.monotonic() + 5
-        while admin.execute(
-            "SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", [list(pooled)]
-        ).fetchone():
-            assert time.monotonic() < deadline, "the server never ended the connections"
-            time.sleep(0.01)
-
-    served_by = _requests(1)  # the request's query runs: no error
-
-    assert not served_by.keys() & pooled.keys()
-    assert _postgresql().pool.get_stats().get("connections_lost", 0) >= 1
+    assert kept.is_usable()
+    kept.rollback()
+    kept.set_autocommit(True)
 
 
 @pytest.fixture
 def descriptors_past_1024():
     """Every file descriptor below 1100 taken, so that the next socket opened lands past 1024,
-    where `select.select` refuses to look (as the health check this pool replaced did). The
-    pool is closed first: its connections' sockets free low descriptors as they close."""
-    _request_ends()
-    _postgresql().close_pool()
+    where `select.select` refuses to look (and the check once took such a connection for
+    broken: every request would have reconnected)."""
     taken = []
     try:
         while (fd := os.open(os.devnull, os.O_RDONLY)) < 1100:
@@ -101,16 +96,47 @@ def descriptors_past_1024():
             os.close(fd)
 
 
-def test_a_connection_whose_socket_is_past_descriptor_1024_is_reused(descriptors_past_1024):
-    try:
-        _requests(1)  # the pool opens its connections anew, past 1024
-        opened = _opened()
+def test_a_kept_connection_past_descriptor_1024_stays_usable(descriptors_past_1024, kept):
+    assert kept.connection.fileno() >= 1024
+    held = kept.connection
 
-        served_by = _requests(4)
+    assert kept.is_usable()
+    _request_starts(kept)
+    with kept.cursor() as cursor:
+        cursor.execute("SELECT 41 + 1")
+        assert cursor.fetchone() == (42,)
+    assert kept.connection is held  # kept, not replaced by a new one
 
-        assert min(served_by.values()) >= 1024
-        assert _opened() == opened  # reused, never taken for broken and replaced
-        assert len(served_by) <= opened
-    finally:
-        _request_ends()
-        _postgresql().close_pool()  # its sockets go before the descriptors under them
+
+# The sources of the Django internals the check relies on, as written against Django 5.2: Django
+# calls `is_usable` from `close_if_health_check_failed` before a request's first query, and the
+# override falls back to PostgreSQL's own `is_usable` (its `SELECT 1`).
+RELIED_ON = {
+    (BaseDatabaseWrapper, "close_if_health_check_failed"): (
+        "f72eb45356f4a9108c8299b1a616f582cb1b4de12848e0a2401363ec9c9eb2cd"
+    ),
+    (DatabaseWrapper, "is_usable"): (
+        "c6d0cbdb5ef55c8654b98f9d3c0741b7d6bcd0c7b1241577737a23a534c2ae42"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("owner", "name"), list(RELIED_ON), ids=lambda x: getattr(x, "__name__", x)
+)
+def test_canary_the_django_internals_the_check_relies_on_are_unchanged(owner, name):
+    source = inspect.getsource(getattr(owner, name))
+
+    assert hashlib.sha256(source.encode()).hexdigest() == RELIED_ON[owner, name], (
+        f"Django changed {owner.__module__}.{owner.__name__}.{name}: re-check that "
+        "gateway/postgresql/base.py's is_usable is still what Django calls before a request's "
+        "first query, and what it falls back to; then record the new hash here."
+    )
+
+
+def test_canary_psycopg_still_says_what_the_check_reads(kept):
+    raw = kept.connection
+
+    assert (raw.closed, raw.broken) == (False, False)
+    assert raw.info.transaction_status == pq.TransactionStatus.IDLE
+    assert isinstance(raw.fileno(), int)

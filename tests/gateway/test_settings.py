@@ -68,15 +68,6 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
     [
         ({"DJANGO_SECRET_KEY": "", "DJANGO_DEBUG": "false"}, "DJANGO_SECRET_KEY is required"),
         ({"DJANGO_SECRET_KEY": "k", "DATABASE_URL": "mysql://x/y"}, "DATABASE_URL must be"),
-        (
-            {
-                "DJANGO_SECRET_KEY": "k",
-                "DATABASE_URL": "postgres://u@127.0.0.1:1/x",
-                "DATABASE_POOL_MIN_SIZE": "8",
-                "DATABASE_POOL_MAX_SIZE": "4",
-            },
-            "DATABASE_POOL_MAX_SIZE (4) must be at least DATABASE_POOL_MIN_SIZE (8)",
-        ),
         ({"DJANGO_SECRET_KEY": "k", "PUBLIC_BASE_URL": "ftp://x"}, "PUBLIC_BASE_URL must be"),
         ({"DJANGO_SECRET_KEY": "k", "THROTTLE_RATES": "x=1"}, "THROTTLE_RATES entry"),
         ({"DJANGO_SECRET_KEY": "k", "CARD_MAX_VIDEOS": "0"}, "CARD_MAX_VIDEOS must be"),
@@ -192,15 +183,17 @@ def test_links_follow_the_port_unless_the_base_url_is_set(tmp_path, overrides, b
     assert printed.stdout.strip() == base
 
 
-def test_postgresql_connections_come_from_django_s_own_pool(monkeypatch):
-    for name in ("DATABASE_POOL_MIN_SIZE", "DATABASE_POOL_MAX_SIZE", "DATABASE_CONN_MAX_AGE"):
-        monkeypatch.delenv(name, raising=False)
+def test_sqlite_is_django_s_own_backend_and_postgresql_keeps_its_own_health_check(monkeypatch):
+    monkeypatch.delenv("DATABASE_CONN_MAX_AGE", raising=False)
 
-    postgresql = environment.database("postgres://u@127.0.0.1:5432/x?sslmode=disable")
     sqlite = environment.database("sqlite:///:memory:")
+    postgresql = environment.database("postgres://u@127.0.0.1:5432/x")
 
-    assert postgresql["ENGINE"] == "django.db.backends.postgresql"
-    assert postgresql["OPTIONS"] == {"sslmode": "disable", "pool": {"min_size": 2, "max_size": 64}}
-    assert (postgresql["CONN_MAX_AGE"], postgresql["CONN_HEALTH_CHECKS"]) == (0, True)
     assert sqlite["ENGINE"] == "django.db.backends.sqlite3"
-    assert (sqlite["CONN_MAX_AGE"], sqlite["CONN_HEALTH_CHECKS"]) == (60, True)
+    assert (sqlite["OPTIONS"]["transaction_mode"], sqlite["OPTIONS"]["timeout"]) == (
+        "IMMEDIATE",
+        20,
+    )
+    assert postgresql["ENGINE"] == "gateway.postgresql"
+    for config in (sqlite, postgresql):
+        assert (config["CONN_MAX_AGE"], config["CONN_HEALTH_CHECKS"]) == (60, True)
