@@ -1,5 +1,5 @@
 """Catalog import from JSON Lines: one product a line, validated (catalog/import_format.py),
-upserted in batches.
+upserted in batches through the bulk writer (gateway/inserts.py).
 
 Idempotent: products are upserted by `id`, creators by `username`, videos by `task_id`, and a
 product's line is the whole truth about its videos (videos it no longer lists are removed).
@@ -9,17 +9,15 @@ A line that fails validation is rejected with its number and reason; the rest ar
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
-import orjson
-from django.db import connection, models, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from catalog import versions
 from catalog.documents import of_fields
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
-from gateway.jsonio import dumps
+from gateway.inserts import upsert
 
 BATCH_SIZE = 500
 
@@ -76,59 +74,6 @@ class ImportSummary:
     rejected: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _upsert(model: type[models.Model], rows: list[Row], *, key: str, fields: list[str]) -> None:
-    """Insert rows, or update `fields` of the row with the same `key`, in one statement a batch.
-
-    Rows are dicts keyed by column. `bulk_create(update_conflicts=True)` writes the same upsert
-    but prepares every value through the field API, which was two thirds of the import's time.
-    SQLite and PostgreSQL both speak `ON CONFLICT ... DO UPDATE SET ... = EXCLUDED...`.
-    `created_at` is written on insert and never updated.
-    """
-    if not rows:
-        return
-    by_column = {field.column: field for field in model._meta.concrete_fields}
-    columns = [key, *fields, "created_at"]
-    quote = connection.ops.quote_name
-    names = [quote(column) for column in columns]
-    insert = f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(names)}) "
-    conflict = f" ON CONFLICT ({names[0]}) DO UPDATE SET " + ", ".join(
-        f"{name} = EXCLUDED.{name}" for name in names[1:-1]
-    )
-    # Table and column names come from the model's metadata, quoted; values are always bound.
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # The batch travels as one JSON document that PostgreSQL unpacks into typed rows:
-            # orjson serializes it in C, where per-value parameters cost more in the client than
-            # the upsert costs in the database.
-            row_type = ", ".join(
-                f"{quote(column)} {by_column[column].db_type(connection)}" for column in columns
-            )
-            cursor.execute(
-                f"{insert}SELECT {', '.join(names)} FROM jsonb_to_recordset(%s::jsonb) "  # noqa: S608
-                f"AS incoming({row_type}){conflict}",
-                [dumps([{column: row[column] for column in columns} for row in rows]).decode()],
-            )
-            return
-        adapters = [_sqlite_adapter(by_column[column]) for column in columns]
-        values = [
-            tuple(
-                adapt(row[column]) if adapt else row[column]
-                for column, adapt in zip(columns, adapters, strict=True)
-            )
-            for row in rows
-        ]
-        placeholders = ", ".join(["%s"] * len(columns))
-        cursor.executemany(f"{insert}VALUES ({placeholders}){conflict}", values)
-
-
-def _sqlite_adapter(field: models.Field) -> Callable[[Any], Any] | None:
-    if isinstance(field, models.JSONField):
-        return lambda value: orjson.dumps(value).decode()
-    if isinstance(field, models.DateTimeField):
-        return connection.ops.adapt_datetimefield_value
-    return None
-
-
 class _Writer:
     """Upserts batches and remembers the creators it wrote, so each is written once per import.
 
@@ -148,11 +93,12 @@ class _Writer:
                 if self.creators.get(creator["username"]) != creator:
                     self.creators[creator["username"]] = creator
                     changed[creator["username"]] = {**creator, "created_at": now, "updated_at": now}
-        _upsert(
+        upsert(
             Creator,
             list(changed.values()),
             key="username",
-            fields=["display_name", "avatar", "followers", "updated_at"],
+            update=["display_name", "avatar", "followers", "updated_at"],
+            insert_only=["created_at"],
         )
         unknown = [name for name in changed if name not in self.creator_ids]
         if unknown:
@@ -175,7 +121,7 @@ class _Writer:
             }
             for record in records.values()
         ]
-        _upsert(Product, products, key="id", fields=PRODUCT_FIELDS)
+        upsert(Product, products, key="id", update=PRODUCT_FIELDS, insert_only=["created_at"])
 
         # A video task_id is unique in the whole catalog; the last line that names it wins.
         videos: dict[str, Row] = {}
@@ -188,7 +134,13 @@ class _Writer:
                     "updated_at": now,
                 }
         Video.objects.filter(product_id__in=records).exclude(task_id__in=videos).delete()
-        _upsert(Video, list(videos.values()), key="task_id", fields=VIDEO_FIELDS)
+        upsert(
+            Video,
+            list(videos.values()),
+            key="task_id",
+            update=VIDEO_FIELDS,
+            insert_only=["created_at"],
+        )
 
         self.summary.created += len(records) - len(existing)
         self.summary.updated += len(existing)

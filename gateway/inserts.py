@@ -1,19 +1,22 @@
-"""New rows of several models written together: one statement and one round trip on PostgreSQL.
+"""Rows written in bulk, one writer for the two hot writes: a recommend's new rows of several
+models (`insert_together`) and the catalog import's upserts (`upsert`).
 
-A recommend records an intent, its tags, its cards, one proposal per card, a match session and
-sometimes an Intent.Surge event. Through the ORM that is a transaction of seven round trips to
-PostgreSQL, and Django's compiling of each INSERT and psycopg's binding of each of its hundreds
-of values cost more CPU than anything else the request does. `insert_together` sends every row
-as one JSON document, bound as a single parameter, to one statement whose data-modifying WITH
-clauses expand it into each table (`jsonb_populate_recordset`): PostgreSQL parses the rows, the
-statement is atomic on its own. Django declares foreign keys deferred, checked at commit, so a
-parent and its children may arrive together. On SQLite, where a statement costs no round trip,
-each model's rows go in one multi-row INSERT of its own, in one transaction.
+Django's `bulk_create` compiles every INSERT and prepares every value through the field API,
+and sends each model's rows in a statement of its own: on a recommend that was most of the
+request's CPU and seven round trips to PostgreSQL, on the import most of its time
+(docs/benchmarks.md has the figures). Here PostgreSQL gets every row as one JSON document,
+bound as a single parameter, to one statement whose data-modifying WITH clauses expand it into
+each table (`jsonb_populate_recordset`): the server parses the rows, and the statement is atomic
+on its own. Django declares foreign keys deferred, checked at commit, so a parent and its
+children may arrive together. On SQLite, where a statement costs no round trip, each model's
+rows go in multi-row INSERTs of their own, in one transaction, their text built once per shape.
 
-Like `bulk_create`, it sends no model signals and does not call `save()`.
+Like `bulk_create`, it sends no model signals and does not call `save()`; like it on
+PostgreSQL and SQLite >= 3.35, it reads back the keys the database gave (RETURNING, whose rows
+come in the order of the inserted rows, as `bulk_create` relies on too).
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -39,12 +42,38 @@ SIMPLE_FIELDS = (
     models.JSONField,
 )
 
+MAX_VARIABLES = 999  # SQLite's bound on the parameters of one statement, before 3.32
+
+Row = Mapping[str, Any]  # a row's values by column, as the database takes them
+
+
+@dataclass(frozen=True)
+class Part:
+    """The rows of one model in a write: which columns, and what a conflict on `key` does
+    (nothing: it fails; else `update` those columns from the row that conflicted)."""
+
+    model: type[models.Model]
+    columns: tuple[str, ...]
+    key: str | None = None
+    update: tuple[str, ...] = ()
+
+    @property
+    def returns_key(self) -> bool:
+        return self.key is None and _is_auto(self.model._meta.pk)
+
+    @property
+    def key_column(self) -> str:
+        column = self.model._meta.pk.column
+        assert column is not None  # a concrete field has its column
+        return column
+
 
 def insert_together(*groups: Sequence[models.Model]) -> None:
     """Insert new instances, all or none. Each group holds instances of one model; list a
     parent's group before its children's. A date or time field with auto_now or auto_now_add
     is set to now where the instance holds none, and kept where it holds one (so a caller may
-    stamp a row before it is written, e.g. to announce it)."""
+    stamp a row before it is written, e.g. to announce it). An auto-incremented key is set on
+    each instance from the row the database wrote."""
     given = [group for group in groups if group]
     for group in given:
         model = type(group[0])
@@ -59,63 +88,145 @@ def insert_together(*groups: Sequence[models.Model]) -> None:
                     setattr(instance, field.attname, now)
     if not given:
         return
-    if connection.vendor == "postgresql":
-        _insert_in_one_statement(given)
-    else:
-        _insert_per_model(given)
-    for group in given:
+    parts = [_insert_part(type(group[0])) for group in given]
+    keys = _write(parts, [[_row(instance) for instance in group] for group in given])
+    for group, part, written in zip(given, parts, keys, strict=True):
+        if part.returns_key:
+            for instance, key in zip(group, written, strict=True):
+                instance.pk = key
         for instance in group:
             instance._state.adding = False
             instance._state.db = connection.alias
 
 
-def _insert_per_model(groups: list[Sequence[models.Model]]) -> None:
-    """One multi-row INSERT per model, in one transaction, each statement's text built once per
-    model and number of rows. The values are what the ORM would write (each field's own
-    `get_db_prep_save`), but a JSON field's document, encoded by orjson, and a foreign key's
-    key, as held: the ORM's compiling of each INSERT and the standard library's encoding of
-    each JSON value had cost half a recommend's CPU on SQLite."""
-    with transaction.atomic(), connection.cursor() as cursor:
-        for group in groups:
-            model = type(group[0])
-            columns = _columns(model)
-            size = max(1, MAX_VARIABLES // len(columns))
-            for start in range(0, len(group), size):
-                batch = group[start : start + size]
-                values = [value for instance in batch for value in _sqlite_row(instance)]
-                cursor.execute(_sqlite_statement(model, len(batch)), values)
+def upsert(
+    model: type[models.Model],
+    rows: Sequence[Row],
+    *,
+    key: str,
+    update: Sequence[str],
+    insert_only: Sequence[str] = (),
+) -> None:
+    """Insert rows, or update the `update` columns of the row with the same `key` column, in
+    one statement a batch; `insert_only` columns (e.g. `created_at`) are written on insert
+    only. Rows hold values by column as the database takes them (a JSON field's document, a
+    foreign key's key); other keys of a row are left out."""
+    if not rows:
+        return
+    part = Part(model, (key, *update, *insert_only), key=key, update=tuple(update))
+    _write([part], [[{column: row[column] for column in part.columns} for row in rows]])
 
 
-MAX_VARIABLES = 999  # SQLite's bound on the parameters of one statement, before 3.32
+def _write(parts: list[Part], rows: list[Sequence[Row]]) -> list[list[Any]]:
+    """Write each part's rows; the keys the database gave the rows of each part that
+    returns its key (an empty list for the others)."""
+    if connection.vendor == "postgresql":
+        return _write_in_one_statement(parts, rows)
+    return _write_per_model(parts, rows)
+
+
+# --- PostgreSQL: one statement -----------------------------------------------------------------
 
 
 @cache
-def _sqlite_statement(model: type[models.Model], rows: int) -> str:
+def _statement(parts: tuple[Part, ...]) -> str:
     quote = connection.ops.quote_name
-    columns = _columns(model)
-    row = f"({', '.join(['%s'] * len(columns))})"
-    names = ", ".join(quote(column.name) for column in columns)
-    # The model's own table and column names, quoted; every value a parameter.
-    return f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES {', '.join([row] * rows)}"  # noqa: S608
+    clauses, returned = [], []
+    for n, part in enumerate(parts):
+        columns = ", ".join(quote(column) for column in part.columns)
+        table = quote(part.model._meta.db_table)
+        # Names of the models' own tables and columns, quoted; the rows are the one parameter.
+        clause = (
+            f"i{n} AS (INSERT INTO {table} ({columns}) SELECT {columns} "  # noqa: S608
+            f"FROM jsonb_populate_recordset(NULL::{table}, (SELECT doc -> {n} FROM sent))"
+            f"{_on_conflict(part)}"
+        )
+        if part.returns_key:
+            pk = quote(part.key_column)
+            clause += f" RETURNING {pk}"
+            returned.append(f"SELECT {n}, {pk} FROM i{n}")  # noqa: S608
+        clauses.append(clause + ")")
+    result = " UNION ALL ".join(returned) or "SELECT NULL, NULL WHERE false"
+    return f"WITH sent AS (SELECT %s::jsonb AS doc), {', '.join(clauses)} {result}"
 
 
-def _sqlite_row(instance: models.Model) -> list[Any]:
-    row = []
-    for column, field in zip(_columns(type(instance)), _fields(type(instance)), strict=True):
-        value = getattr(instance, column.attname)
-        if value is None or isinstance(field, models.ForeignKey):
-            row.append(value)
-        elif isinstance(field, models.JSONField):
-            row.append(orjson.dumps(value, default=_json_default).decode())
-        else:
-            row.append(field.get_db_prep_save(value, connection))
-    return row
+def _write_in_one_statement(parts: list[Part], rows: list[Sequence[Row]]) -> list[list[Any]]:
+    document = orjson.dumps(rows, default=_json_default).decode()
+    keys: list[list[Any]] = [[] for _ in parts]
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(tuple(parts)), [document])
+        for n, key in cursor.fetchall():
+            keys[n].append(key)
+    return keys
+
+
+def _json_default(value: Any) -> Any:
+    """A decimal as text, which PostgreSQL parses with the column's type, exactly (orjson
+    writes dates and times itself, in ISO 8601)."""
+    if isinstance(value, Decimal):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} cannot be written in bulk")
+
+
+def _on_conflict(part: Part) -> str:
+    if part.key is None:
+        return ""
+    quote = connection.ops.quote_name
+    updates = ", ".join(f"{quote(name)} = EXCLUDED.{quote(name)}" for name in part.update)
+    return f" ON CONFLICT ({quote(part.key)}) DO UPDATE SET {updates}"
+
+
+# --- SQLite: multi-row INSERTs in one transaction ----------------------------------------------
+
+
+def _write_per_model(parts: list[Part], rows: list[Sequence[Row]]) -> list[list[Any]]:
+    keys: list[list[Any]] = [[] for _ in parts]
+    with transaction.atomic(), connection.cursor() as cursor:
+        for n, (part, part_rows) in enumerate(zip(parts, rows, strict=True)):
+            adapters = [(column, _sqlite_adapter(part.model, column)) for column in part.columns]
+            size = max(1, MAX_VARIABLES // len(part.columns))
+            for start in range(0, len(part_rows), size):
+                batch = part_rows[start : start + size]
+                values = [
+                    value if value is None or adapt is None else adapt(value)
+                    for row in batch
+                    for column, adapt in adapters
+                    for value in (row[column],)
+                ]
+                cursor.execute(_sqlite_statement(part, len(batch)), values)
+                if part.returns_key:
+                    keys[n].extend(key for (key,) in cursor.fetchall())
+    return keys
 
 
 @cache
-def _fields(model: type[models.Model]) -> list[Any]:
-    """The fields of `_columns(model)`, in its order."""
-    return [field for field in model._meta.concrete_fields if not _is_auto(field)]
+def _sqlite_statement(part: Part, rows: int) -> str:
+    quote = connection.ops.quote_name
+    row = f"({', '.join(['%s'] * len(part.columns))})"
+    names = ", ".join(quote(column) for column in part.columns)
+    returning = f" RETURNING {quote(part.key_column)}" if part.returns_key else ""
+    # The model's own table and column names, quoted; every value a parameter.
+    return (
+        f"INSERT INTO {quote(part.model._meta.db_table)} ({names}) "  # noqa: S608
+        f"VALUES {', '.join([row] * rows)}{_on_conflict(part)}{returning}"
+    )
+
+
+@cache
+def _sqlite_adapter(model: type[models.Model], column: str) -> Callable[[Any], Any] | None:
+    """How a column's value, as PostgreSQL takes it in a JSON document, is bound on SQLite:
+    a JSON field's document as text encoded by orjson, dates and times as Django writes them."""
+    field = next(field for field in model._meta.concrete_fields if field.column == column)
+    if isinstance(field, models.JSONField):
+        return lambda value: orjson.dumps(value, default=_json_default).decode()
+    if isinstance(field, models.DateTimeField):
+        return connection.ops.adapt_datetimefield_value
+    if isinstance(field, models.DateField):
+        return connection.ops.adapt_datefield_value
+    return None
+
+
+# --- instances ---------------------------------------------------------------------------------
 
 
 def _is_auto(field: Any) -> bool:
@@ -157,25 +268,8 @@ def _columns(model: type[models.Model]) -> list[Column]:
 
 
 @cache
-def _statement(models_in_order: tuple[type[models.Model], ...]) -> str:
-    quote = connection.ops.quote_name
-    clauses = []
-    for n, model in enumerate(models_in_order):
-        columns = ", ".join(quote(column.name) for column in _columns(model))
-        table = quote(model._meta.db_table)
-        # Names of the models' own tables and columns, quoted; the rows are the one parameter.
-        clauses.append(
-            f"i{n} AS (INSERT INTO {table} ({columns}) SELECT {columns} "  # noqa: S608
-            f"FROM jsonb_populate_recordset(NULL::{table}, (SELECT doc -> {n} FROM sent)))"
-        )
-    return f"WITH sent AS (SELECT %s::jsonb AS doc), {', '.join(clauses)} SELECT 1"
-
-
-def _insert_in_one_statement(groups: list[Sequence[models.Model]]) -> None:
-    document = [[_row(instance) for instance in group] for group in groups]
-    statement = _statement(tuple(type(group[0]) for group in groups))
-    with connection.cursor() as cursor:
-        cursor.execute(statement, [orjson.dumps(document, default=_json_default).decode()])
+def _insert_part(model: type[models.Model]) -> Part:
+    return Part(model, tuple(column.name for column in _columns(model)))
 
 
 def _row(instance: models.Model) -> dict[str, Any]:
@@ -186,11 +280,3 @@ def _row(instance: models.Model) -> dict[str, Any]:
             value = column.prepare(value)
         row[column.name] = value
     return row
-
-
-def _json_default(value: Any) -> Any:
-    """A decimal as text, which PostgreSQL parses with the column's type, exactly (orjson
-    writes dates and times itself, in ISO 8601)."""
-    if isinstance(value, Decimal):
-        return str(value)
-    raise TypeError(f"{type(value).__name__} cannot be written by insert_together")

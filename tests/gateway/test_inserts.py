@@ -1,6 +1,8 @@
-"""insert_together: the rows of several models written at once, read back exactly as the ORM
-would have written them, all or none, in one statement on PostgreSQL."""
+"""The bulk writer (gateway/inserts.py): the rows of several models written at once, read back
+exactly as the ORM would have written them, all or none, in one statement on PostgreSQL, each
+instance with its key; the upsert that the catalog import writes with."""
 
+import json
 from collections.abc import Sequence
 from datetime import timedelta
 from decimal import Decimal
@@ -10,8 +12,8 @@ from django.db import DatabaseError, connection, models, transaction
 from django.test.utils import CaptureQueriesContext, isolate_apps
 from django.utils import timezone
 
-from catalog.models import Recommendation
-from gateway.inserts import insert_together
+from catalog.models import Creator, Recommendation
+from gateway.inserts import insert_together, upsert
 from matching.models import (
     Intent,
     IntentTag,
@@ -26,6 +28,7 @@ from merchants.models import MerchantAgent
 pytestmark = pytest.mark.django_db
 
 # Text that needs escaping in SQL and in JSON, and characters beyond ASCII.
+VALID_UNTIL = timezone.now() + timedelta(days=2)
 AWKWARD = "O'Brien's \"best\" \\ 50% off; DROP TABLE x; -- \u00e9\u4e2d\U0001f45f\n\ttabbed"
 
 
@@ -42,14 +45,14 @@ def _intent(intent_id: str = "int_inserts", **fields) -> Intent:
     )
 
 
-def _family(product, intent: Intent) -> list[Sequence[models.Model]]:
+def _family(product, intent: Intent, name: str = "inserts") -> list[Sequence[models.Model]]:
     tags = [IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags]
     card = {"rec_id": "rec_inserts", "product": {"id": product.id, "title": AWKWARD}}
     rec = Recommendation(
-        rec_id="rec_inserts", product=product, card=card, channel="tiktok", intent_id="x"
+        rec_id=f"rec_{name}", product=product, card=card, channel="tiktok", intent_id="x"
     )
     proposal = Proposal(
-        proposal_id="prop_inserts",
+        proposal_id=f"prop_{name}",
         merchant=None,
         intent=intent,
         product=product,
@@ -57,10 +60,10 @@ def _family(product, intent: Intent) -> list[Sequence[models.Model]]:
         price=Decimal("89.99"),
         provenance=Provenance.CATALOG,
         status=ProposalStatus.SUBMITTED,
-        valid_until=timezone.now() + timedelta(days=2),
+        valid_until=VALID_UNTIL,
     )
     session = MatchSession(
-        match_session_id="ms_inserts",
+        match_session_id=f"ms_{name}",
         intent=intent,
         best_proposal=proposal,
         ranked_proposals=[{"proposal_id": "prop_inserts", "score": 0.9}],
@@ -79,8 +82,6 @@ def test_rows_read_back_as_the_orm_would_have_written_them(trail_shoe):
     for group in family:
         for written in group:
             stored = type(written)._default_manager.filter(pk=written.pk).first()
-            if written.pk is None:  # an auto-incremented key the insert did not read back
-                continue
             assert stored is not None
             for field in type(written)._meta.concrete_fields:
                 assert getattr(stored, field.attname) == getattr(written, field.attname), field
@@ -197,3 +198,85 @@ def test_nothing_to_insert_costs_nothing():
         insert_together([], [])
 
     assert len(queries) == 0
+
+
+def test_each_instance_gets_the_key_the_database_gave_its_row(trail_shoe):
+    earlier = IntentTag.objects.create(intent=Intent.objects.create(intent_id="int_early"), tag="x")
+    intent = _intent()
+    tags = [IntentTag(intent=intent, tag=tag) for tag in ["trail", "running", "shoes"]]
+
+    insert_together([intent], tags)
+
+    assert all(tag.pk is not None and tag.pk > earlier.pk for tag in tags)
+    stored = dict(IntentTag.objects.filter(intent=intent).values_list("pk", "tag"))
+    assert stored == {tag.pk: tag.tag for tag in tags}
+    assert [tag._state.adding for tag in tags] == [False, False, False]
+    assert IntentTag.objects.filter(pk=tags[0].pk).get().tag == "trail"
+
+
+def test_an_upsert_inserts_new_rows_and_updates_only_the_named_columns_of_others():
+    created = timezone.now() - timedelta(days=1)
+    Creator.objects.create(username="miles", display_name="Miles", followers=10)
+    first_created_at = Creator.objects.get(username="miles").created_at
+    now = timezone.now()
+    rows = [
+        {"username": "miles", "display_name": "Miles R.", "followers": 12},
+        {"username": "ana", "display_name": AWKWARD, "followers": 3},
+    ]
+    stamps = {"created_at": created, "updated_at": now}
+
+    upsert(
+        Creator,
+        [row | stamps for row in rows],
+        key="username",
+        update=["display_name", "followers", "updated_at"],
+        insert_only=["created_at"],
+    )
+
+    stored = {c.username: c for c in Creator.objects.all()}
+    assert (stored["miles"].display_name, stored["miles"].followers) == ("Miles R.", 12)
+    assert stored["miles"].created_at == first_created_at  # written on insert only
+    assert (stored["ana"].display_name, stored["ana"].followers) == (AWKWARD, 3)
+    assert stored["ana"].created_at == created
+
+
+def _stored(instance: models.Model) -> dict[str, object]:
+    """The row of `instance` as the database holds it (read without any field's conversion, a
+    JSON document parsed), but for its key, the keys of its parents and the times that Django
+    stamps as it saves."""
+    model = type(instance)
+    columns = [
+        str(field.column)
+        for field in model._meta.concrete_fields
+        if not (field.primary_key or field.is_relation or getattr(field, "auto_now", False))
+        and not getattr(field, "auto_now_add", False)
+    ]
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(quote(column) for column in columns)} "  # noqa: S608
+            f"FROM {quote(model._meta.db_table)} WHERE {quote(str(model._meta.pk.column))} = %s",
+            [instance.pk],
+        )
+        row: dict[str, object] = dict(zip(columns, cursor.fetchone(), strict=True))
+    for field in model._meta.concrete_fields:  # a document, however its text is spaced
+        text = row.get(str(field.column))
+        if isinstance(field, models.JSONField) and isinstance(text, str):
+            row[str(field.column)] = json.loads(text)
+    return row
+
+
+def test_it_stores_exactly_what_bulk_create_stores(trail_shoe):
+    """The writer's canary: it prepares values itself, so a Django upgrade that changes how a
+    field is written (a JSON document's encoding, a date's format, a field's own conversion)
+    shows here as a column that differs from what the ORM's bulk_create writes."""
+    written = _family(trail_shoe, _intent("int_written"), "written")
+    by_orm = _family(trail_shoe, _intent("int_by_orm"), "by_orm")
+
+    insert_together(*written)
+    for group in by_orm:
+        type(group[0])._default_manager.bulk_create(group)
+
+    for ours, theirs in zip(written, by_orm, strict=True):
+        for mine, orm in zip(ours, theirs, strict=True):
+            assert _stored(mine) == _stored(orm), type(mine).__name__

@@ -2,7 +2,7 @@
 that wait on the engine hold no thread, so a worker with two threads still answers everything
 else; bodies past the limit are refused as they arrive; both middleware chains answer with the
 same headers; workers are warm before their first request, commands and Celery never load the
-engine client; SQLite writers take turns."""
+engine client; a SQLite writer waits for the write lock a bounded time."""
 
 import http.client
 import subprocess
@@ -74,7 +74,8 @@ def test_recommends_waiting_on_the_engine_hold_no_thread(web, scripted, shelf):
         scripted.release()
         answers = [recommend.result() for recommend in recommends]
 
-    # SQLite's writers took turns: every recommend recorded its intent, none "database is locked".
+    # On SQLite the writers waited for the lock: every recommend recorded its intent, none
+    # "database is locked".
     assert [answer.status for answer in answers] == [200] * waiting
     assert Intent.objects.count() == waiting
 
@@ -223,29 +224,35 @@ def test_commands_and_celery_never_load_the_engine_client():
     assert loaded.splitlines()[-1] == "False"  # after check's own report
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="the writers' turns are SQLite's")
-def test_a_writer_that_cannot_have_its_turn_in_time_fails_as_locked():
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's one writer at a time")
+def test_a_writer_that_cannot_take_the_write_lock_in_time_fails_as_locked():
     outcome: list[str] = []
 
     def write_meanwhile() -> None:
+        # This thread's connection, waiting at most 0.3 s for the lock.
         other = connections.create_connection("default")
-        other.settings_dict["OPTIONS"] = {**other.settings_dict["OPTIONS"], "timeout": 0.3}
-        other.ensure_connection()
+        options = {**other.settings_dict["OPTIONS"], "timeout": 0.3}
+        other.settings_dict = {**other.settings_dict, "OPTIONS": options}
+        connections["default"] = other
         try:
-            other._start_transaction_under_autocommit()  # type: ignore[attr-defined]
-            outcome.append("began")
+            with transaction.atomic():
+                Intent.objects.create(intent_id="int_" + "2" * 24, raw_query="waited")
+            outcome.append("written")
         except OperationalError as exc:
             outcome.append(str(exc))
         finally:
             other.close()
 
     with transaction.atomic():
-        Intent.objects.create(intent_id="int_" + "0" * 24, raw_query="holding the turn")
+        Intent.objects.create(intent_id="int_" + "0" * 24, raw_query="holding the lock")
         thread = threading.Thread(target=write_meanwhile)
         thread.start()
         thread.join()
 
     assert outcome == ["database is locked"]
-    with transaction.atomic():  # the turn came back with the commit
+    with transaction.atomic():  # the lock is free again with the commit
         Intent.objects.create(intent_id="int_" + "1" * 24, raw_query="the next writer")
-    assert Intent.objects.count() == 2
+    assert sorted(Intent.objects.values_list("raw_query", flat=True)) == [
+        "holding the lock",
+        "the next writer",
+    ]

@@ -181,3 +181,19 @@ def test_links_follow_the_port_unless_the_base_url_is_set(tmp_path, overrides, b
         timeout=60,
     )
     assert printed.stdout.strip() == base
+
+
+def test_sqlite_is_django_s_own_backend_and_postgresql_keeps_its_own_health_check(monkeypatch):
+    monkeypatch.delenv("DATABASE_CONN_MAX_AGE", raising=False)
+
+    sqlite = environment.database("sqlite:///:memory:")
+    postgresql = environment.database("postgres://u@127.0.0.1:5432/x")
+
+    assert sqlite["ENGINE"] == "django.db.backends.sqlite3"
+    assert (sqlite["OPTIONS"]["transaction_mode"], sqlite["OPTIONS"]["timeout"]) == (
+        "IMMEDIATE",
+        20,
+    )
+    assert postgresql["ENGINE"] == "gateway.postgresql"
+    for config in (sqlite, postgresql):
+        assert (config["CONN_MAX_AGE"], config["CONN_HEALTH_CHECKS"]) == (60, True)
