@@ -1,5 +1,5 @@
 """Where A2A tasks are kept: the `tasks` cache (its own Redis prefix, or its own files on the
-embedded default; gateway/cache.py), so `tasks/get` finds a finished task from any worker and
+embedded default; kernel/cache.py), so `tasks/get` finds a finished task from any worker and
 no flood of tasks can push a throttle counter out.
 
 What a task keeps is bounded. Its history holds the operation asked and its arguments, never the

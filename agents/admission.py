@@ -3,7 +3,7 @@ limit, and the JSON check every entry point of the gateway makes.
 
 - **Throttle.** Every request counts, reads included (`tasks/get`, `tools/list`, notifications):
   scope `a2a` or `mcp` (THROTTLE_RATES), per client address as the REST API counts it
-  (gateway/throttles.py, TRUSTED_PROXY_COUNT), in the same store. The operations a request runs
+  (kernel/throttles.py, TRUSTED_PROXY_COUNT), in the same store. The operations a request runs
   then meet the REST API's own throttles too (agents/dispatch.py).
 - **JSON.** A body is read by gateway/jsonio.loads: malformed or nested deeper than
   MAX_JSON_DEPTH, it never reaches the SDKs' parsers, which recurse.
@@ -32,11 +32,11 @@ from mcp_types import PARSE_ERROR
 from starlette.responses import JSONResponse
 from starlette.types import Scope
 
-from gateway.errors import THROTTLED
-from gateway.handlers import error_body
-from gateway.jsonio import NotJson, loads
-from gateway.throttles import ScopeThrottle
-from gateway.wellknown import A2A_JSONRPC_PATH, MCP_PATH
+from kernel.errors import THROTTLED
+from kernel.handlers import error_body
+from kernel.jsonio import NotJson, loads
+from kernel.throttles import ScopeThrottle
+from kernel.wellknown import A2A_JSONRPC_PATH, MCP_PATH
 
 THROTTLED_CODE = -32029
 

@@ -1,6 +1,6 @@
 """The agents' protocols beside the REST API in one ASGI application (gateway/asgi.py).
 
-Requests under A2A's and MCP's paths (gateway/wellknown.py) go to their servers, after the
+Requests under A2A's and MCP's paths (kernel/wellknown.py) go to their servers, after the
 checks Django makes of every request of its own: the Host header must be one of
 ALLOWED_HOSTS, and the body no larger than DATA_UPLOAD_MAX_MEMORY_SIZE; then the client's rate
 limit and the JSON check (agents/admission.py). Everything else goes to the REST API.
@@ -20,10 +20,10 @@ from agents.a2a_server import application as a2a_application
 from agents.admission import refusal
 from agents.dispatch import ASGIApp, Caller, Dispatcher, current_caller
 from agents.mcp_server import McpServer
-from gateway.bodies import Aborted, TooLarge, read_body, replay
-from gateway.errors import PAYLOAD_TOO_LARGE
-from gateway.handlers import error_body
-from gateway.wellknown import A2A_JSONRPC_PATH, A2A_REST_PATH, MCP_PATH
+from kernel.bodies import Aborted, TooLarge, read_body, replay
+from kernel.errors import PAYLOAD_TOO_LARGE
+from kernel.handlers import error_body
+from kernel.wellknown import A2A_JSONRPC_PATH, A2A_REST_PATH, MCP_PATH
 
 A2A_PREFIXES = (A2A_JSONRPC_PATH, A2A_REST_PATH + "/")
 

@@ -24,7 +24,7 @@ from mcp.server.streamable_http_manager import (
 
 from agents import operations
 from agents.dispatch import Dispatcher
-from gateway.wellknown import CONTRACT_VERSION
+from kernel.wellknown import CONTRACT_VERSION
 
 INSTRUCTIONS = (
     "Tools of the Product Recommendation and Intent-Matching Gateway. Start with recommend: "

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.dispatch import Dispatcher, Reply, filled
-from gateway.errors import (
+from kernel.errors import (
     MISSING_ARGUMENTS,
     NOT_A_PATH_VALUE,
     NOT_ARGUMENTS,
@@ -24,8 +24,8 @@ from gateway.errors import (
     UNKNOWN_OPERATION,
     ApiError,
 )
-from gateway.handlers import error_body
-from gateway.schema import english_schema
+from kernel.handlers import error_body
+from kernel.schema import english_schema
 
 BUY_LINK = (
     " Each card's cta.primary.url is the buy link: hand it to the user verbatim, never "

@@ -213,7 +213,7 @@ def demo_catalog_file(products: int = PRODUCTS) -> Path:
         from datetime import UTC, datetime
 
         from catalog.demo import generate_catalog
-        from gateway.jsonio import dumps
+        from kernel.jsonio import dumps
 
         today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         partial = path.with_suffix(".part")

@@ -16,7 +16,7 @@ def intent_with_proposals() -> str:
     from django.utils import timezone
 
     from catalog.models import Product, Recommendation
-    from gateway.ids import INTENT, PROPOSAL, new_id
+    from kernel.ids import INTENT, PROPOSAL, new_id
     from matching import ranking
     from matching.models import Intent, MatchSession, MatchToken, Proposal
     from merchants.models import MerchantAgent

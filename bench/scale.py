@@ -166,7 +166,7 @@ def steady(port: int, queries: list[dict[str, Any]], edit: Any = None) -> float:
 def measure_retrieval(queries: list[dict[str, Any]]) -> dict[str, list[float]]:
     """Each tier's time (ms) for every query, in this process, on the scratch database."""
     from catalog import search
-    from matching.resolution import normalize
+    from matching.engine.resolution import normalize
 
     samples: dict[str, list[float]] = {"word": [], "fuzzy": [], "retrieve": []}
     for query in queries:
@@ -213,7 +213,7 @@ def run(vendor: str, size: int) -> None:
         from django.core.cache import caches
 
         from catalog.importer import catalog_import
-        from gateway.cache import forget
+        from kernel.cache import forget
 
         for alias in ("default", "engine"):  # as `make relevance`: every query cold
             caches[alias].clear()

@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString
 from catalog import versions
 from catalog.cards import discount_percent
 from catalog.models import Creator, Product, Recommendation, SearchWord, Video
-from gateway.admin_display import ReadOnlyAdmin, pretty_json
+from kernel.admin_display import ReadOnlyAdmin, pretty_json
 
 
 class VideoInline(admin.TabularInline):

@@ -1,5 +1,5 @@
 """Catalog import from JSON Lines: one product a line, validated (catalog/import_format.py),
-upserted in batches through the bulk writer (gateway/inserts.py).
+upserted in batches through the bulk writer (kernel/inserts.py).
 
 Idempotent: products are upserted by `id`, creators by `username`, videos by `task_id`, and a
 product's line is the whole truth about its videos (videos it no longer lists are removed).
@@ -17,7 +17,7 @@ from catalog import versions
 from catalog.documents import of_fields
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
-from gateway.inserts import upsert
+from kernel.inserts import upsert
 
 BATCH_SIZE = 500
 

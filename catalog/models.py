@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from catalog.documents import of_fields
-from gateway.fields import JSONField
+from kernel.fields import JSONField
 
 # Creator usernames: what the import accepts and what lookups check before they query.
 USERNAME = re.compile(r"[A-Za-z0-9._-]{1,64}")

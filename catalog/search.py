@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from catalog import fulltext, spelling, text
 from catalog.models import Product
-from gateway.cache import cached
+from kernel.cache import cached
 
 TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "broadened")
 TRENDING = "trending"

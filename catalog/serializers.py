@@ -6,7 +6,7 @@ them to drf-spectacular, and the tests check served cards against that descripti
 
 from rest_framework import serializers
 
-from gateway.serializer_fields import channel_field, limit_field
+from kernel.serializer_fields import channel_field, limit_field
 
 
 class CardQuerySerializer(serializers.Serializer):

@@ -12,10 +12,10 @@ from django.utils import timezone
 from catalog import versions
 from catalog.cards import build_card
 from catalog.models import USERNAME, Creator, Product, Recommendation, Video, product_id_from
-from gateway import cache
-from gateway.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
-from gateway.ids import REC, is_minted, new_id
-from gateway.inserts import insert_together
+from kernel import cache
+from kernel.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
+from kernel.ids import REC, is_minted, new_id
+from kernel.inserts import insert_together
 
 
 def products_with_videos() -> QuerySet[Product]:

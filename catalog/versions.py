@@ -14,7 +14,7 @@ from django.core.cache import caches
 from django.db import transaction
 from redis.exceptions import RedisError
 
-from gateway.cache import cached
+from kernel.cache import cached
 
 logger = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ from catalog.serializers import (
     ShowcaseQuerySerializer,
     ShowcaseSerializer,
 )
-from gateway.contract import BAD_QUERY, THROTTLED, errors, id_parameter
-from gateway.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
-from gateway.ids import REC
-from gateway.validation import validated
+from kernel.contract import BAD_QUERY, THROTTLED, errors, id_parameter
+from kernel.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
+from kernel.ids import REC
+from kernel.validation import validated
 
 REC_ID = id_parameter("recId", REC, "The card's rec_id: `rec_` and 24 hex characters.")
 PRODUCT_ID = OpenApiParameter(

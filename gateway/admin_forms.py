@@ -20,8 +20,8 @@ from django.db import models
 from django.forms.fields import InvalidJSONInput
 from django.http import HttpRequest
 
-from gateway.admin_display import pretty_json
-from gateway.jsonio import NotJson, loads
+from kernel.admin_display import pretty_json
+from kernel.jsonio import NotJson, loads
 
 
 class JSONEditor(forms.Textarea):

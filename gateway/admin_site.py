@@ -2,7 +2,7 @@
 
 Each figure links to the records behind it, filtered, so staff go from "3 deliveries failing"
 to the deliveries, their attempts and the merchant in a click or two. The apps' admin modules
-provide the figures (gateway.admin_display.console_tiles): this module imports no app.
+provide the figures (kernel.admin_display.console_tiles): this module imports no app.
 """
 
 from typing import Any
@@ -16,8 +16,8 @@ from django.template.response import TemplateResponse
 from django.urls import resolve
 from django.utils import timezone
 
-from gateway.admin_display import OUT_OF_REACH, TILE_PROVIDERS, Tile
 from gateway.admin_forms import ConsoleForms
+from kernel.admin_display import OUT_OF_REACH, TILE_PROVIDERS, Tile
 
 
 def _may_view(user: Any, tile: Tile) -> bool:
@@ -30,7 +30,7 @@ def _may_view(user: Any, tile: Tile) -> bool:
 
 
 def today_tiles(user: Any) -> list[Tile]:
-    """Today's figures (UTC) of every app that shows some (gateway.admin_display.console_tiles),
+    """Today's figures (UTC) of every app that shows some (kernel.admin_display.console_tiles),
     each with the admin list that shows those records; only those `user` may view."""
     start = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
     tiles = [tile for _, provider in sorted(TILE_PROVIDERS) for tile in provider(start)]

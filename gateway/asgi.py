@@ -15,7 +15,7 @@ What is the gateway's own here, and why (tests/gateway/test_serving_upstream.py 
 Django or asgiref upgrade that changes what it relies on):
 
 - request bodies are read, and refused past the limit, before Django sees them
-  (gateway/bodies.py);
+  (kernel/bodies.py);
 - the synchronous views run on their own pool, as Django's WSGI handler runs them
   (`GatewayHandler._respond`): Django's ASGI handler would run each of their middleware hooks
   and the view on a thread of a new executor per request, opening a database connection for
@@ -59,8 +59,8 @@ from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
 from agents.asgi import Agents  # noqa: E402
-from gateway.bodies import Aborted, TooLarge, read_body, replay, with_length  # noqa: E402
-from gateway.handlers import error_body, payload_too_large  # noqa: E402
+from kernel.bodies import Aborted, TooLarge, read_body, replay, with_length  # noqa: E402
+from kernel.handlers import error_body, payload_too_large  # noqa: E402
 
 logger = logging.getLogger(__name__)
 

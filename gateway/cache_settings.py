@@ -1,5 +1,5 @@
 """The gateway's shared caches (Django's CACHES setting): which store lives where, and its
-bounds. gateway/cache.py says what each store holds and why they are apart."""
+bounds. kernel/cache.py says what each store holds and why they are apart."""
 
 from pathlib import Path
 from typing import Any
@@ -34,19 +34,19 @@ def cache_settings(
         # the breaker see one state; local memory would give each process its own.
         caches = {
             "default": {
-                "BACKEND": "gateway.cache.SharedStateCache",
+                "BACKEND": "kernel.cache.SharedStateCache",
                 "LOCATION": str(var_dir / "cache"),
                 "KEY_PREFIX": "gw",
                 "OPTIONS": {"MAX_ENTRIES": 10_000},
             },
             "engine": {
-                "BACKEND": "gateway.cache.FileCache",
+                "BACKEND": "kernel.cache.FileCache",
                 "LOCATION": str(var_dir / "cache" / "engine"),
                 "KEY_PREFIX": "gw",
                 "OPTIONS": {"MAX_ENTRIES": engine_entries},
             },
             "tasks": {
-                "BACKEND": "gateway.cache.FileCache",
+                "BACKEND": "kernel.cache.FileCache",
                 "LOCATION": str(var_dir / "cache" / "a2a-tasks"),
                 "KEY_PREFIX": "gw",
                 "OPTIONS": {"MAX_ENTRIES": task_entries},

@@ -1,5 +1,5 @@
 """How /openapi.json describes the gateway (drf-spectacular's settings): its title, servers,
-tags and the hooks that finish it (gateway/schema.py)."""
+tags and the hooks that finish it (kernel/schema.py)."""
 
 from typing import Any
 
@@ -23,9 +23,9 @@ def spectacular_settings(public_base_url: str) -> dict[str, Any]:
         "ENUM_NAME_OVERRIDES": {"MandateVerificationReasonEnum": "matching.mandates.Reason"},
         "POSTPROCESSING_HOOKS": [
             "drf_spectacular.hooks.postprocess_schema_enums",
-            "gateway.schema.retry_after_header",
-            "gateway.schema.required_bodies",
-            "gateway.schema.empty_query_values",
+            "kernel.schema.retry_after_header",
+            "kernel.schema.required_bodies",
+            "kernel.schema.empty_query_values",
         ],
         "TAGS": [
             {

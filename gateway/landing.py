@@ -8,7 +8,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from gateway.handlers import handler404
+from kernel.handlers import handler404
 
 # The guides in the order a newcomer reads them; any other guide of docs/ follows.
 GUIDE_ORDER = ["api", "agents", "engine", "protocol", "merchants", "attribution", "catalog"]

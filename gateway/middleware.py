@@ -29,7 +29,7 @@ from django.middleware.csrf import CsrfViewMiddleware as DjangoCsrf
 from django.middleware.security import SecurityMiddleware as DjangoSecurity
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
-from gateway.ids import REQUEST, new_id
+from kernel.ids import REQUEST, new_id
 
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 

@@ -27,7 +27,7 @@ from gateway.environment import (
     usd_rates,
 )
 from gateway.logging_settings import logging_config
-from gateway.signing import load_signing_keys
+from kernel.signing import load_signing_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -42,7 +42,7 @@ if not SECRET_KEY:
         )
     SECRET_KEY = "insecure-development-only-key"  # noqa: S105 - only ever used with DEBUG on
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
-# Passphrases of the keys that encrypt secrets at rest (gateway/secrets.py): the first encrypts,
+# Passphrases of the keys that encrypt secrets at rest (kernel/secrets.py): the first encrypts,
 # all decrypt. By default the one SECRET_KEY; list the old one after a new one to rotate.
 SECRETS_ENCRYPTION_KEYS = env.list("SECRETS_ENCRYPTION_KEYS", default=[]) or [SECRET_KEY]
 
@@ -139,7 +139,7 @@ DATABASES = {"default": database(env.str("DATABASE_URL", default="sqlite:///var/
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
-# The caches (gateway/cache.py says what lives in each): shared state, the intent engine's
+# The caches (kernel/cache.py says what lives in each): shared state, the intent engine's
 # resolutions, A2A tasks (CACHES), and each process's own memory of the catalog (CATALOG_*).
 INTENT_ENGINE_CACHE_ENTRIES = bounded_int("INTENT_ENGINE_CACHE_ENTRIES", 10_000, 100, 10_000_000)
 CATALOG_CACHE_S = bounded_int("CATALOG_CACHE_S", 60, 0, 3600, " seconds")
@@ -215,11 +215,11 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
 
 
 REST_FRAMEWORK: dict[str, Any] = {
-    "DEFAULT_RENDERER_CLASSES": ["gateway.jsonio.OrjsonRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["gateway.jsonio.OrjsonParser"],
+    "DEFAULT_RENDERER_CLASSES": ["kernel.jsonio.OrjsonRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["kernel.jsonio.OrjsonParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_THROTTLE_CLASSES": ["gateway.throttles.ScopeThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["kernel.throttles.ScopeThrottle"],
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_RATES": throttle_rates(
         env.str("THROTTLE_RATES", default=""), DEFAULT_THROTTLE_RATES
@@ -227,7 +227,7 @@ REST_FRAMEWORK: dict[str, Any] = {
     # Clients are identified by REMOTE_ADDR unless the operator says how many proxies to trust;
     # trusting X-Forwarded-For blindly would let anyone pick their own throttle bucket.
     "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
-    "EXCEPTION_HANDLER": "gateway.handlers.exception_handler",
+    "EXCEPTION_HANDLER": "kernel.handlers.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "URL_FORMAT_OVERRIDE": None,
 }
@@ -342,8 +342,9 @@ INTENT_ENGINE_MAX_TOKENS = bounded_int("INTENT_ENGINE_MAX_TOKENS", 300, 64, 4096
 # Extra attempts after a provider error (never after a timeout: the time is spent).
 INTENT_ENGINE_RETRIES = bounded_int("INTENT_ENGINE_RETRIES", 1, 0, 3)
 # Outages of this many distinct intents in a row, the last confirmed by a canary call, open the
-# breaker (503 at once) for COOLDOWN_S, then one trial call decides (matching/breaker.py). A bad
-# answer to one input is remembered for INTENT_ENGINE_BAD_INPUT_S.
+# breaker (503 at once) for COOLDOWN_S, then one trial call decides
+# (matching/engine/breaker.py). A bad answer to one input is remembered for
+# INTENT_ENGINE_BAD_INPUT_S.
 INTENT_ENGINE_BREAKER_FAILURES = bounded_int("INTENT_ENGINE_BREAKER_FAILURES", 5, 1, 100)
 INTENT_ENGINE_BREAKER_COOLDOWN_S = bounded(
     "INTENT_ENGINE_BREAKER_COOLDOWN_S", 30.0, 1, 3600, " seconds"

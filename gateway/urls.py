@@ -6,8 +6,8 @@ from django.urls import include, path
 from gateway.documents import ProtocolDocumentView, guide
 from gateway.health import LivenessView, ReadinessView
 from gateway.landing import favicon, landing
-from gateway.schema import SchemaView, SwaggerView
-from gateway.wellknown import AgentCardView, JwksView, LegacyAgentCardView
+from kernel.schema import SchemaView, SwaggerView
+from kernel.wellknown import AgentCardView, JwksView, LegacyAgentCardView
 
 urlpatterns = [
     path("v1/", include("catalog.urls")),
@@ -32,7 +32,7 @@ urlpatterns = [
     path("", landing, name="landing"),
 ]
 
-handler400 = "gateway.handlers.handler400"
-handler403 = "gateway.handlers.handler403"
-handler404 = "gateway.handlers.handler404"
-handler500 = "gateway.handlers.handler500"
+handler400 = "kernel.handlers.handler400"
+handler403 = "kernel.handlers.handler403"
+handler404 = "kernel.handlers.handler404"
+handler500 = "kernel.handlers.handler500"

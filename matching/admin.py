@@ -12,7 +12,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import ngettext
 
-from gateway.admin_display import (
+from kernel.admin_display import (
     ReadOnlyAdmin,
     ReadOnlyInline,
     Tile,

@@ -12,13 +12,13 @@ class MatchingConfig(AppConfig):
         merchant_deactivated.connect(services.proposals_withdraw, dispatch_uid="proposals_withdraw")
 
     def warm_up(self) -> None:
-        """As a web worker starts: the intent engine's client (matching/engine_warm_up.py)."""
-        from matching import engine_warm_up
+        """As a web worker starts: the intent engine's client (matching/engine/warm_up.py)."""
+        from matching.engine import warm_up as engine_warm_up
 
         engine_warm_up.warm_up()
 
     async def awarm_up(self) -> None:
         """Then, on the worker's event loop, a rehearsal of an engine call on loopback."""
-        from matching import engine_warm_up
+        from matching.engine import warm_up as engine_warm_up
 
         await engine_warm_up.awarm_up()

@@ -18,7 +18,7 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
-from gateway.errors import INVALID_DEMAND_TOKEN
+from kernel.errors import INVALID_DEMAND_TOKEN
 from matching.models import ConfirmedBy, Intent
 from merchants.credentials import token_digest
 from merchants.models import MerchantAgent

@@ -6,7 +6,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample
 
 from catalog.examples import CARD, GENERATED_AT
-from gateway.errors import INTENT_ENGINE_UNAVAILABLE
+from kernel.errors import INTENT_ENGINE_UNAVAILABLE
 
 INTENT_ID = "int_475554141124282ba19858a1"
 PROPOSAL_ID = "prp_90ffe9c83589755145f6c093"

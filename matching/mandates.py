@@ -18,14 +18,14 @@ from django.db import models
 from django.utils import timezone
 
 from catalog.models import Product
-from gateway.errors import (
+from kernel.errors import (
     INVALID_BODY,
     PROPOSED_PRODUCT_NOT_FOUND,
     SIGNING_KEY_UNAVAILABLE,
     ApiError,
 )
-from gateway.ids import MANDATE, new_id
-from gateway.signing import ALGORITHM, b64url_decode, canonical_json, signing_keys
+from kernel.ids import MANDATE, new_id
+from kernel.signing import ALGORITHM, b64url_decode, canonical_json, signing_keys
 from matching.models import IntentMandate
 
 MANDATE_TYPE = "intent_mandate"

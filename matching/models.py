@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from catalog.models import Product
-from gateway.fields import JSONField
+from kernel.fields import JSONField
 from merchants.models import MerchantAgent
 
 

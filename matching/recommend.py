@@ -7,7 +7,7 @@ Proposal per card, and a MatchSession ranking them. The answer carries the inten
 credential (matching/demand.py), shown this once. Intent.Surge is published with the intent
 (its deliveries are queued after commit). The engine is awaited holding no thread and no
 database connection; every row is composed first and then written at once, all or none
-(gateway/inserts.py: one statement on PostgreSQL).
+(kernel/inserts.py: one statement on PostgreSQL).
 """
 
 import hashlib
@@ -27,14 +27,15 @@ from catalog import search, text, versions
 from catalog.cards import iso, sales_stats
 from catalog.models import Product
 from catalog.services import cards_build, cards_rows, products_for_cards
-from gateway.cache import cached
-from gateway.ids import INTENT, PROPOSAL, new_id
-from gateway.inserts import insert_together
-from matching import engine, ranking
+from kernel.cache import cached
+from kernel.ids import INTENT, PROPOSAL, new_id
+from kernel.inserts import insert_together
+from matching import ranking
 from matching.demand import new_demand_token
+from matching.engine import client as engine
+from matching.engine.resolution import Resolution, normalize
 from matching.models import Intent, Proposal, ProposalStatus, Provenance
 from matching.rendering import intent_body, proposal_body
-from matching.resolution import Resolution, normalize
 from matching.resolving import resolved_fields
 from matching.services import (
     Candidate,

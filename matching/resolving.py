@@ -19,10 +19,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from catalog.search import catalog_categories
-from gateway.scheduling import RetrySchedule, Scheduled
-from matching import engine
+from kernel.scheduling import RetrySchedule, Scheduled
+from matching.engine import client as engine
+from matching.engine.resolution import Resolution
 from matching.models import Intent, IntentTag, ResolutionSource
-from matching.resolution import Resolution
 from matching.serializers import IntentSerializer
 from merchants.delivery import surge_publish
 
@@ -38,7 +38,7 @@ RETRY_SCHEDULE = (
 )
 # An intent's attempts on their schedule, without a lease: a claim counts the attempt and holds
 # until the next one's turn, so an attempt whose worker died counts as failed
-# (gateway/scheduling.py).
+# (kernel/scheduling.py).
 RESOLVING = Scheduled(
     due="next_resolution_at", attempts="resolution_attempts", schedule=RetrySchedule(RETRY_SCHEDULE)
 )

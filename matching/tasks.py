@@ -4,7 +4,8 @@ import contextlib
 
 from celery import shared_task
 
-from matching import engine, resolving
+from matching import resolving
+from matching.engine import client as engine
 
 
 @shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)

@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError
 
-from gateway.admin_display import (
+from kernel.admin_display import (
     ReadOnlyAdmin,
     ReadOnlyInline,
     Tile,
@@ -19,7 +19,7 @@ from gateway.admin_display import (
     console_tiles,
     keep_out_of_reach,
 )
-from gateway.dispatch import dispatch
+from kernel.dispatch import dispatch
 from merchants import delivery, services, tasks
 from merchants.endpoints import registration_problem
 from merchants.models import (

@@ -11,7 +11,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 
-from gateway.errors import INVALID_TOKEN, MISSING_TOKEN, OTHER_MERCHANTS_TOKEN, ApiError
+from kernel.errors import INVALID_TOKEN, MISSING_TOKEN, OTHER_MERCHANTS_TOKEN, ApiError
 from merchants.credentials import token_digest
 from merchants.models import MerchantAgent
 

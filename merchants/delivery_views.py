@@ -9,8 +9,8 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.contract import BAD_QUERY, INVALID_TOKEN, MISSING_TOKEN, THROTTLED, errors
-from gateway.errors import (
+from kernel.contract import BAD_QUERY, INVALID_TOKEN, MISSING_TOKEN, THROTTLED, errors
+from kernel.errors import (
     DELIVERIES_DISABLED,
     DELIVERY_NOT_FAILED,
     DELIVERY_NOT_FOUND,
@@ -19,9 +19,9 @@ from gateway.errors import (
     MERCHANT_DEACTIVATED,
     either,
 )
-from gateway.errors import INVALID_TOKEN as INVALID_TOKEN_ERROR
-from gateway.paging import NUMBERED
-from gateway.validation import validated
+from kernel.errors import INVALID_TOKEN as INVALID_TOKEN_ERROR
+from kernel.paging import NUMBERED
+from kernel.validation import validated
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
 from merchants.delivery import merchant_deliveries, merchant_delivery_retry

@@ -9,7 +9,7 @@ from typing import Any
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 
-from gateway.throttles import ScopeThrottle
+from kernel.throttles import ScopeThrottle
 from merchants.models import MerchantAgent
 
 SCOPE = "endpoint_change"

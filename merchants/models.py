@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from gateway.fields import EncryptedTextField, JSONField
+from kernel.fields import EncryptedTextField, JSONField
 
 MERCHANT_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 # Ids a merchant may not take: route names under /v1/merchant/, and the label ranked items give
@@ -66,7 +66,7 @@ class MerchantAgent(models.Model):
     # SHA-256 of the registration token; the token itself is shown once and never stored.
     token_hash = models.CharField(max_length=64, unique=True)
     # The Standard Webhooks signing secret: kept, because every delivery is signed with it;
-    # stored encrypted (gateway/secrets.py).
+    # stored encrypted (kernel/secrets.py).
     webhook_secret = EncryptedTextField()
     registered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from gateway.ids import EVENT, new_id
+from kernel.ids import EVENT, new_id
 from merchants.client import Answer, post_signed
 from merchants.delivery import delete_in_batches, event_body, merchant_answered
 from merchants.models import HealthProbe, MerchantAgent, MerchantStatus, ProbeTrigger

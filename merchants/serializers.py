@@ -8,7 +8,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from gateway.serializer_fields import JsonStringField, MetadataField, limit_field
+from kernel.serializer_fields import JsonStringField, MetadataField, limit_field
 from merchants.endpoints import ENDPOINT_PATTERN
 from merchants.models import (
     MERCHANT_ID,

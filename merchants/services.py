@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from gateway.errors import BAD_ENDPOINT, MERCHANT_NOT_FOUND
+from kernel.errors import BAD_ENDPOINT, MERCHANT_NOT_FOUND
 from merchants import subscriptions
 from merchants.auth import invalid_token, missing_token
 from merchants.credentials import new_registration_token, new_webhook_secret, token_digest

@@ -33,7 +33,7 @@ ONE_ATTEMPT: dict[str, Any] = {
 logger = logging.getLogger(__name__)
 
 
-# The use cases send these three by name (gateway/dispatch.py); the names are theirs.
+# The use cases send these three by name (kernel/dispatch.py); the names are theirs.
 @shared_task(
     name=delivery.FAN_OUT, acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True
 )

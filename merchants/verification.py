@@ -39,9 +39,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from gateway.dispatch import dispatch_after_commit
-from gateway.ids import EVENT, new_id
-from gateway.scheduling import RetrySchedule, Scheduled
+from kernel.dispatch import dispatch_after_commit
+from kernel.ids import EVENT, new_id
+from kernel.scheduling import RetrySchedule, Scheduled
 from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery import RETRY_SCHEDULE, event_body
 from merchants.delivery.hosts import host_allows
@@ -59,7 +59,7 @@ URL_GAP = timedelta(seconds=60)
 # A verification claimed this long ago and still not settled lost its worker.
 LEASE = timedelta(minutes=2)
 # A verification's attempts, on the deliveries' schedule; a claim holds for LEASE, after which
-# the verification is due again (gateway/scheduling.py).
+# the verification is due again (kernel/scheduling.py).
 VERIFYING = Scheduled(
     due="next_verification_at",
     attempts="verification_attempts",

@@ -9,17 +9,17 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.asyncviews import WaitingViewSet
-from gateway.contract import BAD_BODY, INVALID_TOKEN, MISSING_TOKEN, THROTTLED, TOO_LARGE, errors
-from gateway.errors import (
+from kernel.asyncviews import WaitingViewSet
+from kernel.contract import BAD_BODY, INVALID_TOKEN, MISSING_TOKEN, THROTTLED, TOO_LARGE, errors
+from kernel.errors import (
     INVALID_BODY,
     MERCHANT_NOT_FOUND,
     MERCHANT_UNHEALTHY,
     MISSING_FIELDS,
     either,
 )
-from gateway.errors import MISSING_TOKEN as MISSING_TOKEN_ERROR
-from gateway.validation import validated
+from kernel.errors import MISSING_TOKEN as MISSING_TOKEN_ERROR
+from kernel.validation import validated
 from merchants import probes, services
 from merchants.auth import MerchantTokenActions, presented_token
 from merchants.auth import require_merchant as authenticated_as

@@ -41,7 +41,7 @@ def serve(database_url: str, output: Path) -> None:
         from django.core.management import call_command
         from django.test import Client
 
-        from gateway.cache import forget
+        from kernel.cache import forget
 
         call_command("migrate", verbosity=0)
         call_command("flush", interactive=False, verbosity=0)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from gateway.admin_display import ReadOnlyAdmin, Tile, changelist, console_tiles
+from kernel.admin_display import ReadOnlyAdmin, Tile, changelist, console_tiles
 from reporting.models import Click, Conversion
 from reporting.services.conversions import FLAG_REASONS
 

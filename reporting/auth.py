@@ -16,7 +16,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from gateway.errors import SUPPLY_KEY_REQUIRED, SUPPLY_KEYS_NOT_CONFIGURED, ApiError
+from kernel.errors import SUPPLY_KEY_REQUIRED, SUPPLY_KEYS_NOT_CONFIGURED, ApiError
 
 HEADER = "X-Supply-Key"
 

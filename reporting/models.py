@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from catalog.models import Product, Recommendation
-from gateway.fields import JSONField
+from kernel.fields import JSONField
 from matching.models import MatchToken
 from merchants.models import MerchantAgent
 

@@ -8,9 +8,9 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from catalog.models import MAX_PRODUCT_ID
-from gateway.contract import AtLeastOneOfSerializer
-from gateway.errors import PRODUCT_NOT_FOUND
-from gateway.serializer_fields import (
+from kernel.contract import AtLeastOneOfSerializer
+from kernel.errors import PRODUCT_NOT_FOUND
+from kernel.serializer_fields import (
     CHANNEL_PATTERN,
     JsonDecimalField,
     JsonStringField,

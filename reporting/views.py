@@ -8,8 +8,8 @@ from rest_framework import viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.contract import BAD_QUERY, MISSING_TOKEN, THROTTLED, TOO_LARGE, errors, id_parameter
-from gateway.errors import (
+from kernel.contract import BAD_QUERY, MISSING_TOKEN, THROTTLED, TOO_LARGE, errors, id_parameter
+from kernel.errors import (
     CARD_NOT_FOUND,
     CONVERSION_CONFLICT,
     INVALID_BODY,
@@ -24,10 +24,10 @@ from gateway.errors import (
     SUPPLY_KEYS_NOT_CONFIGURED,
     either,
 )
-from gateway.ids import REC
-from gateway.jsonio import AnyAccept
-from gateway.throttles import ScopeThrottle, client_address
-from gateway.validation import validated
+from kernel.ids import REC
+from kernel.jsonio import AnyAccept
+from kernel.throttles import ScopeThrottle, client_address
+from kernel.validation import validated
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
 from merchants.services import merchant_get

@@ -6,7 +6,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from django.core.cache import caches
 
-from gateway import cache
+from kernel import cache
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
 from tests.support.engine import ScriptedEngine
 from tests.support.receiver import Receiver

@@ -6,7 +6,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from gateway.serializer_fields import (
+from kernel.serializer_fields import (
     JsonNumberField,
 )
 

@@ -8,8 +8,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalog.models import MAX_PRODUCT_ID
-from gateway.errors import PROPOSED_PRODUCT_NOT_FOUND
-from gateway.serializer_fields import (
+from kernel.errors import PROPOSED_PRODUCT_NOT_FOUND
+from kernel.serializer_fields import (
     JsonNumberField,
     JsonStringField,
 )

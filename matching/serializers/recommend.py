@@ -4,11 +4,11 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from catalog.serializers import CardSerializer
-from gateway.serializer_fields import (
+from kernel.serializer_fields import (
     channel_field,
     limit_field,
 )
-from matching.resolution import MAX_INTENT_CHARS
+from matching.engine.resolution import MAX_INTENT_CHARS
 from matching.serializers.resources import DEMAND_CREDENTIAL_HELP, ProposalSerializer
 
 

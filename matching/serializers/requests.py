@@ -5,8 +5,8 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
-from gateway.contract import AtLeastOneOfSerializer
-from gateway.serializer_fields import (
+from kernel.contract import AtLeastOneOfSerializer
+from kernel.serializer_fields import (
     JsonStringField,
     MetadataField,
     channel_field,

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from catalog.serializers import CardSerializer
-from gateway.serializer_fields import (
+from kernel.serializer_fields import (
     JsonStringField,
     NullableObjectField,
 )

@@ -14,13 +14,13 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from gateway.errors import (
+from kernel.errors import (
     INTENT_NOT_FOUND,
     MERCHANT_DEACTIVATED,
 )
-from gateway.ids import INTENT, PROPOSAL, find_minted, new_id
-from gateway.inserts import insert_together
-from gateway.paging import page_of
+from kernel.ids import INTENT, PROPOSAL, find_minted, new_id
+from kernel.inserts import insert_together
+from kernel.paging import page_of
 from matching import resolving
 from matching.demand import new_demand_token
 from matching.models import (

@@ -6,12 +6,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from catalog.models import Product, product_id_from
-from gateway.errors import (
+from kernel.errors import (
     MERCHANT_DEACTIVATED,
     PROPOSAL_NOT_FOUND,
     PROPOSED_PRODUCT_NOT_FOUND,
 )
-from gateway.ids import PROPOSAL, find_minted, new_id
+from kernel.ids import PROPOSAL, find_minted, new_id
 from matching import ranking
 from matching.models import (
     Proposal,

@@ -17,11 +17,11 @@ from django.utils import timezone
 
 from catalog.models import Recommendation
 from catalog.services import cards_build, cards_record, products_with_videos
-from gateway.errors import (
+from kernel.errors import (
     MATCH_NOT_FOUND,
     PROPOSALS_NOT_OF_INTENT,
 )
-from gateway.ids import MATCH_SESSION, find_minted, new_id
+from kernel.ids import MATCH_SESSION, find_minted, new_id
 from matching import ranking
 from matching.models import (
     Intent,

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from gateway.errors import (
+from kernel.errors import (
     MATCH_ALREADY_ACCEPTED,
     MATCH_EXPIRED,
     MATCH_TOKEN_EXPIRED,
@@ -18,7 +18,7 @@ from gateway.errors import (
     TOKEN_OF_ANOTHER_PROPOSAL,
     ApiError,
 )
-from gateway.ids import MATCH_TOKEN, find_minted, new_id
+from kernel.ids import MATCH_TOKEN, find_minted, new_id
 from matching.demand import confirmer
 from matching.models import (
     AcceptanceState,

@@ -8,20 +8,20 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.asyncviews import WaitingViewSet
-from gateway.contract import (
+from kernel.asyncviews import WaitingViewSet
+from kernel.contract import (
     BAD_QUERY,
     THROTTLED,
     TOO_LARGE,
     errors,
 )
-from gateway.errors import (
+from kernel.errors import (
     INTENT_NOT_FOUND,
     INVALID_BODY,
     MISSING_FIELDS,
     either,
 )
-from gateway.validation import validated
+from kernel.validation import validated
 from matching import services
 from matching.examples import (
     INTENT_FOUND,

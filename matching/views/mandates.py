@@ -8,17 +8,17 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.contract import (
+from kernel.contract import (
     THROTTLED,
     TOO_LARGE,
     errors,
 )
-from gateway.errors import (
+from kernel.errors import (
     INVALID_BODY,
     SIGNING_KEY_UNAVAILABLE,
 )
-from gateway.signing import ALGORITHM
-from gateway.validation import validated
+from kernel.signing import ALGORITHM
+from kernel.validation import validated
 from matching import mandates
 from matching.examples import (
     SIGN_REQUEST,

@@ -8,13 +8,13 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.contract import (
+from kernel.contract import (
     BAD_QUERY,
     THROTTLED,
     TOO_LARGE,
     errors,
 )
-from gateway.errors import (
+from kernel.errors import (
     INTENT_NOT_FOUND,
     INVALID_BODY,
     INVALID_DEMAND_TOKEN,
@@ -31,7 +31,7 @@ from gateway.errors import (
     SESSION_TOKEN_NOT_FOUND,
     either,
 )
-from gateway.validation import validated
+from kernel.validation import validated
 from matching import services
 from matching.demand import HEADER as DEMAND_HEADER
 from matching.examples import (

@@ -3,14 +3,14 @@
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 
-from gateway.contract import (
+from kernel.contract import (
     MISSING_TOKEN,
     id_parameter,
 )
-from gateway.errors import (
+from kernel.errors import (
     INVALID_TOKEN,
 )
-from gateway.ids import INTENT, MATCH_SESSION, MATCH_TOKEN, PROPOSAL
+from kernel.ids import INTENT, MATCH_SESSION, MATCH_TOKEN, PROPOSAL
 from matching.demand import HEADER as DEMAND_HEADER
 
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN.doc()}

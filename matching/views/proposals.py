@@ -7,14 +7,14 @@ from rest_framework import viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.contract import (
+from kernel.contract import (
     BAD_BODY,
     MISSING_TOKEN,
     THROTTLED,
     TOO_LARGE,
     errors,
 )
-from gateway.errors import (
+from kernel.errors import (
     INTENT_NOT_FOUND,
     INVALID_TOKEN,
     MERCHANT_DEACTIVATED,
@@ -23,7 +23,7 @@ from gateway.errors import (
     PROPOSAL_NOT_FOUND,
     either,
 )
-from gateway.validation import validated
+from kernel.validation import validated
 from matching import services
 from matching.examples import (
     PROPOSAL_REQUEST,

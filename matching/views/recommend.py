@@ -4,16 +4,16 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from gateway.asyncviews import WaitingViewSet
-from gateway.contract import (
+from kernel.asyncviews import WaitingViewSet
+from kernel.contract import (
     BAD_QUERY,
     THROTTLED,
     errors,
 )
-from gateway.errors import (
+from kernel.errors import (
     INTENT_ENGINE_UNAVAILABLE,
 )
-from gateway.validation import validated
+from kernel.validation import validated
 from matching.examples import (
     ENGINE_UNAVAILABLE,
     RECOMMEND_RESPONSE,

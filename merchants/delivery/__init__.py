@@ -3,11 +3,11 @@ retry, give up.
 
 Every event, delivery and attempt is a row. Publishing writes the event (its exact body, once)
 in the intent's own transaction and, after commit, sends one task that fans it out: one delivery
-per merchant the intent fits, each sent as a task that only names it (gateway/dispatch.py). A
+per merchant the intent fits, each sent as a task that only names it (kernel/dispatch.py). A
 worker claims a due delivery with a conditional UPDATE that leases it, so a task that arrives
 twice sends once. Retries are scheduled in the database (`next_attempt_at`) and sent by the
 sweeper, which also fans out events whose task was lost and takes back deliveries whose lease
-lapsed because their worker died mid-attempt (gateway/scheduling.py): a lost broker message or
+lapsed because their worker died mid-attempt (kernel/scheduling.py): a lost broker message or
 a killed worker delays a delivery, never loses it. The merchant may see an
 event twice (at-least-once), always under the same `webhook-id`.
 

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from gateway.scheduling import RetrySchedule, Scheduled
+from kernel.scheduling import RetrySchedule, Scheduled
 from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery.hosts import host_allows, next_minute
 from merchants.delivery.lanes import (
@@ -76,7 +76,7 @@ def claim_lease() -> timedelta:
 
 
 # A delivery's attempts on their schedule: a claim (status `sending`) holds for the lease, after
-# which the sweeper takes the delivery back (gateway/scheduling.py).
+# which the sweeper takes the delivery back (kernel/scheduling.py).
 DELIVERING = Scheduled(
     due="next_attempt_at",
     attempts="attempt_count",

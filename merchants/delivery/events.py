@@ -14,8 +14,8 @@ from django.db.models import BooleanField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from gateway.dispatch import dispatch_after_commit
-from gateway.ids import EVENT, new_id
+from kernel.dispatch import dispatch_after_commit
+from kernel.ids import EVENT, new_id
 from merchants import subscriptions
 from merchants.delivery.attempts import MAX_BODY_BYTES
 from merchants.delivery.lanes import deliveries_enqueue, slow_merchants

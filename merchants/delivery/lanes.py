@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from gateway.dispatch import dispatch
+from kernel.dispatch import dispatch
 from merchants.client import Answer
 from merchants.models import (
     DeliveryStatus,

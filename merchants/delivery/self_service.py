@@ -9,7 +9,7 @@ the same `webhook-id` (a receiver that processed it drops it), with one more att
 
 from dataclasses import dataclass
 
-from gateway.errors import (
+from kernel.errors import (
     DELIVERIES_DISABLED,
     DELIVERY_NOT_FAILED,
     DELIVERY_NOT_FOUND,
@@ -17,7 +17,7 @@ from gateway.errors import (
     ENDPOINT_UNVERIFIED,
     MERCHANT_DEACTIVATED,
 )
-from gateway.paging import NUMBERED, page_of
+from kernel.paging import NUMBERED, page_of
 from merchants.delivery.attempts import MAX_ATTEMPTS
 from merchants.delivery.sweeper import deliveries_retry
 from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery

@@ -5,7 +5,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 from django.db.models import F, Min
 
-import gateway.fields
+import kernel.fields
 
 
 def events_from_deliveries(apps, schema_editor):
@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
                     "intent_id",
                     models.CharField(blank=True, db_index=True, max_length=40, null=True),
                 ),
-                ("tags", gateway.fields.JSONField(blank=True, default=list)),
+                ("tags", kernel.fields.JSONField(blank=True, default=list)),
                 ("region", models.CharField(blank=True, max_length=2, null=True)),
                 (
                     "body",

@@ -1,12 +1,12 @@
-"""Webhook secrets encrypted at rest (gateway/secrets.py): the column becomes text, and every
+"""Webhook secrets encrypted at rest (kernel/secrets.py): the column becomes text, and every
 secret stored in the clear is encrypted in place."""
 
 from typing import Any
 
 from django.db import migrations
 
-import gateway.fields
-from gateway.secrets import decrypt, encrypt
+import kernel.fields
+from kernel.secrets import decrypt, encrypt
 
 
 def _rewrite(apps: Any, schema_editor: Any, change: Any) -> None:
@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="merchantagent",
             name="webhook_secret",
-            field=gateway.fields.EncryptedTextField(),
+            field=kernel.fields.EncryptedTextField(),
         ),
         migrations.RunPython(encrypt_secrets, decrypt_secrets),
     ]

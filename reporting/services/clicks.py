@@ -17,10 +17,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from catalog.models import Recommendation
-from gateway.errors import (
+from kernel.errors import (
     CARD_NOT_FOUND,
 )
-from gateway.ids import REC, find_minted
+from kernel.ids import REC, find_minted
 from reporting.models import Click
 
 

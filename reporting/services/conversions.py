@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from catalog.models import Product, Recommendation
-from gateway.errors import (
+from kernel.errors import (
     CONVERSION_CONFLICT,
     CREDITS_DIFFERENT_PRODUCTS,
     MATCH_TOKEN_NOT_ACCEPTED,
@@ -19,7 +19,7 @@ from gateway.errors import (
     RECOMMENDATION_NOT_FOUND,
     ApiError,
 )
-from gateway.ids import CONVERSION, MATCH_TOKEN, REC, find_minted, new_id
+from kernel.ids import CONVERSION, MATCH_TOKEN, REC, find_minted, new_id
 from matching.models import AcceptanceState, ConfirmedBy, MatchToken, Provenance
 from merchants.models import MerchantAgent
 from reporting.models import CLOCK_SKEW, Conversion

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
 
-from gateway.secrets import decrypt
+from kernel.secrets import decrypt
 from matching.models import Intent
 from merchants.models import MerchantAgent
 from tests.protocol import register, state_intent

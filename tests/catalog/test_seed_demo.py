@@ -11,7 +11,7 @@ from django.db.models import Count
 from catalog.demo import generate_catalog
 from catalog.import_format import parse_line
 from catalog.models import Creator, Product, Video
-from gateway.jsonio import dumps
+from kernel.jsonio import dumps
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
 

@@ -37,7 +37,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
 from gateway.asgi import application
-from gateway.serializer_fields import METADATA_MAX_BYTES, serialized_size
+from kernel.serializer_fields import METADATA_MAX_BYTES, serialized_size
 from matching.examples import INTENT_ID
 from matching.models import Intent, IntentTag
 from merchants import endpoints

@@ -1,7 +1,7 @@
-"""Each process's memory of the catalog (gateway/cache.py, a cachetools TLRUCache): values kept
+"""Each process's memory of the catalog (kernel/cache.py, a cachetools TLRUCache): values kept
 as they are, each entry for its own lifetime, at most CATALOG_CACHE_ENTRIES of them."""
 
-from gateway import cache
+from kernel import cache
 
 
 def test_a_remembered_value_is_the_same_object_not_a_copy():

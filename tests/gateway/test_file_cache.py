@@ -1,4 +1,4 @@
-"""The embedded default's file cache (gateway/cache.py): a process checks a directory's size on
+"""The embedded default's file cache (kernel/cache.py): a process checks a directory's size on
 one write in MAX_ENTRIES / 100, however many cache objects Django makes for it (one per thread
 and per async context), and still keeps the directory within about MAX_ENTRIES; the shared
 state's store (throttle counters, locks) culls only what has expired."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.cache import FileCache, SharedStateCache
+from kernel.cache import FileCache, SharedStateCache
 
 
 @pytest.fixture
@@ -101,7 +101,7 @@ def test_the_gateways_default_store_is_the_shared_state_store(settings):
     assert caches["tasks"]._directory != caches["default"]._directory
 
 
-# What gateway/cache.py's file stores take from Django's FileBasedCache, hashed as written
+# What kernel/cache.py's file stores take from Django's FileBasedCache, hashed as written
 # against Django 5.2: its size check (`_cull`, `_list_cache_files`), its expiry check
 # (`_is_expired`, which deletes what it finds expired), `_createdir`, and its bound
 # (`_max_entries`, set by BaseCache).
@@ -124,7 +124,7 @@ def test_djangos_file_cache_internals_are_those_the_file_stores_were_written_aga
     current = {name: _source_hash(getattr(FileBasedCache, name)) for name in FILE_CACHE_INTERNALS}
 
     assert current == FILE_CACHE_INTERNALS, (
-        "Django's FileBasedCache changed under gateway/cache.py's FileCache and "
+        "Django's FileBasedCache changed under kernel/cache.py's FileCache and "
         "SharedStateCache: re-check that _cull still lists the directory on every write, that "
         "_is_expired still deletes an expired entry, and that _max_entries still holds, "
         "then update these hashes."

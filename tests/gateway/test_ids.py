@@ -1,6 +1,6 @@
 import re
 
-from gateway.ids import REC, new_id
+from kernel.ids import REC, new_id
 
 
 def test_ids_are_typed_and_unguessable():

@@ -1,4 +1,4 @@
-"""The bulk writer (gateway/inserts.py): the rows of several models written at once, read back
+"""The bulk writer (kernel/inserts.py): the rows of several models written at once, read back
 exactly as the ORM would have written them, all or none, in one statement on PostgreSQL, each
 instance with its key; the upsert that the catalog import writes with."""
 
@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext, isolate_apps
 from django.utils import timezone
 
 from catalog.models import Creator, Recommendation
-from gateway.inserts import insert_together, upsert
+from kernel.inserts import insert_together, upsert
 from matching.models import (
     Intent,
     IntentTag,

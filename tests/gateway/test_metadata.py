@@ -4,7 +4,7 @@ resource (intents, proposals, merchant registration and its PATCH)."""
 
 import pytest
 
-from gateway.serializer_fields import METADATA_MAX_BYTES
+from kernel.serializer_fields import METADATA_MAX_BYTES
 from matching.models import Intent, Proposal
 from merchants.models import MerchantAgent
 from tests.factories import ProductFactory

@@ -1,4 +1,4 @@
-"""The one scheduler of rows tried on a schedule (gateway/scheduling.py), on a real table: the
+"""The one scheduler of rows tried on a schedule (kernel/scheduling.py), on a real table: the
 claim, its lease, the retry schedule and the sweep."""
 
 from datetime import timedelta
@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from gateway.scheduling import RetrySchedule, Scheduled
+from kernel.scheduling import RetrySchedule, Scheduled
 from matching.models import Intent
 
 pytestmark = pytest.mark.django_db

@@ -357,7 +357,7 @@ def test_a_non_blank_string_pattern_allows_exactly_what_trimming_keeps():
     import re
     import sys
 
-    from gateway.serializer_fields import NOT_SPACE
+    from kernel.serializer_fields import NOT_SPACE
 
     kept = re.compile(NOT_SPACE)
     every = (chr(code) for code in range(sys.maxunicode + 1) if not 0xD800 <= code <= 0xDFFF)

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from openapi_spec_validator import validate
 
-from gateway.schema import map_texts, schema_texts
+from kernel.schema import map_texts, schema_texts
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -189,7 +189,7 @@ def test_a_web_worker_starts_its_engine_process_before_its_first_request(shelf):
     started = _python(
         "import asyncio\n"
         "import gateway.asgi as web\n"
-        "from matching import engine_process\n"
+        "from matching.engine import process as engine_process\n"
         "before = engine_process._child is not None\n"
         "messages = iter([{'type': 'lifespan.startup'}, {'type': 'lifespan.shutdown'}])\n"
         "async def receive():\n"

@@ -7,7 +7,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from django.core.exceptions import ImproperlyConfigured
 
-from gateway.signing import canonical_json, jwk_thumbprint, load_signing_keys
+from kernel.signing import canonical_json, jwk_thumbprint, load_signing_keys
 
 # RFC 8785 section 3.2.2: the sample input and its canonical form.
 RFC8785_INPUT = r"""{

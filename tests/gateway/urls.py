@@ -6,7 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from gateway.validation import validated
+from kernel.validation import validated
 
 
 class EchoBody(serializers.Serializer):

@@ -1,14 +1,14 @@
-"""The breaker's canary (matching/breaker.py): a timeout or a 5xx counts toward an outage only
-when a tiny fixed question fails too. Words the engine chokes on, however many distinct ones,
-never open the breaker while the engine answers others; an engine that answers nobody still
-opens it. Through litellm's real HTTP path to the scripted engine on loopback."""
+"""The breaker's canary (matching/engine/breaker.py): a timeout or a 5xx counts toward an outage
+only when a tiny fixed question fails too. Words the engine chokes on, however many distinct
+ones, never open the breaker while the engine answers others; an engine that answers nobody
+still opens it. Through litellm's real HTTP path to the scripted engine on loopback."""
 
 import pytest
 from django.core.cache import caches
 
 from catalog.search import catalog_categories
-from matching import breaker
-from matching import engine as engine_module
+from matching.engine import breaker
+from matching.engine import client as engine_module
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
-"""The intent engine's door (matching/engine.py): every failure is a 503, an engine that is down
-is left alone by the breaker (matching/breaker.py) while one shopper's bad input denies nobody
-else, and nothing the shopper or the model writes is trusted. All calls go through litellm's real
-HTTP path to the scripted engine on loopback."""
+"""The intent engine's door (matching/engine/client.py): every failure is a 503, an engine that is
+down is left alone by the breaker (matching/engine/breaker.py) while one shopper's bad input
+denies nobody else, and nothing the shopper or the model writes is trusted. All calls go through
+litellm's real HTTP path to the scripted engine on loopback."""
 
 import time
 
@@ -9,8 +9,8 @@ import orjson
 import pytest
 from django.core.cache import caches
 
-from matching import breaker, resolution
-from matching import engine as engine_module
+from matching.engine import breaker, resolution
+from matching.engine import client as engine_module
 from matching.models import Intent, ResolutionSource
 from matching.tasks import resolve_intent, resolve_pending_intents
 from tests.protocol import create_intent

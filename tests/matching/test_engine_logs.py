@@ -21,7 +21,7 @@ def recommend(client):
 
 
 def engine_records(caplog) -> list[logging.LogRecord]:
-    return [record for record in caplog.records if record.name == "matching.engine"]
+    return [record for record in caplog.records if record.name == "matching.engine.client"]
 
 
 def assert_quiet_and_discreet(caplog, capfd) -> None:

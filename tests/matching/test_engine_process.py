@@ -1,4 +1,4 @@
-"""The web's engine calls run in a process of their own (matching/engine_process.py): litellm
+"""The web's engine calls run in a process of their own (matching/engine/process.py): litellm
 is never called in the process that serves requests, a caller that stops waiting cancels its
 call there, and a process that dies fails its calls as an outage and is replaced."""
 
@@ -12,9 +12,9 @@ from urllib.parse import urlsplit
 import litellm
 import pytest
 
-from matching import engine_process
-from matching.engine import completion_kwargs, failure_of
-from matching.resolution import messages_for
+from matching.engine import process as engine_process
+from matching.engine.client import completion_kwargs, failure_of
+from matching.engine.resolution import messages_for
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""A web worker starts its engine's process as it starts (matching/engine_warm_up.py) and
+"""A web worker starts its engine's process as it starts (matching/engine/warm_up.py) and
 rehearses an engine call there: through litellm's whole async path, to an answer the worker
 gives itself on loopback, never to the engine."""
 
@@ -38,7 +38,7 @@ async def start_server(respond, *args, **kwargs):
     return await opened(noted, *args, **kwargs)
 asyncio.start_server = start_server
 import gateway.asgi as web
-from matching import engine_process
+from matching.engine import process as engine_process
 messages = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
 async def receive():
     return next(messages)

@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from gateway.serializer_fields import NOT_SPACE
+from kernel.serializer_fields import NOT_SPACE
 from matching.models import Intent, IntentTag
 from tests.protocol import create_intent, get, post, register
 

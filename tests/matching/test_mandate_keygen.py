@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from gateway.signing import load_signing_keys
+from kernel.signing import load_signing_keys
 
 
 def keygen(*args: str) -> str:

@@ -1,4 +1,4 @@
-"""What the engine reads (matching/resolution.py): the shopper's text inside `<intent>`
+"""What the engine reads (matching/engine/resolution.py): the shopper's text inside `<intent>`
 delimiters that nothing in the text can close or imitate, however it is spelled. Checked on what
 the scripted engine received through litellm's real HTTP path."""
 

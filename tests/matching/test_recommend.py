@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from catalog import versions
 from catalog.models import Product, Recommendation
-from gateway import cache
+from kernel import cache
 from matching.models import Intent, MatchSession, Proposal
 from merchants.models import MerchantAgent, WebhookDelivery
 from tests.protocol import fan_out

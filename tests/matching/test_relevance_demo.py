@@ -9,7 +9,7 @@ import pytest
 from catalog.demo import generate_catalog
 from catalog.importer import catalog_import
 from catalog.models import Product
-from gateway.jsonio import dumps
+from kernel.jsonio import dumps
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,8 @@ from django.core.cache import caches
 from django.utils import timezone
 
 from gateway.celery import app
-from matching import breaker, resolving
+from matching import resolving
+from matching.engine import breaker
 from matching.models import Intent, ResolutionSource
 from matching.tasks import resolve_pending_intents
 from tests.protocol import create_intent

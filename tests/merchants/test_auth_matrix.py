@@ -3,7 +3,7 @@
 import pytest
 from django.utils import timezone
 
-from gateway.ids import EVENT, new_id
+from kernel.ids import EVENT, new_id
 from matching.models import Proposal
 from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery, WebhookEvent
 from tests.factories import ProductFactory

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from catalog.demo import generate_catalog
 from catalog.management.commands.import_catalog import run_import
 from catalog.models import Product
-from gateway.jsonio import dumps
+from kernel.jsonio import dumps
 
 
 class Command(BaseCommand):

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import ngettext
 
-from gateway.schema import english_schema, schema_texts
+from kernel.schema import english_schema, schema_texts
 
 LANGUAGE = "zh_Hans"
 HEADER = "Chinese (Simplified) texts of the gateway's OpenAPI contract (/openapi.json?locale=zh)."

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
-from gateway.secrets import reencrypt
+from kernel.secrets import reencrypt
 
 # (table, primary key, column) of every secret at rest.
 COLUMNS = [("merchants_merchantagent", "id", "webhook_secret")]

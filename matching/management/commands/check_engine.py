@@ -11,8 +11,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.search import catalog_categories
-from matching import engine
-from matching.resolution import Unreadable, messages_for, parse
+from matching.engine import client as engine
+from matching.engine.resolution import Unreadable, messages_for, parse
 
 SAMPLE = "waterproof trail running shoes under $120"
 

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from gateway.signing import SigningKey
+from kernel.signing import SigningKey
 
 
 def _write_private(path: Path, data: bytes, *, force: bool) -> None:

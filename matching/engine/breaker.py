@@ -17,7 +17,7 @@ A timeout or a 5xx may also be one input's doing (words that make the model writ
 deadline, or that a provider's filter chokes on), and distinct words cost a caller nothing. So
 the outage that would open the breaker (the last of the streak, or a failed trial) is first
 confirmed by a **canary**: a tiny fixed question, answered in a few tokens, under
-INTENT_ENGINE_CANARY_TIMEOUT_S (matching/engine.py). Only when the canary fails too does the
+INTENT_ENGINE_CANARY_TIMEOUT_S (matching/engine/client.py). Only when the canary fails too does the
 breaker open. When it is answered, the engine is up: the streak ends, the breaker closes, and
 the failure is that intent's, remembered as a bad answer is. One canary at a time is asked.
 

@@ -2,12 +2,12 @@
 
 Reached through litellm (any provider by configuration, DESIGN.md section 6), imported only once
 the engine is configured: the import costs seconds. One call per resolution, with the prompt and
-the checks of what the model answers in matching/resolution.py.
+the checks of what the model answers in matching/engine/resolution.py.
 
 Failures (not configured, timeout, provider error, an answer that is not a resolution) raise
 EngineUnavailable, which the API renders as 503 `intent_engine_unavailable`. A circuit breaker
 that only an outage opens, confirmed by a canary call, stops calling a failing engine for a while
-(matching/breaker.py); a resolution cache keyed on the normalized text and region spares the
+(matching/engine/breaker.py); a resolution cache keyed on the normalized text and region spares the
 engine repeated questions. An answer is capped at INTENT_ENGINE_MAX_TOKENS, so that words which
 make the model write on end in a short, unreadable answer (a bad input), not a timeout.
 """
@@ -30,14 +30,15 @@ from django.conf import settings
 from django.core.cache import caches
 from redis.exceptions import RedisError
 
-from gateway.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
-from matching import breaker, engine_process
-from matching.engine_failures import Failure, failure_of
-from matching.resolution import Resolution, Unreadable, messages_for, normalize, parse
+from kernel.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
+from matching.engine import breaker
+from matching.engine import process as engine_process
+from matching.engine.failures import Failure, failure_of
+from matching.engine.resolution import Resolution, Unreadable, messages_for, normalize, parse
 
 logger = logging.getLogger(__name__)
 
-# The canary (matching/breaker.py): a question any model answers in a few tokens.
+# The canary (matching/engine/breaker.py): a question any model answers in a few tokens.
 CANARY_MESSAGES = [
     {"role": "system", "content": 'Answer with the JSON object {"ok": true} and nothing else.'},
     {"role": "user", "content": "Are you there?"},
@@ -146,7 +147,7 @@ def _call(messages: list[dict[str, str]]) -> str:
 
 async def _acall(messages: list[dict[str, str]]) -> str:
     """`_call` for coroutines: the same deadline, retries and failures, holding no thread;
-    litellm runs in the engine's own process (matching/engine_process.py)."""
+    litellm runs in the engine's own process (matching/engine/process.py)."""
     await engine_process.started(settings.INTENT_ENGINE_MODEL)  # never from the engine's time
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
     attempt = 0

@@ -8,7 +8,7 @@ from django.http import QueryDict
 from django.utils.encoding import force_str
 from rest_framework import serializers
 
-from gateway.errors import (
+from kernel.errors import (
     BODY_NOT_AN_OBJECT,
     INVALID_BODY,
     INVALID_PARAMETER,

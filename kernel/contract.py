@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from gateway import errors as catalog
+from kernel import errors as catalog
 
 # --- Shared serializers ------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.db import models
 
-from gateway.secrets import decrypt, encrypt
+from kernel.secrets import decrypt, encrypt
 
 
 class JSONField(models.JSONField):
@@ -29,7 +29,7 @@ class EncryptedTextField(models.TextField):
     """Text stored encrypted (Fernet: AES-128-CBC with HMAC-SHA256), read back in the clear.
 
     For secrets the gateway must use again, so cannot hash: a merchant's webhook signing secret.
-    The keys are derived from SECRETS_ENCRYPTION_KEYS (gateway/secrets.py); a database dump, a
+    The keys are derived from SECRETS_ENCRYPTION_KEYS (kernel/secrets.py); a database dump, a
     backup or a staff lookup sees only ciphertext, which is different each time it is written,
     so no lookup on the column can find anything but by chance.
     """

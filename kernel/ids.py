@@ -36,7 +36,7 @@ def is_minted(prefix: str, value: str) -> bool:
 
 
 if TYPE_CHECKING:
-    from gateway.errors import ApiError
+    from kernel.errors import ApiError
 
 R = TypeVar("R")
 

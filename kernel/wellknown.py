@@ -13,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from gateway.jsonio import dumps
-from gateway.signing import signing_keys
+from kernel.jsonio import dumps
+from kernel.signing import signing_keys
 
 # Verifiers may keep the key set this long; a new key is listed (published) for longer than
 # this before it is moved first to sign (README, key rotation), so no verifier meets a kid it

@@ -1,5 +1,5 @@
 """Secrets at rest: the keys that encrypt what the gateway must keep but never show (merchants'
-webhook signing secrets, gateway.fields.EncryptedTextField).
+webhook signing secrets, kernel.fields.EncryptedTextField).
 
 Each passphrase of SECRETS_ENCRYPTION_KEYS (by default the one SECRET_KEY) gives a Fernet key
 through HKDF-SHA256; the first encrypts, every one decrypts. Rotation (docs/operations.md): put

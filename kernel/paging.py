@@ -14,8 +14,8 @@ from typing import TypeVar
 
 from django.db.models import Model, Q, QuerySet
 
-from gateway.errors import BAD_CURSOR
-from gateway.ids import is_minted
+from kernel.errors import BAD_CURSOR
+from kernel.ids import is_minted
 
 M = TypeVar("M", bound=Model)
 

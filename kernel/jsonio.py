@@ -12,8 +12,8 @@ from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 
-from gateway.errors import ApiError
-from gateway.handlers import payload_too_large
+from kernel.errors import ApiError
+from kernel.handlers import payload_too_large
 
 # --- JSON in and out ---------------------------------------------------------------------------
 

@@ -117,7 +117,7 @@ def required_bodies(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: a body that must carry one of several fields (an
-    `anyOf` of required fields, see gateway.contract.AtLeastOneOfSerializer) is itself required;
+    `anyOf` of required fields, see kernel.contract.AtLeastOneOfSerializer) is itself required;
     drf-spectacular only looks at the fields every body requires."""
     schemas = result.get("components", {}).get("schemas", {})
     for operations in result["paths"].values():

@@ -22,8 +22,8 @@ it shares with its parent, which also tells each when the other is gone: the chi
 its parent, and a child that died fails its calls as an outage would (the breaker counts them)
 and the next call starts a new one.
 
-This module imports no Django: the child runs it as `python -m matching.engine_process`. The
-synchronous door (`matching.engine._call`, for tasks and commands) calls litellm in its own
+This module imports no Django: the child runs it as `python -m matching.engine.process`. The
+synchronous door (`matching.engine.client._call`, for tasks and commands) calls litellm in its own
 process.
 """
 
@@ -44,7 +44,7 @@ from typing import Any
 
 import orjson
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: where `-m matching...` is found
 STARTING_TIMEOUT_S = 60.0  # the child importing litellm, on a slow machine
 # The longest line either side reads: a call's prompt lists the catalog's categories.
 LINE_LIMIT = 16 * 1024 * 1024
@@ -57,7 +57,7 @@ LINE_LIMIT = 16 * 1024 * 1024
 class Trace:
     """What an exception of a call says about the engine, read where it was raised: whether it
     timed out, how its connection failed, the provider's HTTP status. Plain data: it crosses
-    the socket (matching.engine_failures.failure_from turns it into a Failure)."""
+    the socket (matching.engine.failures.failure_from turns it into a Failure)."""
 
     kind: str  # the exception's class name
     timeout: bool = False
@@ -119,7 +119,7 @@ class Child:
         mine, theirs = socket.socketpair()
         self.process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
             [
-                sys.executable, "-m", "matching.engine_process",
+                sys.executable, "-m", "matching.engine.process",
                 str(theirs.fileno()), self.address, model,
             ],
             pass_fds=(theirs.fileno(),),
@@ -236,7 +236,7 @@ def load_litellm() -> Any:
 
 
 # What a completion looks like: what builds the response types, and the rehearsal's answer
-# (matching/engine_warm_up.py).
+# (matching/engine/warm_up.py).
 SAMPLE_COMPLETION = {
     "id": "chatcmpl-warm-up",
     "object": "chat.completion",

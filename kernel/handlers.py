@@ -4,7 +4,7 @@
 
 `fields` appears only on validation errors and maps each offending field to its messages. DRF's
 exception handler and Django's error views (handler400 ... handler500) both answer it; what each
-error says is in the error catalog, gateway/errors.py.
+error says is in the error catalog, kernel/errors.py.
 """
 
 from collections.abc import Mapping
@@ -16,8 +16,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
-from gateway.errors import PAYLOAD_TOO_LARGE, ApiError
-from gateway.validation import flatten, validation_error
+from kernel.errors import PAYLOAD_TOO_LARGE, ApiError
+from kernel.validation import flatten, validation_error
 
 # --- Errors ------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 `warm_up()` on a thread, then its `awarm_up()` on the worker's event loop), never in
 `manage.py` commands or Celery, which stay quick to start.
 
-The worker's engine calls run in a process of its own (matching/engine_process.py). What its
+The worker's engine calls run in a process of its own (matching/engine/process.py). What its
 first call would otherwise pay, beyond the engine's own time: starting that process, importing
 litellm there (seconds) and the OpenAI client's resources, then, on the first real call,
 building the request's transforms, the HTTP client, the response types and litellm's service
@@ -19,8 +19,9 @@ import re
 import orjson
 from django.conf import settings
 
-from matching import engine, engine_process
-from matching.resolution import messages_for
+from matching.engine import client as engine
+from matching.engine import process as engine_process
+from matching.engine.resolution import messages_for
 
 REHEARSAL_TIMEOUT_S = 5.0
 

@@ -1,20 +1,20 @@
 """What a failed call to the intent engine says: an outage of the engine or one input's trouble,
-its cause in words for the log, and its message for the caller (matching/engine.py calls,
-matching/breaker.py counts)."""
+its cause in words for the log, and its message for the caller (matching/engine/client.py calls,
+matching/engine/breaker.py counts)."""
 
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 
-from matching.engine_process import Raised, Trace, trace_of
+from matching.engine.process import Raised, Trace, trace_of
 
 
 @dataclass(frozen=True)
 class Failure(Exception):
     """A call that brought no answer, or an answer that is no resolution."""
 
-    outage: bool  # the engine cannot answer anyone (matching/breaker.py), else: this input
+    outage: bool  # the engine cannot answer anyone (matching/engine/breaker.py), else: this input
     cause: str  # its kind: "connection refused", "timeout", "HTTP 503", ...
     message: str  # for the caller
     # For the log: the cause with where or how long ("connection refused to http://...",
@@ -57,7 +57,7 @@ def failure_of(exc: BaseException) -> Failure:
 
 
 def failure_from(trace: Trace) -> Failure:
-    """What a call's Trace (matching/engine_process.py) says of the engine."""
+    """What a call's Trace (matching/engine/process.py) says of the engine."""
     timeout = settings.INTENT_ENGINE_TIMEOUT_S
     if trace.timeout:
         message = TIMED_OUT.format(timeout=timeout)
