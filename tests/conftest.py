@@ -9,6 +9,30 @@ from django.core.cache import caches
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
 from tests.support.engine import ScriptedEngine
 from tests.support.receiver import Receiver
+from tests.support.web import WebServer
+from tests.support.worker import Worker
+
+# The contract fuzzing's counts, added up over parallel workers (registered here, where the
+# controller of `pytest -n` loads it too).
+pytest_plugins = ["tests.support.contract_stats"]
+
+# What starts real processes: the web role and Celery workers of tests/support, and the fixtures
+# that serve them. Their tests are marked `processes`; `make test-fast` leaves them out.
+PROCESS_STARTERS = (Worker, WebServer)
+PROCESS_FIXTURES = {"web", "worker", "waiting_worker", "bounded", "throttled"}
+
+
+def _starts_processes(item: pytest.Item) -> bool:
+    if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    names = vars(getattr(item, "module", None) or object)
+    return any(value is starter for value in names.values() for starter in PROCESS_STARTERS)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _starts_processes(item):
+            item.add_marker(pytest.mark.processes)
 
 
 @pytest.fixture(autouse=True)
