@@ -84,7 +84,7 @@ def use_broker(url: str) -> None:
 def private_redis(settings) -> Iterator[RedisServer]:
     """The gateway's cache and broker pointed at a Redis the test can stop and start."""
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
+        pytest.skip("needs redis-server on PATH (apt-get install redis-server)")
     server = RedisServer()
     server.start()
     settings.CACHES = {

@@ -9,7 +9,10 @@ import pytest
 from django.db import connection, connections
 
 pytestmark = [
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's own check"),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="on PostgreSQL only (DATABASE_URL=postgres://...): its backend's own check",
+    ),
     pytest.mark.django_db(transaction=True),
 ]
 

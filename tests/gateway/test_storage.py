@@ -11,7 +11,7 @@ from catalog.models import Recommendation
 from matching.models import Proposal
 
 
-@pytest.mark.skipif(not settings.REDIS_URL, reason="the Redis cache is configured by REDIS_URL")
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL: the Redis cache")
 def test_the_redis_cache_builds_one_client_and_reuses_it():
     cache.set("storage-test", 1, 5)
     backend = cache._cache  # type: ignore[attr-defined]
@@ -32,7 +32,10 @@ def test_recommend_writes_its_json_rows_without_unnest(client, shelf, engine):
     assert Proposal.objects.count() == 3
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="a statement costs no round trip")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="on PostgreSQL only (DATABASE_URL=postgres://...): its one statement for every row",
+)
 def test_on_postgresql_recommend_writes_every_row_in_one_statement(client, shelf, engine):
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/v1/recommend", {"intent": "running", "limit": "3"})
