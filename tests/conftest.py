@@ -29,10 +29,18 @@ def _starts_processes(item: pytest.Item) -> bool:
     return any(value is starter for value in names.values() for starter in PROCESS_STARTERS)
 
 
+# Packages whose tests share an expensive fixture run on one parallel worker (`--dist loadgroup`):
+# the agents' web role, the browser suite's Chromium.
+SHARED_WORKER = ("tests/agents/", "tests/browser/")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _starts_processes(item):
             item.add_marker(pytest.mark.processes)
+        for package in SHARED_WORKER:
+            if item.nodeid.startswith(package):
+                item.add_marker(pytest.mark.xdist_group(package.strip("/")))
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,7 @@ for name in ("httpx", "httpx2", "a2a", "mcp"):
 
 
 # One engine and one web role serve every module of the package (a web role takes seconds to
-# start); tests/agents run on one parallel worker so that they share them there too.
+# start); tests/agents run on one parallel worker (tests/conftest.py) to share them there too.
 @pytest.fixture(scope="package")
 def scripted_engine():
     with ScriptedEngine() as engine:
@@ -58,9 +58,3 @@ def serve(tmp_path_factory, engine, **env):
 def web(tmp_path_factory, scripted_engine, django_db_setup):
     with serve(tmp_path_factory, scripted_engine) as server:
         yield server
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "tests/agents/" in item.nodeid:
-            item.add_marker(pytest.mark.xdist_group("agents"))
