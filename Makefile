@@ -7,7 +7,7 @@ PORT ?= 8000
 # The intent mandate signing key `make run` uses when none is configured.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
-.PHONY: run test test-fast install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-scale bench-tools relevance load tour clean
+.PHONY: run test test-fast install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
 	@B="$${PUBLIC_BASE_URL:-http://127.0.0.1:$(PORT)}"; \
@@ -91,6 +91,10 @@ demo: migrate ## load the demo catalog once (skipped when products exist)
 
 bench: install bench-tools ## every budget of DESIGN.md section 11 in one table (scratch databases only)
 	$(BIN)/python bench/budgets.py
+
+# Once, on an idle machine: the ratio budgets (docs/benchmarks.md, calibration).
+bench-calibrate: install bench-tools ## make bench, then write the budgets' ratios (idle machine only)
+	$(BIN)/python bench/budgets.py --calibrate
 
 bench-scale: install ## the gateway at 10k, 100k and 1M products (scratch databases only)
 	$(BIN)/python bench/scale.py

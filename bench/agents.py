@@ -7,7 +7,12 @@ times each: GET /v1/recommend over HTTP (httpx), an A2A message through the offi
 client (v1.0 JSON-RPC, then HTTP+JSON), and an MCP tools/call through the official SDK's
 ClientSession over streamable HTTP. The overhead of a protocol is its median round trip less
 the REST median: its server (the SDK's request handling, the task kept in the cache, the reply
-built) and its client.
+built) and its client. The references: for the REST recommend, the scripted engine's own round
+trip; for each overhead, the bench's reference view asked in the same turns by the same httpx
+client (bench/reference.py).
+
+Agents reach the gateway through these protocols rather than REST; what a protocol adds to each
+call is the price of speaking it, and these figures keep it visible. They have no budget.
 
 Runs alone (`python bench/agents.py`) or as part of `make bench`; see bench/common.py for the
 scratch databases. Prints figures; asserts nothing.
@@ -17,12 +22,13 @@ import asyncio
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import common, loopback
-from bench.common import Figure, median
+from bench import common, loopback, reference
+from bench.common import against, median, shown
 from tests.support.engine import ScriptedEngine
 
 ROUNDS = 100
@@ -79,7 +85,12 @@ async def _measure(base: str, intents: list[str]) -> dict[str, list[float]]:
                 result = await mcp.call_tool("recommend", {"intent": intent, "limit": 3})
                 assert not result.is_error, result
 
+            async def reference_view(intent: str) -> None:
+                answer = await http.get(f"{base}{reference.PATH}")
+                assert answer.status_code == 200, answer.text
+
             ways: dict[str, Callable[[str], Awaitable[None]]] = {
+                "reference": reference_view,
                 "REST": rest_api,
                 "A2A JSON-RPC": a2a(jsonrpc),
                 "A2A HTTP+JSON": a2a(rest),
@@ -112,14 +123,28 @@ def run(database_url: str) -> None:
         web_env = common.gateway_env(database_url) | env | {"PUBLIC_BASE_URL": base}
         with loopback.web_server(web_env, workers=1, port=port):
             samples = asyncio.run(_measure(base, list(intents)))
+    ruler = reference.engine()
+    ruler_view = median(samples.pop("reference"))
+    view = "reference view over HTTP (httpx, in the same turns), median"
     rest = median(samples.pop("REST"))
-    figures = [Figure("recommend over REST (httpx), round trip median", vendor, f"{rest:.2f} ms")]
+    figures = [
+        against(
+            shown("recommend over REST (httpx), round trip median", vendor, rest),
+            ruler.at("median"),
+            f"{ruler.what}, median",
+        )
+    ]
     for name, measured in samples.items():
+        overhead = shown(
+            f"{name}: overhead beyond recommend, median", vendor, median(measured) - rest
+        )
         figures.append(
-            Figure(f"{name}: overhead beyond recommend, median", vendor,
-                   f"{median(measured) - rest:.2f} ms",
-                   note=f"{name} round trip median {median(measured):.2f} ms")
-        )  # fmt: skip
+            against(
+                replace(overhead, note=f"{name} round trip median {median(measured):.2f} ms"),
+                ruler_view,
+                view,
+            )
+        )
     common.report(figures)
 
 

@@ -1,11 +1,16 @@
 """Benchmark of GET /v1/cards/{rec_id} (DESIGN.md section 11: >= 1,000 requests/s from the
 database with 2 web workers).
 
+A card is what a shopper's link or an agent's answer opens: the most frequent request, served
+from the database, and the one that must stay fast whatever else the gateway is doing.
+
 Issues cards on the 10k-product demo catalog, starts the Procfile's `web` role (2 workers,
 throttling off) on a free loopback port and drives it with a load generator for CARDS_SECONDS
 (10), each request for a card picked at random, after a short warm-up: `wrk` when it is on PATH,
 else Python processes each opening a fresh connection per request. BENCH_LOAD_GENERATOR=python
 forces the latter. Prints requests/s and p50/p99 latency, and which generator measured them.
+The reference is the bench's reference view driven the same way, by the same generator with
+the same connections, on the same server just before (bench/reference.py).
 
 Runs alone (`python bench/cards.py`) or as part of `make bench`; see bench/common.py for the
 scratch databases. Prints figures; asserts nothing.
@@ -22,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import common, loopback
-from bench.common import Figure, at_least, median, percentile
+from bench import common, loopback, reference
+from bench.common import against, at_least, median, percentile, shown
 from bench.loopback import Load
 
 SECONDS = float(os.environ.get("CARDS_SECONDS", "10"))
@@ -105,18 +110,24 @@ def run(database_url: str) -> None:
     vendor = common.vendor_of(database_url)
     print(f"\n== GET /v1/cards/{{rec_id}} on {common.VENDORS[vendor]}, {WORKERS} web workers")
     with loopback.web_server(common.gateway_env(database_url), workers=WORKERS) as port:
+        drive(port, [reference.PATH], WARM_UP_SECONDS)
+        ruler = drive(port, [reference.PATH], SECONDS)
         drive(port, paths, WARM_UP_SECONDS)
         load = drive(port, paths, SECONDS)
     rate = load.requests / load.seconds
     throughput = at_least("GET /v1/cards/{rec_id}, 2 web workers", vendor, rate, 1000, "req/s")
     summary = f"{load.generator}, {load.requests:,} requests in {load.seconds:.1f} s"
+    same = f"reference view, {load.generator}"
     common.report(
         [
             # A failed request is no throughput: the budget is missed whatever the rate.
-            replace(throughput, met=throughput.met and not load.failed,
-                    note=f"generator: {summary}, {load.failed} failed"),
-            Figure("GET /v1/cards/{rec_id}, latency p50 / p99", vendor,
-                   f"{load.p50_ms:.1f} / {load.p99_ms:.1f} ms"),
+            against(replace(throughput, met=throughput.met and not load.failed,
+                            note=f"generator: {summary}, {load.failed} failed"),
+                    ruler.requests / ruler.seconds, f"{same}, throughput"),
+            against(shown("GET /v1/cards/{rec_id}, latency p50", vendor, load.p50_ms),
+                    ruler.p50_ms, f"{same}, p50"),
+            against(shown("GET /v1/cards/{rec_id}, latency p99", vendor, load.p99_ms),
+                    ruler.p99_ms, f"{same}, p99"),
         ]
     )  # fmt: skip
 

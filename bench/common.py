@@ -3,7 +3,9 @@ role on loopback, load generators, percentiles, and the figures each script repo
 DESIGN.md section 11.
 
 Every script measures on SQLite (a scratch file under var/) and, when DATABASE_URL or
-BENCH_POSTGRES_URL points to PostgreSQL, on a scratch database `gateway_<name>` of that server;
+BENCH_POSTGRES_URL points to PostgreSQL, on a scratch database `gateway_<name>` of that server
+(`BENCH_DATABASE_PREFIX` changes `gateway_`, for two checkouts measuring on one server;
+`BENCH_VENDORS=postgresql` leaves SQLite out);
 never on the gateway's own data. Django is set up once per process, so a script runs itself once
 per database (`script.py --run URL`). Figures are printed as they come; when BENCH_RESULTS names a
 file they are also appended to it, one JSON object a line, for bench/budgets.py's table."""
@@ -15,7 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -67,21 +69,45 @@ class Figure:
     budget: str = ""
     met: bool | None = None
     note: str = ""  # printed under the table (a query plan, the load generator)
+    measured: float | None = None  # the value as a number, in the budget's unit
+    limit: float | None = None  # the budget as a number
+    higher_is_better: bool = False  # a floor (requests/s), not a ceiling (milliseconds)
+    ratio: float | None = None  # measured / the reference (bench/reference.py)
+    reference: str = ""  # what the ratio divides by
 
 
 def at_most(name: str, vendor: str, value: float, limit: float, unit: str = "ms") -> Figure:
-    return Figure(name, vendor, f"{value:,.2f} {unit}", f"<= {limit:,g} {unit}", value <= limit)
+    return Figure(
+        name, vendor, f"{value:,.2f} {unit}", f"<= {limit:,g} {unit}", value <= limit,
+        measured=value, limit=limit,
+    )  # fmt: skip
 
 
 def at_least(name: str, vendor: str, value: float, floor: float, unit: str) -> Figure:
-    return Figure(name, vendor, f"{value:,.0f} {unit}", f">= {floor:,g} {unit}", value >= floor)
+    return Figure(
+        name, vendor, f"{value:,.0f} {unit}", f">= {floor:,g} {unit}", value >= floor,
+        measured=value, limit=floor, higher_is_better=True,
+    )  # fmt: skip
+
+
+def shown(name: str, vendor: str, value: float, unit: str = "ms", *, rate: bool = False) -> Figure:
+    """A figure without a budget, shown for information (and stated against its reference)."""
+    text = f"{value:,.0f} {unit}" if rate else f"{value:,.2f} {unit}"
+    return Figure(name, vendor, text, measured=value, higher_is_better=rate)
+
+
+def against(figure: Figure, reference: float, what: str) -> Figure:
+    """`figure` with its ratio to `reference` (in the figure's own unit), described by `what`."""
+    assert figure.measured is not None, figure.name
+    return replace(figure, ratio=figure.measured / reference, reference=what)
 
 
 def report(figures: list[Figure]) -> None:
     """Print the figures and hand them to bench/budgets.py when it is collecting."""
     for figure in figures:
         budget = f"   (budget {figure.budget})" if figure.budget else ""
-        print(f"  {figure.name + ':':<52} {figure.value}{budget}")
+        ratio = "" if figure.ratio is None else f"   x{figure.ratio:,.2f} the {figure.reference}"
+        print(f"  {figure.name + ':':<52} {figure.value}{budget}{ratio}")
         if figure.note:
             print(f"    {figure.note}")
     if path := os.environ.get("BENCH_RESULTS"):
@@ -111,8 +137,11 @@ def scratch_databases(name: str, *, fresh: bool = False) -> list[str]:
             Path(f"{sqlite}{suffix}").unlink(missing_ok=True)
     urls = [f"sqlite:///{sqlite}"]
     if server := postgres_server():
-        urls.append(scratch_postgres(server, f"gateway_{name}", fresh=fresh))
-    return urls
+        prefix = os.environ.get("BENCH_DATABASE_PREFIX", "gateway_")
+        urls.append(scratch_postgres(server, f"{prefix}{name}", fresh=fresh))
+    # BENCH_VENDORS=postgresql measures on one database alone (a scenario re-run after a change).
+    vendors = os.environ.get("BENCH_VENDORS", ",".join(VENDORS)).split(",")
+    return [url for url in urls if vendor_of(url) in vendors]
 
 
 def scratch_postgres(server: str, database: str, *, fresh: bool = False) -> str:
@@ -148,7 +177,8 @@ def gateway_env(database_url: str) -> dict[str, str]:
         # Merchants and the engine are receivers on loopback.
         "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
         "WEBHOOK_ALLOW_HTTP": "true",
-        "DJANGO_SETTINGS_MODULE": "gateway.settings",
+        # The gateway's settings with the reference view's route (bench/settings.py).
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
         "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
     }
     if vendor_of(database_url) == "sqlite":

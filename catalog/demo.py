@@ -18,14 +18,14 @@ from datetime import UTC, datetime
 from itertools import accumulate
 from typing import Any, Final, NamedTuple
 
-from catalog.demo_creators import _Creator, _make_creators, _make_videos
+from catalog.demo_creators import DemoCreator, make_creators, make_videos
 from catalog.demo_vocabulary import (
     CATEGORIES,
     IMAGE_URL,
     SHOP_URL,
-    _Category,
-    _choice,
-    _ProductType,
+    Category,
+    ProductType,
+    pick_one,
 )
 
 __all__ = ["generate_catalog"]
@@ -88,8 +88,8 @@ def generate_catalog(*, products: int, seed: int = 7, now: datetime) -> Iterator
 
 def _generate(products: int, seed: int, now: datetime) -> Iterator[dict[str, Any]]:
     rng = random.Random(seed)
-    creators = _make_creators(rng, max(40, products // 8))
-    by_category: list[list[_Creator]] = [[] for _ in CATEGORIES]
+    creators = make_creators(rng, max(40, products // 8))
+    by_category: list[list[DemoCreator]] = [[] for _ in CATEGORIES]
     for creator in creators:
         for niche in creator.niches:
             by_category[niche].append(creator)
@@ -119,13 +119,13 @@ def _make_product(
     product_id: int,
     cat_index: int,
     brand_cum_weights: Sequence[float],
-    creators: Sequence[_Creator],
-    niche_creators: Sequence[_Creator],
+    creators: Sequence[DemoCreator],
+    niche_creators: Sequence[DemoCreator],
     used_titles: set[str],
     now: datetime,
 ) -> dict[str, Any]:
     cat = CATEGORIES[cat_index]
-    ptype = _choice(rng, cat.types)
+    ptype = pick_one(rng, cat.types)
     brand: str | None = None
     if rng.random() >= 0.03:
         brand = cat.brands[bisect(brand_cum_weights, rng.random() * brand_cum_weights[-1])]
@@ -137,7 +137,7 @@ def _make_product(
     used_titles.add(title.text)
 
     price, original = _make_prices(rng, ptype)
-    persona, age = _choice(rng, cat.personas)
+    persona, age = pick_one(rng, cat.personas)
     page = f"{IMAGE_URL}/p/{product_id}"
     gallery_size = bisect(_GALLERY_SIZE_CUM, rng.random() * _GALLERY_SIZE_CUM[-1])
     return {
@@ -156,7 +156,7 @@ def _make_product(
         "regions": _make_regions(rng),
         "risk_level": _pick_risk(rng, ptype.risk or cat.risk),
         "target_audience": {"persona": persona, "age": age},
-        "videos": _make_videos(
+        "videos": make_videos(
             rng,
             product_id=product_id,
             price=price,
@@ -172,14 +172,14 @@ def _word_count(part: str | None) -> int:
     return len(part.split()) if part else 0
 
 
-def _make_title(rng: random.Random, ptype: _ProductType, brand: str | None) -> _Title:
+def _make_title(rng: random.Random, ptype: ProductType, brand: str | None) -> _Title:
     """Build ``[brand] [lead] [features] noun [suffix]`` with 3-9 words."""
-    noun = _choice(rng, ptype.nouns)
-    lead = _choice(rng, ptype.lead) if ptype.lead and rng.random() < 0.55 else None
+    noun = pick_one(rng, ptype.nouns)
+    lead = pick_one(rng, ptype.lead) if ptype.lead and rng.random() < 0.55 else None
     picks: list[str | None] = [
-        _choice(rng, group) if rng.random() < 0.6 else None for group in ptype.features
+        pick_one(rng, group) if rng.random() < 0.6 else None for group in ptype.features
     ]
-    suffix = _choice(rng, ptype.suffix) if ptype.suffix and rng.random() < 0.4 else None
+    suffix = pick_one(rng, ptype.suffix) if ptype.suffix and rng.random() < 0.4 else None
 
     def words() -> int:
         return sum(map(_word_count, (brand, lead, *picks, noun, suffix)))
@@ -188,11 +188,11 @@ def _make_title(rng: random.Random, ptype: _ProductType, brand: str | None) -> _
     if count < MIN_TITLE_WORDS:  # e.g. "Kettleby Wok": add a feature, then a lead, then a suffix
         for index, group in enumerate(ptype.features):
             if picks[index] is None and words() < MIN_TITLE_WORDS:
-                picks[index] = _choice(rng, group)
+                picks[index] = pick_one(rng, group)
         if lead is None and ptype.lead and words() < MIN_TITLE_WORDS:
-            lead = _choice(rng, ptype.lead)
+            lead = pick_one(rng, ptype.lead)
         if suffix is None and ptype.suffix and words() < MIN_TITLE_WORDS:
-            suffix = _choice(rng, ptype.suffix)
+            suffix = pick_one(rng, ptype.suffix)
     elif count > MAX_TITLE_WORDS:  # drop the suffix, then the lead, then trailing features
         suffix = None
         if words() > MAX_TITLE_WORDS:
@@ -224,7 +224,7 @@ def _retail_cents(raw: float, rng: random.Random) -> int:
     return whole * 100 + 99
 
 
-def _make_prices(rng: random.Random, ptype: _ProductType) -> tuple[float, float | None]:
+def _make_prices(rng: random.Random, ptype: ProductType) -> tuple[float, float | None]:
     low, high = ptype.price
     price_cents = _retail_cents(math.exp(rng.uniform(math.log(low), math.log(high))), rng)
     if rng.random() >= 0.45:
@@ -256,7 +256,7 @@ def _sentence_case(phrase: str) -> str:
 
 
 def _make_description(
-    rng: random.Random, cat: _Category, ptype: _ProductType, title: _Title, brand: str | None
+    rng: random.Random, cat: Category, ptype: ProductType, title: _Title, brand: str | None
 ) -> str:
     lead = title.lead
     if lead and lead.endswith(("-Pack", " IU", " CFU")):
@@ -268,7 +268,7 @@ def _make_description(
         subject = f"the {brand} {phrase}"
     else:
         subject = f"{'these' if ptype.plural else 'this'} {phrase}"
-    opener = _choice(rng, ptype.openers or cat.openers)
+    opener = pick_one(rng, ptype.openers or cat.openers)
     sentences = [
         opener.format(
             Subject=subject[0].upper() + subject[1:],
@@ -280,11 +280,11 @@ def _make_description(
     rng.shuffle(blurbs)
     sentences.extend(blurbs[:2])
     if len(sentences) == 1 or (len(sentences) == 2 and rng.random() < 0.35):
-        sentences.append(_choice(rng, cat.closers))
+        sentences.append(pick_one(rng, cat.closers))
     return " ".join(sentences)
 
 
-def _make_tags(ptype: _ProductType, title: _Title) -> list[str]:
+def _make_tags(ptype: ProductType, title: _Title) -> list[str]:
     """Type keywords first, then the title's feature words; 2-6 unique lowercase tags."""
     tags: list[str] = []
     for word in (*ptype.tags, *title.features):

@@ -19,9 +19,9 @@ from catalog.demo_vocabulary import (
     LAST_NAMES,
     PLATFORM_URL,
     VIDEO_URL,
-    _Category,
-    _choice,
-    _lognormal,
+    Category,
+    lognormal,
+    pick_one,
 )
 
 VIDEO_WINDOW_DAYS: Final = 120
@@ -41,7 +41,7 @@ _VIDEO_COUNT_CUM: Final = tuple(accumulate(VIDEO_COUNT_WEIGHTS))
 
 
 @dataclass(frozen=True, slots=True)
-class _Creator:
+class DemoCreator:
     record: dict[str, Any]
     niches: tuple[int, ...]
     followers: int
@@ -56,7 +56,7 @@ def _slug_words(text: str) -> list[str]:
 
 
 def _username_base(
-    rng: random.Random, first: str, last: str, channel: str | None, cat: _Category
+    rng: random.Random, first: str, last: str, channel: str | None, cat: Category
 ) -> str:
     f, l_ = first.lower(), last.lower()
     if channel is not None:
@@ -93,7 +93,7 @@ def _make_followers(rng: random.Random) -> int:
     """Heavy-tailed: most creators have 2k-200k followers, about 1.5% have 1M-5M."""
     if rng.random() < 0.015:
         return int(math.exp(rng.uniform(math.log(1_000_000), math.log(5_000_000))))
-    return int(min(950_000, max(800, _lognormal(rng, 22_000.0, 1.1))))
+    return int(min(950_000, max(800, lognormal(rng, 22_000.0, 1.1))))
 
 
 def _make_niches(rng: random.Random, primary: int) -> tuple[int, ...]:
@@ -112,9 +112,9 @@ def _make_niches(rng: random.Random, primary: int) -> tuple[int, ...]:
     return tuple(niches)
 
 
-def _make_creators(rng: random.Random, count: int) -> list[_Creator]:
+def make_creators(rng: random.Random, count: int) -> list[DemoCreator]:
     """Generate the creator pool once; every category is some creators' primary niche."""
-    creators: list[_Creator] = []
+    creators: list[DemoCreator] = []
     taken: set[str] = set()
     for index in range(count):
         primary = index % len(CATEGORIES)
@@ -131,20 +131,20 @@ def _make_creators(rng: random.Random, count: int) -> list[_Creator]:
             "avatar": avatar,
             "followers": followers,
         }
-        creators.append(_Creator(record, _make_niches(rng, primary), followers))
+        creators.append(DemoCreator(record, _make_niches(rng, primary), followers))
     return creators
 
 
 def _pick_creator(
     rng: random.Random,
-    creators: Sequence[_Creator],
-    niche_creators: Sequence[_Creator],
+    creators: Sequence[DemoCreator],
+    niche_creators: Sequence[DemoCreator],
     already: set[str],
-) -> _Creator:
+) -> DemoCreator:
     creator = creators[0]
     for _ in range(5):  # prefer a creator not yet on this product
         pool = niche_creators if niche_creators and rng.random() < 0.8 else creators
-        creator = _choice(rng, pool)
+        creator = pick_one(rng, pool)
         if creator.record["username"] not in already:
             break
     return creator
@@ -159,13 +159,13 @@ def _video_age_seconds(rng: random.Random) -> int:
     return low + int(rng.random() * (high - low + 1))
 
 
-def _make_videos(
+def make_videos(
     rng: random.Random,
     *,
     product_id: int,
     price: float,
-    creators: Sequence[_Creator],
-    niche_creators: Sequence[_Creator],
+    creators: Sequence[DemoCreator],
+    niche_creators: Sequence[DemoCreator],
     now: datetime,
 ) -> list[dict[str, Any]]:
     """0-5 videos whose stats are consistent: orders <= views, gmv <= orders * price."""

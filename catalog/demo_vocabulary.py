@@ -22,7 +22,7 @@ PLATFORM_URL: Final = "https://platform.demo-shop.example"
 
 
 @dataclass(frozen=True, slots=True)
-class _ProductType:
+class ProductType:
     """One kind of product in a category, with the words that can describe it.
 
     A title is ``[brand] [lead] [features...] noun [suffix]``: ``nouns`` are interchangeable
@@ -44,13 +44,13 @@ class _ProductType:
 
 
 @dataclass(frozen=True, slots=True)
-class _Category:
+class Category:
     """A two-level category with its brands, product vocabulary and copywriting."""
 
     l1: str
     l2: str
     brands: tuple[str, ...]
-    types: tuple[_ProductType, ...]
+    types: tuple[ProductType, ...]
     personas: tuple[tuple[str, str], ...]
     # Description openers; placeholders: {Subject}, {subject}, {is}.
     openers: tuple[str, ...]
@@ -69,8 +69,8 @@ class _Category:
 VOCABULARY: Final = Path(__file__).with_name("demo_data") / "vocabulary.json"
 
 
-def _product_type(data: dict[str, Any]) -> _ProductType:
-    return _ProductType(
+def _product_type(data: dict[str, Any]) -> ProductType:
+    return ProductType(
         nouns=tuple(data["nouns"]),
         price=(data["price"][0], data["price"][1]),
         tags=tuple(data["tags"]),
@@ -83,8 +83,8 @@ def _product_type(data: dict[str, Any]) -> _ProductType:
     )
 
 
-def _category(data: dict[str, Any]) -> _Category:
-    return _Category(
+def _category(data: dict[str, Any]) -> Category:
+    return Category(
         l1=data["l1"],
         l2=data["l2"],
         brands=tuple(data["brands"]),
@@ -102,7 +102,7 @@ def _category(data: dict[str, Any]) -> _Category:
 _DATA: Final = json.loads(VOCABULARY.read_text(encoding="utf-8"))
 
 
-CATEGORIES: Final[tuple[_Category, ...]] = tuple(_category(item) for item in _DATA["categories"])
+CATEGORIES: Final[tuple[Category, ...]] = tuple(_category(item) for item in _DATA["categories"])
 
 
 FIRST_NAMES: Final[tuple[str, ...]] = tuple(_DATA["first_names"])
@@ -111,10 +111,10 @@ FIRST_NAMES: Final[tuple[str, ...]] = tuple(_DATA["first_names"])
 LAST_NAMES: Final[tuple[str, ...]] = tuple(_DATA["last_names"])
 
 
-def _choice(rng: random.Random, options: Sequence[_T]) -> _T:
+def pick_one(rng: random.Random, options: Sequence[_T]) -> _T:
     """Like ``rng.choice`` but cheaper; the catalog is generated in a hot loop."""
     return options[int(rng.random() * len(options))]
 
 
-def _lognormal(rng: random.Random, median: float, sigma: float) -> float:
+def lognormal(rng: random.Random, median: float, sigma: float) -> float:
     return median * math.exp(rng.gauss(0.0, sigma))

@@ -325,7 +325,6 @@ def trending_ids(query: SearchQuery, limit: int, *, exclude: Iterable[int] = ())
         f"catalog:trending:{query.region or '*'}",
         TRENDING_CACHE_S,
         lambda: _trending_pool(query.region),
-        alias="local",
     )
     skip = set(exclude)
     chosen = []
@@ -376,4 +375,4 @@ def catalog_categories() -> list[str]:
                 names.update(row[0] for row in cursor.fetchall())
         return sorted(names)
 
-    return list(cached("catalog:categories", CATEGORIES_CACHE_S, compute, alias="local"))
+    return list(cached("catalog:categories", CATEGORIES_CACHE_S, compute))

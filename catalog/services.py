@@ -5,7 +5,6 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.core.cache import caches
 from django.db import connection
 from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
@@ -13,6 +12,7 @@ from django.utils import timezone
 from catalog import versions
 from catalog.cards import build_card
 from catalog.models import USERNAME, Creator, Product, Recommendation, Video, product_id_from
+from gateway import cache
 from gateway.errors import CARD_NOT_FOUND, CREATOR_NOT_FOUND, PRODUCT_NOT_FOUND
 from gateway.ids import REC, is_minted, new_id
 from gateway.inserts import insert_together
@@ -29,15 +29,15 @@ def products_for_cards(ids: Sequence[int]) -> dict[int, Product]:
     """The products of `ids` that exist, with videos and creators loaded, by id; each is reused
     from this process's memory for CATALOG_CACHE_S while the catalog's version holds
     (catalog/versions.py: an edit reaches every process's cards within its CHECK_S)."""
-    local = caches["local"]
     version = versions.current()
     keys = {f"catalog:product:{version}:{pid}": pid for pid in ids}
-    loaded = {keys[key]: product for key, product in local.get_many(list(keys)).items()}
+    loaded = {keys[key]: product for key, product in cache.recalled(keys).items()}
     missing = [pid for pid in ids if pid not in loaded]
     if missing:
         fresh = {product.id: product for product in products_with_videos().filter(id__in=missing)}
-        local.set_many(
-            {f"catalog:product:{version}:{pid}": product for pid, product in fresh.items()}
+        cache.remember(
+            {f"catalog:product:{version}:{pid}": product for pid, product in fresh.items()},
+            settings.CATALOG_CACHE_S,
         )
         loaded.update(fresh)
     return loaded

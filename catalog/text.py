@@ -68,7 +68,7 @@ def clean(text: str) -> str:
 
 
 # Every word's stem, once per process: a catalog has tens of thousands of distinct words (a web
-# process keeps at most STEMS_KEPT of them, some 12 MB, however large the catalog).
+# process keeps at most STEMS_KEPT of them, however large the catalog).
 _stems: dict[str, str] = {}
 STEMS_KEPT = 100_000
 

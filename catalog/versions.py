@@ -27,7 +27,7 @@ LIFETIME_S = 7 * 86_400
 
 def current() -> str:
     """The version as this process last read it (at most CHECK_S ago)."""
-    return cached(f"{KEY}:seen", CHECK_S, _shared, alias="local")
+    return cached(f"{KEY}:seen", CHECK_S, _shared)
 
 
 def _shared() -> str:

@@ -1,15 +1,27 @@
 """The gateway's ASGI application: what the `web` role serves (gunicorn with uvicorn workers).
 
 The gateway spends its time waiting on slow outsiders: a language model answers in seconds, a
-merchant may take its whole timeout. Views that wait on them are coroutines (recommend, intent
-creation, merchant health): while they wait they hold no thread and no database connection, so
-a thousand waiting requests cost a thousand small objects on the event loop, not a thousand
-workers. Every other view is ordinary synchronous Django, run whole (middleware, view, response)
-on one thread of a bounded pool whose threads keep their database connections between requests,
-as a threaded worker's would. The coroutine views' own synchronous steps (queries, writes) run
-on a second pool, of one thread unless `WEB_STEP_THREADS` says otherwise, so the database
-connections of a web process stay bounded by `WEB_THREADS` + `WEB_STEP_THREADS` however many
-requests wait. docs/operations.md explains the choice, with its figures.
+merchant may take its whole timeout. Views that wait on them are coroutines (adrf's ViewSets:
+recommend, intent creation, merchant health), served by Django's own ASGI handler: while they
+wait they hold no thread and no database connection. Every other view is ordinary synchronous
+Django, run whole (middleware, view, response) on one thread of a bounded pool whose threads
+keep their database connections between requests, as a threaded worker's would. The coroutine
+views' own synchronous steps (queries, writes) run on a second pool, of one thread unless
+`WEB_STEP_THREADS` says otherwise, so the database connections of a web process stay bounded by
+`WEB_THREADS` + `WEB_STEP_THREADS` however many requests wait. docs/operations.md ("The web
+role") explains the choice; its measurements are in docs/benchmarks.md.
+
+What is the gateway's own here, and why (tests/gateway/test_serving_upstream.py fails on the
+Django or asgiref upgrade that changes what it relies on):
+
+- request bodies are read, and refused past the limit, before Django sees them
+  (gateway/bodies.py);
+- the synchronous views run on their own pool, as Django's WSGI handler runs them
+  (`GatewayHandler._respond`): Django's ASGI handler would run each of their middleware hooks
+  and the view on a thread of a new executor per request, opening a database connection for
+  each, and two pools keep a burst of recommends from queuing ahead of a card lookup;
+- the coroutine views' steps go to the steps' pool through asgiref's documented
+  `ThreadSensitiveContext(executor=...)`, which Django's own context inside does not override.
 
 Before a worker accepts its first request, the lifespan protocol warms it: every app whose
 AppConfig has a `warm_up()` loads there what its first request would otherwise wait for (the
@@ -40,7 +52,6 @@ from django.apps import apps  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core import signals  # noqa: E402
 from django.core.cache import caches  # noqa: E402
-from django.core.exceptions import RequestAborted  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix  # noqa: E402
 from django.core.handlers.base import BaseHandler  # noqa: E402
 from django.db import DatabaseError, close_old_connections, connection  # noqa: E402
@@ -48,7 +59,7 @@ from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
 from agents.asgi import Agents  # noqa: E402
-from gateway.bodies import Aborted, TooLarge, read_body, with_length  # noqa: E402
+from gateway.bodies import Aborted, TooLarge, read_body, replay, with_length  # noqa: E402
 from gateway.handlers import error_body, payload_too_large  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -108,20 +119,17 @@ class _SyncChain(BaseHandler):
 
 
 class GatewayHandler(ASGIHandler):
-    """Django's ASGI handler, serving a request one of two ways: a coroutine view on the event
-    loop, its synchronous steps on one pool, any other view whole on another. Two pools, so a
-    burst of recommends, each a few steps of database work, never queues ahead of a card
-    lookup.
+    """Django's ASGI handler, serving a request one of two ways: a coroutine view as Django
+    serves it, its synchronous steps on one pool, any other view whole on another.
 
     The steps' pool has one thread by default: one step at a time, on one thread, which is what
     asgiref asks of a thread-sensitive executor. A step is the interpreter's work (retrieval,
-    composing cards, ORM rows) with database round trips of a fraction of a millisecond
-    between; threads cannot run it side by side, they only take turns at the interpreter lock,
-    and every thread that wants it makes each other thread of the worker wait longer for its
-    turn, a card lookup's among them. Beside 64 cold recommends, four step threads left card
-    lookups a p99 of 77-100 ms on PostgreSQL, one thread 33-59 ms, for the same throughput
-    within the noise (docs/operations.md). `WEB_STEP_THREADS` is for a database whose round
-    trips take milliseconds, where steps waiting on it side by side would pay."""
+    composing cards, ORM rows) with short database round trips between; threads cannot run it
+    side by side, they only take turns at the interpreter lock, and every thread that wants it
+    makes each other thread of the worker wait longer for its turn, a card lookup's among them:
+    more step threads left card lookups slower beside a burst of cold recommends, for the same
+    throughput (docs/benchmarks.md). `WEB_STEP_THREADS` is for a database whose round trips
+    are slow, where steps waiting on it side by side would pay."""
 
     def __init__(self, threads: int, step_threads: int) -> None:
         super().__init__()
@@ -144,9 +152,10 @@ class GatewayHandler(ASGIHandler):
             return
         scope = dict(with_length(scope, body))  # a chunked body is read, not ignored
         if _waits(scope["path"]):
-            # The view's thread-sensitive steps go to their pool: bounded, connections kept.
+            # Django's own handler, its thread-sensitive steps on their pool: bounded,
+            # connections kept (asgiref lets the outermost context with an executor choose).
             async with ThreadSensitiveContext(executor=self.steps):
-                await self._serve_waiting(scope, body, receive, send)
+                await super().__call__(scope, replay(body, receive), send)
             return
         loop = asyncio.get_running_loop()
         response = await loop.run_in_executor(self.pool, partial(self._respond, scope, body))
@@ -155,43 +164,9 @@ class GatewayHandler(ASGIHandler):
         finally:
             await loop.run_in_executor(self.pool, response.close)
 
-    async def _serve_waiting(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> None:
-        """A coroutine view's request as Django's `handle` serves it (the view is cancelled
-        when the client hangs up), in three fewer thread hops. Django sends request_started and
-        request_finished to their synchronous receivers, and closes the response, on a thread:
-        under a burst each hop waited its turn in the steps' pool behind the recommends' queries
-        (21-70 ms on average, six hops a recommend). Here they run on the event loop. Django's
-        receivers close and reset a thread's database connections, which the loop's thread
-        never opens (the steps' threads check theirs around every step), and the request's
-        caches and urlconf; a receiver that queried the database on the loop would fail loudly
-        (SynchronousOnlyOperation). The response comes rendered (gateway/asyncviews.py)."""
-        set_script_prefix(get_script_prefix(scope))
-        signals.request_started.send(sender=self.__class__, scope=scope)
-        request, error_response = self.create_request(scope, io.BytesIO(body))
-        if request is None:
-            assert error_response is not None
-            response = error_response
-        else:
-            view = asyncio.ensure_future(self.run_get_response(request))
-            hang_up = asyncio.ensure_future(self.listen_for_disconnect(receive))
-            await asyncio.wait((view, hang_up), return_when=asyncio.FIRST_COMPLETED)
-            hang_up.cancel()
-            with contextlib.suppress(asyncio.CancelledError, RequestAborted):
-                await hang_up
-            if not view.done():  # the client left: so does the view
-                view.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await view
-                signals.request_finished.send(sender=self.__class__)
-                return
-            response = view.result()
-        try:
-            await self.send_response(response, send)
-        finally:
-            response.close()
-
     def _respond(self, scope: Scope, body: bytes) -> HttpResponseBase:
-        """The whole synchronous request, on a thread of the pool."""
+        """The whole synchronous request, on a thread of the pool: what ASGIHandler.handle does
+        before its view, then the synchronous chain, as WSGIHandler.__call__ runs it."""
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, io.BytesIO(body))
@@ -217,9 +192,9 @@ _served = Agents(_gateway)
 
 def warm_up() -> None:
     """Each app's warm-up (its AppConfig's `warm_up()`), as a web worker starts; then what
-    start-up loaded (Django, the URLconf, the agents' schemas: some 400,000 objects) is moved
-    out of the garbage collector's sight. Its full collections then walk only what requests
-    create, rather than pausing a request for a quarter of a second every so often."""
+    start-up loaded (Django, the URLconf, the agents' schemas: hundreds of thousands of
+    objects) is moved out of the garbage collector's sight. Its full collections then walk only
+    what requests create, rather than pausing a request now and then to walk all of it."""
     for config in apps.get_app_configs():
         warm = getattr(config, "warm_up", None)
         if warm is not None:

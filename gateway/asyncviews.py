@@ -1,58 +1,39 @@
-"""ViewSets with coroutine actions: the views that wait on the outside world.
+"""The base of the ViewSets that wait on the outside world: adrf's async ViewSet, with two of
+DRF's documented hooks set for the event loop.
 
-DRF's dispatch is synchronous. `WaitingViewSet` keeps every step of it (authentication,
-throttles, the error envelope, content negotiation) and awaits a coroutine action on the event
-loop; the synchronous steps, and any synchronous action of the same ViewSet, run through
-`sync_to_async`: on the web pool under ASGI (gateway/asgi.py), on the calling thread under
-Django's test client.
+adrf awaits a coroutine action on the event loop and runs DRF's synchronous steps
+(authentication, throttles, the error envelope) through `sync_to_async`: on the steps' pool
+under the web role (gateway/asgi.py), on the calling thread under Django's test client. Each
+hop to that one thread waits its turn behind other requests' queries, so two hops that do no
+database work stay on the loop (measured in turns: docs/benchmarks.md).
 """
 
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
-from django.http import HttpResponse
-from django.utils.decorators import classonlymethod
-from rest_framework import viewsets
-from rest_framework.request import Request
+from adrf.viewsets import ViewSet
+from django.http import HttpResponse, HttpResponseBase
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 
-class WaitingViewSet(viewsets.ViewSet):
+class WaitingViewSet(ViewSet):
     """A ViewSet whose actions may be coroutines (`async def`)."""
 
-    @classonlymethod
-    def as_view(cls, actions: Any = None, **initkwargs: Any) -> Any:
-        return markcoroutinefunction(super().as_view(actions, **initkwargs))
+    # adrf's check hands the throttles that are coroutines to the event loop (async_to_sync)
+    # even when there are none: a round trip to the loop that holds the steps' thread. The
+    # gateway's throttles are synchronous; DRF's own check runs them where it is called.
+    check_throttles = APIView.check_throttles
 
-    async def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> HttpResponse:  # type: ignore[override]
-        self.args, self.kwargs = args, kwargs
-        request = self.initialize_request(request, *args, **kwargs)
-        self.request: Request = request
-        self.headers = self.default_response_headers
-        try:
-            await sync_to_async(self.initial)(request, *args, **kwargs)
-            method = request.method.lower()
-            handler = (
-                getattr(self, method, self.http_method_not_allowed)
-                if method in self.http_method_names
-                else self.http_method_not_allowed
-            )
-            if iscoroutinefunction(handler):
-                response = await handler(request, *args, **kwargs)
-            else:
-                response = await sync_to_async(handler)(request, *args, **kwargs)
-        except Exception as exc:
-            response = await sync_to_async(self.handle_exception)(exc)
-        self.response = self.finalize_response(request, response, *args, **kwargs)
-        return rendered(self.response)
-
-
-def rendered(response: Response) -> HttpResponse:
-    """`response` rendered here, on the event loop (its JSON costs microseconds), as a plain
-    response: Django renders a deferred one on a thread, a hop that waited its turn in the
-    pool of the view's steps behind other requests' queries."""
-    response.render()
-    plain = HttpResponse(response.content, status=response.status_code)
-    for header, value in response.items():
-        plain[header] = value
-    return plain
+    def finalize_response(
+        self, request: Any, response: HttpResponseBase, *args: Any, **kwargs: Any
+    ) -> HttpResponseBase:
+        """The response rendered here, on the event loop (its JSON costs microseconds), as a
+        plain response: Django renders a deferred one on the steps' thread, a hop."""
+        final = super().finalize_response(request, response, *args, **kwargs)
+        if not isinstance(final, Response):
+            return final
+        final.render()
+        plain = HttpResponse(final.content, status=final.status_code)
+        for header, value in final.items():
+            plain[header] = value
+        return plain

@@ -1,5 +1,5 @@
-"""The gateway's caches (Django's CACHES setting): which store lives where, and its bounds.
-gateway/cache.py says what each store holds and why they are apart."""
+"""The gateway's shared caches (Django's CACHES setting): which store lives where, and its
+bounds. gateway/cache.py says what each store holds and why they are apart."""
 
 from pathlib import Path
 from typing import Any
@@ -12,18 +12,18 @@ def cache_settings(
     var_dir: Path,
     engine_entries: int,
     task_entries: int,
-    catalog_entries: int,
-    catalog_s: int,
 ) -> dict[str, dict[str, Any]]:
-    """CACHES: Redis when `redis_url` is set, else files under `var_dir`, plus the catalog's
-    memory of each process."""
+    """CACHES: Redis when `redis_url` is set, else files under `var_dir`."""
     caches: dict[str, dict[str, Any]]
     if redis_url:
+        # django-redis keeps one connection pool per server and process, whichever cache
+        # object Django makes (one per thread and per async context: a coroutine view's
+        # request gets its own), so requests reuse the worker's connections.
         redis = {
-            "BACKEND": "gateway.cache.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": "gw",
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 2, "SOCKET_TIMEOUT": 2},
         }
         # A2A tasks under their own prefix, on their own server when one is named, so an
         # operator can give them a store whose eviction can never reach a throttle counter.
@@ -52,10 +52,4 @@ def cache_settings(
                 "OPTIONS": {"MAX_ENTRIES": task_entries},
             },
         }
-    caches["local"] = {
-        "BACKEND": "gateway.cache.LocalCache",
-        "LOCATION": "gateway-catalog",
-        "TIMEOUT": catalog_s,
-        "OPTIONS": {"MAX_ENTRIES": catalog_entries},
-    }
     return caches

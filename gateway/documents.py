@@ -31,7 +31,7 @@ def _guides() -> frozenset[str]:
 
 
 @functools.cache
-def _rendered(name: str) -> str:
+def rendered_document(name: str) -> str:
     markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
     tokens = markdown.parse(_document(name).decode())
     title, slugs = name, Slugs()
@@ -77,7 +77,7 @@ def document_response(request: HttpRequest, name: str) -> HttpResponse:
     headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept"}
     if request.get_preferred_type(["text/markdown", "text/html"]) == "text/html":
         return HttpResponse(
-            _rendered(name), content_type="text/html; charset=utf-8", headers=headers
+            rendered_document(name), content_type="text/html; charset=utf-8", headers=headers
         )
     return HttpResponse(
         _document(name), content_type="text/markdown; charset=utf-8", headers=headers

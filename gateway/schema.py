@@ -35,25 +35,25 @@ DATA_KEYS = frozenset({"value", "example", "default", "enum", "const"})
 Visit = Callable[[str, str], str]
 
 
-def _map_texts(node: Any, visit: Visit, pointer: str = "", *, properties: bool = False) -> Any:
+def map_texts(node: Any, visit: Visit, pointer: str = "", *, properties: bool = False) -> Any:
     """A copy of `node` with `visit(text, pointer)` in place of every title, summary and
     description. Under `properties` the keys are field names (a field may be called
     `description` or `value`), so each value there is a schema, whatever its key."""
     if isinstance(node, list):
-        return [_map_texts(item, visit, f"{pointer}/{index}") for index, item in enumerate(node)]
+        return [map_texts(item, visit, f"{pointer}/{index}") for index, item in enumerate(node)]
     if not isinstance(node, dict):
         return node
     copy: dict[str, Any] = {}
     for key, value in node.items():
         here = f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
         if properties:
-            copy[key] = _map_texts(value, visit, here)
+            copy[key] = map_texts(value, visit, here)
         elif key in TEXT_KEYS and isinstance(value, str):
             copy[key] = visit(value, here) if value else value
         elif key in DATA_KEYS:
             copy[key] = value
         else:
-            copy[key] = _map_texts(value, visit, here, properties=key == "properties")
+            copy[key] = map_texts(value, visit, here, properties=key == "properties")
     return copy
 
 
@@ -66,7 +66,7 @@ def schema_texts(schema: dict[str, Any]) -> dict[str, list[str]]:
         found.setdefault(text, []).append(pointer)
         return text
 
-    _map_texts(schema, collect)
+    map_texts(schema, collect)
     return found
 
 
@@ -74,7 +74,7 @@ def translated(schema: dict[str, Any], language: str) -> dict[str, Any]:
     """The schema with its texts translated into `language` through the gettext catalogs;
     a text without a translation stays as it is."""
     with translation.override(language):
-        result: dict[str, Any] = _map_texts(schema, lambda text, pointer: translation.gettext(text))
+        result: dict[str, Any] = map_texts(schema, lambda text, pointer: translation.gettext(text))
         return result
 
 

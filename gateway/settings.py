@@ -142,7 +142,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 # The caches (gateway/cache.py says what lives in each): shared state, the intent engine's
-# resolutions, A2A tasks, and each process's own memory of the catalog.
+# resolutions, A2A tasks (CACHES), and each process's own memory of the catalog (CATALOG_*).
 INTENT_ENGINE_CACHE_ENTRIES = bounded_int("INTENT_ENGINE_CACHE_ENTRIES", 10_000, 100, 10_000_000)
 CATALOG_CACHE_S = bounded_int("CATALOG_CACHE_S", 60, 0, 3600, " seconds")
 CATALOG_CACHE_ENTRIES = bounded_int("CATALOG_CACHE_ENTRIES", 5_000, 100, 1_000_000)
@@ -156,8 +156,6 @@ CACHES = cache_settings(
     var_dir=VAR_DIR,
     engine_entries=INTENT_ENGINE_CACHE_ENTRIES,
     task_entries=A2A_TASK_STORE_ENTRIES,
-    catalog_entries=CATALOG_CACHE_ENTRIES,
-    catalog_s=CATALOG_CACHE_S,
 )
 
 # Celery: Redis when configured, else a filesystem broker under var/ so a fresh machine needs

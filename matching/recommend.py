@@ -193,7 +193,6 @@ def _retrieve(query: search.SearchQuery, limit: int) -> list[search.Hit]:
         f"recommend:retrieval:{versions.current()}:{digest.hexdigest()}",
         settings.CATALOG_CACHE_S,
         lambda: [(hit.product_id, hit.tier) for hit in search.retrieve(query, limit).hits],
-        alias="local",
     )
     return [search.Hit(product_id, tier) for product_id, tier in found]
 

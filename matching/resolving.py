@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from catalog.search import catalog_categories
+from gateway.scheduling import RetrySchedule, Scheduled
 from matching import engine
 from matching.models import Intent, IntentTag, ResolutionSource
 from matching.resolution import Resolution
@@ -35,7 +36,13 @@ RETRY_SCHEDULE = (
     timedelta(hours=1),
     timedelta(hours=4),
 )
-MAX_ATTEMPTS = len(RETRY_SCHEDULE) + 1
+# An intent's attempts on their schedule, without a lease: a claim counts the attempt and holds
+# until the next one's turn, so an attempt whose worker died counts as failed
+# (gateway/scheduling.py).
+RESOLVING = Scheduled(
+    due="next_resolution_at", attempts="resolution_attempts", schedule=RetrySchedule(RETRY_SCHEDULE)
+)
+MAX_ATTEMPTS = RESOLVING.schedule.attempts
 HORIZON = timedelta(days=1)
 SWEEP_BATCH = 20
 TOO_OLD = "Given up: the intent is more than a day old."
@@ -92,11 +99,6 @@ async def attempt_async(text: str, region: str | None) -> Attempt:
         return Attempt(failure=exc)
 
 
-def _after_failure(attempts: int, now: datetime) -> datetime | None:
-    """When an intent that failed `attempts` times may be tried next; None: given up."""
-    return now + RETRY_SCHEDULE[attempts - 1] if attempts < MAX_ATTEMPTS else None
-
-
 def creation_fields(outcome: Attempt, *, kept: dict[str, Any], now: datetime) -> dict[str, Any]:
     """A new intent's resolution columns after the attempt made as it was created."""
     if outcome.resolved is not None:
@@ -107,11 +109,7 @@ def creation_fields(outcome: Attempt, *, kept: dict[str, Any], now: datetime) ->
     }
     failure = outcome.failure
     if failure is not None and failure.asked:
-        fields.update(
-            resolution_attempts=1,
-            next_resolution_at=_after_failure(1, now),
-            resolution_error=failure.message[:300],
-        )
+        fields.update(RESOLVING.after_failure(1, now), resolution_error=failure.message[:300])
     return fields
 
 
@@ -129,13 +127,15 @@ def intent_resolve(*, intent_id: str, due_only: bool = True) -> bool:
     pending = Intent.objects.filter(
         intent_id=intent_id, resolution_source=ResolutionSource.UNRESOLVED
     )
-    intent = (pending.filter(next_resolution_at__lte=now) if due_only else pending).first()
+    asked = RESOLVING.due_in(pending, now) if due_only else pending
+    intent = asked.first()
     if intent is None:
         return False
     attempts = intent.resolution_attempts + 1
-    claimed = pending.filter(resolution_attempts=intent.resolution_attempts).update(
-        resolution_attempts=attempts,
-        next_resolution_at=_after_failure(attempts, now),
+    claimed = RESOLVING.claim(
+        asked.filter(resolution_attempts=intent.resolution_attempts),
+        now,
+        **RESOLVING.after_failure(attempts, now),
         updated_at=now,
     )
     if not claimed:
@@ -148,9 +148,10 @@ def intent_resolve(*, intent_id: str, due_only: bool = True) -> bool:
         if exc.asked:
             pending.filter(resolution_attempts=attempts).update(resolution_error=exc.message[:300])
         else:  # not this intent's doing: the attempt is given back
-            pending.filter(resolution_attempts=attempts).update(
+            RESOLVING.postpone(
+                pending.filter(resolution_attempts=attempts),
+                now + timedelta(seconds=exc.retry_after or 0),
                 resolution_attempts=attempts - 1,
-                next_resolution_at=now + timedelta(seconds=exc.retry_after or 0),
             )
         raise
     return _resolved(intent, resolution, cached, now)
@@ -190,15 +191,11 @@ class Sweep:
 
 def intents_due(*, limit: int) -> list[str]:
     """The unresolved intents due for another attempt, the longest-waiting first."""
-    return list(
-        Intent.objects.filter(
-            resolution_source=ResolutionSource.UNRESOLVED,
-            next_resolution_at__lte=timezone.now(),
-            created_at__gte=timezone.now() - HORIZON,
-        )
-        .order_by("next_resolution_at", "intent_id")
-        .values_list("intent_id", flat=True)[:limit]
+    now = timezone.now()
+    unresolved = Intent.objects.filter(
+        resolution_source=ResolutionSource.UNRESOLVED, created_at__gte=now - HORIZON
     )
+    return RESOLVING.sweep(unresolved, now, batch=limit)
 
 
 def intents_sweep() -> Sweep:

@@ -10,6 +10,7 @@ the `webhooks-slow` lane (delivery.deliveries_enqueue), probes and endpoint veri
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -19,19 +20,29 @@ from merchants import delivery, probes, verification
 from merchants.models import MerchantAgent, ProbeTrigger
 
 SOFT_LIMIT, HARD_LIMIT = delivery.attempt_time_limits()
+# A task that makes one request to a merchant: a delivery's attempt, a verification's, a probe.
+ONE_ATTEMPT: dict[str, Any] = {
+    "acks_late": True,
+    "soft_time_limit": SOFT_LIMIT,
+    "time_limit": HARD_LIMIT,
+    "ignore_result": True,
+}
 
 # Beat's tasks run every few seconds: each logs a line only when it did something (Celery's own
 # lines for their runs are left out, gateway/logging_settings.py).
 logger = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True)
+# The use cases send these three by name (gateway/dispatch.py); the names are theirs.
+@shared_task(
+    name=delivery.FAN_OUT, acks_late=True, soft_time_limit=60, time_limit=90, ignore_result=True
+)
 def fan_out(event_id: str) -> None:
     """Write and send an event's deliveries. Idempotent: the event is claimed once."""
     delivery.event_fan_out(event_id=event_id)
 
 
-@shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)
+@shared_task(name=delivery.DELIVER, **ONE_ATTEMPT)
 def deliver(delivery_id: int, lane: str = delivery.FAST_LANE) -> None:
     """Make one attempt of a delivery. Idempotent: it sends only if it wins the claim."""
     delivery.delivery_attempt(delivery_id=delivery_id, lane=lane)
@@ -43,7 +54,7 @@ def sweep_deliveries() -> None:
     delivery.deliveries_sweep()
 
 
-@shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)
+@shared_task(name=verification.VERIFY_ENDPOINT, **ONE_ATTEMPT)
 def verify_endpoint(merchant_pk: int) -> None:
     """One attempt of a merchant's endpoint verification, if due. Idempotent: claimed once."""
     verification.endpoint_verify(merchant_pk=merchant_pk)
@@ -59,7 +70,7 @@ def sweep_verifications() -> None:
         logger.info("verification sweep: %d endpoint verifications sent", len(due))
 
 
-@shared_task(acks_late=True, soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, ignore_result=True)
+@shared_task(**ONE_ATTEMPT)
 def probe(merchant_pk: int, trigger: str = ProbeTrigger.SCHEDULE) -> None:
     """Probe one merchant. Idempotent: a probe only records what the merchant answers now."""
     merchant = MerchantAgent.objects.filter(pk=merchant_pk).first()

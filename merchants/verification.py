@@ -35,12 +35,13 @@ import orjson
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 from redis.exceptions import RedisError
 
+from gateway.dispatch import dispatch_after_commit
 from gateway.ids import EVENT, new_id
+from gateway.scheduling import RetrySchedule, Scheduled
 from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery import RETRY_SCHEDULE, event_body
 from merchants.delivery.hosts import host_allows
@@ -50,12 +51,23 @@ from merchants.models import VERIFICATION_FIELDS, MerchantAgent, MerchantStatus
 logger = logging.getLogger(__name__)
 
 VERIFICATION = "endpoint.verification"
-# The attempts of the schedule: the first, then one after each wait of the retry schedule.
-ATTEMPTS = len(RETRY_SCHEDULE) + 1
+# The task that makes a verification's attempt (merchants/tasks.py), sent by name: the tasks
+# call this module's use cases, not the other way round.
+VERIFY_ENDPOINT = "merchants.tasks.verify_endpoint"
 # A URL is sent one verification at most this often, whoever's merchants name it.
 URL_GAP = timedelta(seconds=60)
 # A verification claimed this long ago and still not settled lost its worker.
 LEASE = timedelta(minutes=2)
+# A verification's attempts, on the deliveries' schedule; a claim holds for LEASE, after which
+# the verification is due again (gateway/scheduling.py).
+VERIFYING = Scheduled(
+    due="next_verification_at",
+    attempts="verification_attempts",
+    schedule=RetrySchedule(RETRY_SCHEDULE),
+    lease=lambda: LEASE,
+)
+# The attempts of the schedule: the first, then one after each wait of the retry schedule.
+ATTEMPTS = VERIFYING.schedule.attempts
 SWEEP_BATCH = 200
 PARKED_REASON = "Asked {attempts} times without the challenge echoed; parked."
 
@@ -73,16 +85,9 @@ def verification_reset(merchant: MerchantAgent, now: datetime) -> list[str]:
 
 
 def verification_send_later(merchant_pk: int) -> None:
-    """After the commit that started a verification: its first attempt, as a task."""
-    from merchants.tasks import verify_endpoint  # the tasks call this module's use cases
-
-    def send() -> None:
-        try:
-            verify_endpoint.apply_async((merchant_pk,), retry=False)
-        except (OperationalError, OSError) as exc:  # the broker is down: the sweeper sends it
-            logger.warning("broker unavailable, the sweeper will verify the endpoint: %s", exc)
-
-    transaction.on_commit(send)
+    """After the commit that started a verification: its first attempt, as a task (with the
+    broker down, the sweeper sends it: the verification is due)."""
+    dispatch_after_commit(VERIFY_ENDPOINT, merchant_pk)
 
 
 def _echoed(answer: Answer, challenge: str) -> bool:
@@ -106,18 +111,11 @@ def _failure(answer: Answer) -> str:
 def _after_failure(attempts: int, error: str, now: datetime) -> dict[str, Any]:
     """A verification's state after failed attempt number `attempts`: the next attempt on the
     schedule, or parked after the last one."""
-    if attempts >= ATTEMPTS:
-        return {
-            "verification_attempts": attempts,
-            "next_verification_at": None,
-            "verification_parked_at": now,
-            "last_verification_error": f"{error} {PARKED_REASON.format(attempts=attempts)}"[:300],
-        }
-    return {
-        "verification_attempts": attempts,
-        "next_verification_at": now + RETRY_SCHEDULE[attempts - 1],
-        "last_verification_error": error[:300],
-    }
+    changes = VERIFYING.after_failure(attempts, now)
+    if VERIFYING.given_up(changes):
+        parked = f"{error} {PARKED_REASON.format(attempts=attempts)}"
+        return {**changes, "verification_parked_at": now, "last_verification_error": parked[:300]}
+    return {**changes, "last_verification_error": error[:300]}
 
 
 def _url_keys(url: str) -> tuple[str, str]:
@@ -171,12 +169,10 @@ def endpoint_verify(*, merchant_pk: int) -> bool | None:
     when not, None when there was nothing to do (verified already, not due, parked,
     deactivated, another worker has it, or the URL or its destination had its fill)."""
     now = timezone.now()
-    due = MerchantAgent.objects.filter(
-        pk=merchant_pk,
-        endpoint_verified_at__isnull=True,
-        verification_parked_at__isnull=True,
-        next_verification_at__lte=now,
+    pending = MerchantAgent.objects.filter(
+        pk=merchant_pk, endpoint_verified_at__isnull=True, verification_parked_at__isnull=True
     ).exclude(status=MerchantStatus.DEACTIVATED)
+    due = VERIFYING.due_in(pending, now)
     merchant = due.first()
     if merchant is None:
         return None
@@ -186,7 +182,7 @@ def endpoint_verify(*, merchant_pk: int) -> bool | None:
     target = endpoint_target_within(merchant.agent_endpoint, settings.WEBHOOK_TIMEOUT_S)
     wait = _url_wait(merchant.agent_endpoint, first=merchant.verification_attempts == 0)
     if wait is not None:
-        due.update(next_verification_at=now + wait)
+        VERIFYING.postpone(due, now + wait)
         return None
     try:
         return _attempt(merchant, due, target, now)
@@ -200,18 +196,14 @@ def _attempt(
     """The attempt, the URL's turn taken: the destination's bound, the claim, the request, and
     what it settles for every merchant asked."""
     if not host_allows(target):
-        due.update(next_verification_at=now + timedelta(seconds=60))
+        VERIFYING.postpone(due, now + timedelta(seconds=60))
         return None
     # The claim: one worker per attempt; a lost worker's claim lapses after LEASE.
-    claimed = due.filter(verification_event_id=merchant.verification_event_id).update(
-        next_verification_at=now + LEASE
-    )
-    if not claimed:
+    if not VERIFYING.claim(due.filter(verification_event_id=merchant.verification_event_id), now):
         return None
     group = _waiting_with(merchant)
-    MerchantAgent.objects.filter(pk__in=[m.pk for m in group[1:]]).update(
-        next_verification_at=now + LEASE
-    )
+    # The others asked with it are held as long: none of them is asked on its own meanwhile.
+    VERIFYING.claim(MerchantAgent.objects.filter(pk__in=[m.pk for m in group[1:]]), now)
     data = {
         "challenge": merchant.verification_challenge,
         "merchant_agent_id": merchant.merchant_id,
@@ -258,15 +250,16 @@ def verification_rearm(*, merchant: MerchantAgent) -> MerchantAgent:
 
 def verifications_due(now: datetime | None = None) -> list[int]:
     """Merchants whose verification attempt is due (a lapsed claim included), oldest first."""
-    now = now or timezone.now()
-    pending = MerchantAgent.objects.filter(
-        Q(next_verification_at__lte=now), endpoint_verified_at__isnull=True
-    ).exclude(status=MerchantStatus.DEACTIVATED)
-    return list(pending.order_by("next_verification_at").values_list("pk", flat=True)[:SWEEP_BATCH])
+    pending = MerchantAgent.objects.filter(endpoint_verified_at__isnull=True).exclude(
+        status=MerchantStatus.DEACTIVATED
+    )
+    return VERIFYING.sweep(pending, now or timezone.now(), batch=SWEEP_BATCH)
 
 
 __all__ = [
     "VERIFICATION",
+    "VERIFYING",
+    "VERIFY_ENDPOINT",
     "endpoint_verify",
     "verification_rearm",
     "verification_reset",

@@ -41,10 +41,13 @@ def serve(database_url: str, output: Path) -> None:
         from django.core.management import call_command
         from django.test import Client
 
+        from gateway.cache import forget
+
         call_command("migrate", verbosity=0)
         call_command("flush", interactive=False, verbosity=0)
-        for cache in ("default", "local", "engine"):
-            caches[cache].clear()
+        for alias in ("default", "engine"):
+            caches[alias].clear()
+        forget()  # this process's memory of the catalog
         summary = StringIO()
         call_command("import_catalog", str(CATALOG), stdout=summary)
         print("  import: " + summary.getvalue().strip().replace("\n", "\n  import: "))

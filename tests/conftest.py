@@ -6,6 +6,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from django.core.cache import caches
 
+from gateway import cache
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
 from tests.support.engine import ScriptedEngine
 from tests.support.receiver import Receiver
@@ -48,9 +49,11 @@ def _fresh_cache() -> Iterator[None]:
     """Throttle counters and cached state never leak from one test into another."""
     for store in caches.all():
         store.clear()
+    cache.forget()
     yield
     for store in caches.all():
         store.clear()
+    cache.forget()
 
 
 @pytest.fixture

@@ -86,5 +86,5 @@ class BudgetRangeSerializer(serializers.Serializer):
         return {"min": low, "max": high, "currency": currency.upper() if currency else None}
 
 
-def _tags(tags: list[str]) -> list[str]:
+def clean_tags(tags: list[str]) -> list[str]:
     return list(dict.fromkeys(tag.strip().lower() for tag in tags if tag.strip()))

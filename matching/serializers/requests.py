@@ -18,7 +18,7 @@ from matching.serializers.fields import (
     BudgetRangeSerializer,
     ConstraintsField,
     JsonIntegerField,
-    _tags,
+    clean_tags,
 )
 
 
@@ -43,7 +43,7 @@ class IntentCreateSerializer(serializers.Serializer):
         if attrs.get("region"):
             attrs["region"] = attrs["region"].upper()
         if "intent_tags" in attrs:
-            attrs["intent_tags"] = _tags(attrs["intent_tags"])
+            attrs["intent_tags"] = clean_tags(attrs["intent_tags"])
         return attrs
 
 

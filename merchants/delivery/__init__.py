@@ -3,11 +3,12 @@ retry, give up.
 
 Every event, delivery and attempt is a row. Publishing writes the event (its exact body, once)
 in the intent's own transaction and, after commit, sends one task that fans it out: one delivery
-per merchant the intent fits, each sent as a task that only names it. A worker claims a due
-delivery with a conditional UPDATE, so a task that arrives twice sends once. Retries are
-scheduled in the database (`next_attempt_at`) and sent by the sweeper, which also fans out
-events whose task was lost and takes back deliveries whose worker died mid-attempt: a lost
-broker message or a killed worker delays a delivery, never loses it. The merchant may see an
+per merchant the intent fits, each sent as a task that only names it (gateway/dispatch.py). A
+worker claims a due delivery with a conditional UPDATE that leases it, so a task that arrives
+twice sends once. Retries are scheduled in the database (`next_attempt_at`) and sent by the
+sweeper, which also fans out events whose task was lost and takes back deliveries whose lease
+lapsed because their worker died mid-attempt (gateway/scheduling.py): a lost broker message or
+a killed worker delays a delivery, never loses it. The merchant may see an
 event twice (at-least-once), always under the same `webhook-id`.
 
 No merchant can hold up another's deliveries (DESIGN.md section 7): a merchant has at most
@@ -19,6 +20,7 @@ A merchant reads its own deliveries through the API and may retry a failed one
 (self_service.py)."""
 
 from merchants.delivery.attempts import (
+    DELIVERING,
     GONE,
     MAX_ATTEMPTS,
     MAX_BODY_BYTES,
@@ -29,9 +31,9 @@ from merchants.delivery.attempts import (
     attempt_time_limits,
     claim_lease,
     delivery_attempt,
-    retry_delay,
 )
 from merchants.delivery.events import (
+    FAN_OUT,
     FAN_OUT_GRACE,
     PROTOCOL_VERSION,
     SURGE,
@@ -45,6 +47,7 @@ from merchants.delivery.events import (
     surge_publish,
 )
 from merchants.delivery.lanes import (
+    DELIVER,
     FAST_LANE,
     IN_FLIGHT_PAUSE,
     SLOW_LANE,
@@ -69,6 +72,9 @@ from merchants.delivery.sweeper import (
 )
 
 __all__ = [
+    "DELIVER",
+    "DELIVERING",
+    "FAN_OUT",
     "FAN_OUT_GRACE",
     "FAST_LANE",
     "GONE",
@@ -101,7 +107,6 @@ __all__ = [
     "merchant_answered",
     "merchant_deliveries",
     "merchant_delivery_retry",
-    "retry_delay",
     "slow_merchants",
     "subscribed_to",
     "surge_announce",

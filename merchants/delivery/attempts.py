@@ -2,7 +2,6 @@
 retried on the schedule."""
 
 import math
-import random
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -13,14 +12,15 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from gateway.scheduling import RetrySchedule, Scheduled
 from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery.hosts import host_allows, next_minute
 from merchants.delivery.lanes import (
     FAST_LANE,
     IN_FLIGHT_PAUSE,
-    _next_in_line,
-    _to_slow_lane,
+    deliveries_enqueue,
     merchant_answered,
+    next_in_line,
     slow_merchants,
 )
 from merchants.endpoints import endpoint_target_within
@@ -75,24 +75,26 @@ def claim_lease() -> timedelta:
     return timedelta(seconds=attempt_time_limits()[1] + 5)
 
 
-def retry_delay(attempt_count: int) -> timedelta:
-    """The wait after failed attempt number `attempt_count` (1-based), with jitter."""
-    return RETRY_SCHEDULE[attempt_count - 1] * random.uniform(0.9, 1.1)  # noqa: S311 - jitter
+# A delivery's attempts on their schedule: a claim (status `sending`) holds for the lease, after
+# which the sweeper takes the delivery back (gateway/scheduling.py).
+DELIVERING = Scheduled(
+    due="next_attempt_at",
+    attempts="attempt_count",
+    schedule=RetrySchedule(RETRY_SCHEDULE, jitter=0.1),
+    lease=claim_lease,
+)
 
 
 def after_failure(attempt_count: int, now: datetime) -> dict[str, Any]:
     """A delivery's state after failed attempt number `attempt_count`: the next attempt on
     schedule, or `failed` after the last one."""
-    if attempt_count >= MAX_ATTEMPTS:
+    changes = DELIVERING.after_failure(attempt_count, now)
+    if DELIVERING.given_up(changes):
         return {"status": DeliveryStatus.FAILED, "completed_at": now}
-    return {
-        "status": DeliveryStatus.PENDING,
-        "next_attempt_at": now + retry_delay(attempt_count),
-        "enqueued_at": None,
-    }
+    return {**changes, "status": DeliveryStatus.PENDING, "enqueued_at": None}
 
 
-def _merchant_failing(merchant_id: int, now: datetime) -> None:
+def merchant_failing(merchant_id: int, now: datetime) -> None:
     """A delivery failed for good: an active merchant becomes unhealthy."""
     MerchantAgent.objects.filter(pk=merchant_id, status=MerchantStatus.ACTIVE).update(
         status=MerchantStatus.UNHEALTHY, updated_at=now
@@ -161,17 +163,21 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
         under_way = WebhookDelivery.objects.filter(nearby, status=DeliveryStatus.SENDING).count()
         if under_way >= settings.WEBHOOK_MERCHANT_IN_FLIGHT:
             # The destination has its fill: this one waits a moment, then the sweeper sends it.
-            due.update(next_attempt_at=now + IN_FLIGHT_PAUSE, enqueued_at=None)
+            DELIVERING.postpone(due, now + IN_FLIGHT_PAUSE, enqueued_at=None)
             return None
         if lane == FAST_LANE and slow_merchants([merchant_id], now):
-            due.update(enqueued_at=now)
-            transaction.on_commit(partial(_to_slow_lane, delivery_id))
+            due.update(enqueued_at=now)  # sent again after commit, to its slow lane
+            transaction.on_commit(partial(deliveries_enqueue, [delivery_id]))
             return None
         if not host_allows(target):
             # The destination had its fill this minute: the attempt waits for the next one.
-            due.update(next_attempt_at=now + timedelta(seconds=next_minute()), enqueued_at=None)
+            later = now + timedelta(seconds=next_minute())
+            DELIVERING.postpone(due, later, enqueued_at=None)
             return None
-        if not due.update(status=DeliveryStatus.SENDING, claimed_at=now, destination=destination):
+        claimed = DELIVERING.claim(
+            due, now, status=DeliveryStatus.SENDING, claimed_at=now, destination=destination
+        )
+        if not claimed:
             return None
         delivery = WebhookDelivery.objects.select_related("merchant", "event").get(pk=delivery_id)
         reason = _undeliverable(delivery.merchant)
@@ -205,7 +211,7 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
         elapsed = round((timezone.now() - now).total_seconds() * 1000)
         answer = Answer(None, elapsed, "The attempt ran out of time.", timed_out=True)
     _record(delivery, attempt, answer)
-    _next_in_line(delivery.merchant_id)
+    next_in_line(delivery.merchant_id)
     return delivery
 
 
@@ -249,4 +255,4 @@ def _record(delivery: WebhookDelivery, attempt: DeliveryAttempt, answer: Answer)
                 merchant_id=delivery.merchant_id, status=DeliveryStatus.PENDING
             ).update(status=DeliveryStatus.FAILED, completed_at=now, last_error=GONE)
         elif changes["status"] == DeliveryStatus.FAILED:
-            _merchant_failing(delivery.merchant_id, now)
+            merchant_failing(delivery.merchant_id, now)

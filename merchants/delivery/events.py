@@ -13,8 +13,8 @@ from django.db import connection, transaction
 from django.db.models import BooleanField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
+from gateway.dispatch import dispatch_after_commit
 from gateway.ids import EVENT, new_id
 from merchants import subscriptions
 from merchants.delivery.attempts import MAX_BODY_BYTES
@@ -28,6 +28,10 @@ from merchants.models import (
 )
 
 PROTOCOL_VERSION = "0.2"
+
+# The task that fans an event out (merchants/tasks.py), sent by name: the tasks call this
+# package's use cases, not the other way round.
+FAN_OUT = "merchants.tasks.fan_out"
 
 logger = logging.getLogger(__name__)
 
@@ -133,17 +137,9 @@ def surge_event(*, intent: dict[str, Any]) -> WebhookEvent | None:
 
 
 def surge_announce(event: WebhookEvent) -> None:
-    """Fan a written event out once its transaction commits (at once outside of one)."""
-    transaction.on_commit(partial(_fan_out_later, event.event_id))
-
-
-def _fan_out_later(event_id: str) -> None:
-    from merchants.tasks import fan_out  # the tasks call this module's use cases
-
-    try:
-        fan_out.apply_async((event_id,), retry=False)
-    except (OperationalError, OSError) as exc:
-        logger.warning("broker unavailable, the sweeper will fan the event out: %s", exc)
+    """Fan a written event out once its transaction commits (at once outside of one); with the
+    broker down, the sweeper fans it out after FAN_OUT_GRACE."""
+    dispatch_after_commit(FAN_OUT, event.event_id)
 
 
 def _one_per_endpoint(merchants: list[MerchantAgent]) -> list[MerchantAgent]:

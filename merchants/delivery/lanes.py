@@ -1,13 +1,12 @@
 """The two lanes of deliveries: one delivery in flight per merchant, and merchants that answer
 slowly moved to the slow lane, so that they never hold the others."""
 
-import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
+from gateway.dispatch import dispatch
 from merchants.client import Answer
 from merchants.models import (
     DeliveryStatus,
@@ -15,9 +14,11 @@ from merchants.models import (
     WebhookDelivery,
 )
 
-FAST_LANE = "webhooks"
+# The task that makes a delivery's attempt (merchants/tasks.py), sent by name: the tasks call
+# this package's use cases, not the other way round.
+DELIVER = "merchants.tasks.deliver"
 
-logger = logging.getLogger(__name__)
+FAST_LANE = "webhooks"
 
 
 SLOW_LANE = "webhooks-slow"
@@ -47,10 +48,8 @@ def slow_merchants(merchant_ids: Iterable[int], now: datetime) -> set[int]:
 
 
 def deliveries_enqueue(ids: Iterable[int]) -> int:
-    """Send one task per delivery, on its merchant's lane. With the broker down the rest wait
-    for the sweeper."""
-    from merchants.tasks import deliver  # the tasks call this module's use cases
-
+    """Send one task per delivery, on its merchant's lane; how many were sent. With the broker
+    down the rest wait for the sweeper."""
     ids, now = list(ids), timezone.now()
     merchant_of = dict(WebhookDelivery.objects.filter(pk__in=ids).values_list("pk", "merchant_id"))
     slow = slow_merchants(merchant_of.values(), now)
@@ -60,11 +59,9 @@ def deliveries_enqueue(ids: Iterable[int]) -> int:
         enqueued_at=now
     )
     for sent, pk in enumerate(ids):
-        try:
-            lane = SLOW_LANE if merchant_of.get(pk) in slow else FAST_LANE
-            deliver.apply_async((pk, lane), queue=lane, retry=False)
-        except (OperationalError, OSError) as exc:
-            logger.warning("broker unavailable, the sweeper will send the deliveries: %s", exc)
+        lane = SLOW_LANE if merchant_of.get(pk) in slow else FAST_LANE
+        if not dispatch(DELIVER, pk, lane, queue=lane):
+            # Unstamped, so that the sweeper sends them at its next round.
             WebhookDelivery.objects.filter(pk__in=ids[sent:], enqueued_at=now).update(
                 enqueued_at=None
             )
@@ -72,7 +69,7 @@ def deliveries_enqueue(ids: Iterable[int]) -> int:
     return len(ids)
 
 
-def _next_in_line(merchant_id: int) -> None:
+def next_in_line(merchant_id: int) -> None:
     """Send the merchant's next due delivery that no task is on its way for: one that waited
     for this one to finish (WEBHOOK_MERCHANT_IN_FLIGHT) goes now, not at the next sweep."""
     waiting = (
@@ -89,16 +86,6 @@ def _next_in_line(merchant_id: int) -> None:
     if waiting is not None:
         WebhookDelivery.objects.filter(pk=waiting).update(next_attempt_at=timezone.now())
         deliveries_enqueue([waiting])
-
-
-def _to_slow_lane(delivery_id: int) -> None:
-    from merchants.tasks import deliver
-
-    try:
-        deliver.apply_async((delivery_id, SLOW_LANE), queue=SLOW_LANE, retry=False)
-    except (OperationalError, OSError) as exc:
-        logger.warning("broker unavailable, the sweeper will send the delivery: %s", exc)
-        WebhookDelivery.objects.filter(pk=delivery_id).update(enqueued_at=None)
 
 
 def merchant_answered(merchant_id: int, answer: Answer, now: datetime) -> None:

@@ -12,11 +12,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from merchants.delivery.attempts import (
+    DELIVERING,
     REQUEUE_AFTER,
     WORKER_STOPPED,
-    _merchant_failing,
     after_failure,
-    claim_lease,
+    merchant_failing,
 )
 from merchants.delivery.events import FAN_OUT_GRACE, event_fan_out
 from merchants.delivery.lanes import deliveries_enqueue
@@ -40,10 +40,11 @@ def deliveries_sweep() -> tuple[int, int]:
     """
     now = timezone.now()
     with transaction.atomic():
-        stale = list(
-            WebhookDelivery.objects.filter(
-                status=DeliveryStatus.SENDING, claimed_at__lt=now - claim_lease()
-            ).values_list("pk", "attempt_count", "merchant_id")[:SWEEP_BATCH]
+        sending = WebhookDelivery.objects.filter(status=DeliveryStatus.SENDING)
+        stale = list(  # claims whose lease lapsed
+            DELIVERING.due_in(sending, now).values_list("pk", "attempt_count", "merchant_id")[
+                :SWEEP_BATCH
+            ]
         )
         DeliveryAttempt.objects.filter(
             delivery_id__in=[pk for pk, _, _ in stale], outcome=AttemptOutcome.IN_FLIGHT
@@ -55,7 +56,7 @@ def deliveries_sweep() -> tuple[int, int]:
                 pk=pk, status=DeliveryStatus.SENDING, attempt_count=attempt_count
             ).update(claimed_at=None, last_error=WORKER_STOPPED, **changes)
             if changes["status"] == DeliveryStatus.FAILED:
-                _merchant_failing(merchant_id, now)
+                merchant_failing(merchant_id, now)
     lost = list(
         WebhookEvent.objects.filter(
             fanned_out_at__isnull=True, created_at__lt=now - FAN_OUT_GRACE
@@ -63,12 +64,10 @@ def deliveries_sweep() -> tuple[int, int]:
     )
     for event_id in lost:
         event_fan_out(event_id=event_id)
-    due = list(
-        WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
-        .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - REQUEUE_AFTER))
-        .order_by("next_attempt_at")
-        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    unsent = WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).filter(
+        Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - REQUEUE_AFTER)
     )
+    due = DELIVERING.sweep(unsent, now, batch=SWEEP_BATCH)
     sent = deliveries_enqueue(due) if due else 0
     if stale or sent or lost:  # one line when the sweep did something, none otherwise
         logger.info(

@@ -30,6 +30,7 @@ from a2a.types.a2a_pb2 import (
 )
 from django.conf import settings
 from django.core.cache import caches
+from django_redis import get_redis_connection
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -88,7 +89,7 @@ def stored(task_id: str) -> tuple[int, float]:
         with open(path, "rb") as entry:
             expiry = pickle.load(entry)  # noqa: S301 - the store this test process shares
         return os.path.getsize(path), expiry - time.time()
-    redis = store._cache.get_client(write=False)  # type: ignore[attr-defined]
+    redis = get_redis_connection(ALIAS)
     full = store.make_and_validate_key(key)
     return redis.strlen(full), redis.ttl(full)
 
@@ -98,7 +99,7 @@ def store_usage() -> tuple[int, int]:
     if not settings.REDIS_URL:
         files = list(Path(settings.CACHES[ALIAS]["LOCATION"]).glob("*.djcache"))
         return len(files), sum(path.stat().st_size for path in files)
-    redis = caches[ALIAS]._cache.get_client(write=False)  # type: ignore[attr-defined]
+    redis = get_redis_connection(ALIAS)
     keys = list(redis.scan_iter(match=f"{settings.CACHES[ALIAS]['KEY_PREFIX']}:*"))
     return len(keys), sum(redis.strlen(key) for key in keys)
 

@@ -1,11 +1,20 @@
 """The layout of ../shared/DESIGN.md section 2, enforced: imports flow one way between the apps,
-no app reaches into another's views or admin or into the project's urls or admin site, and no
-module grows past what a newcomer reads in one sitting."""
+no app reaches into another's views or admin or into the project's urls or admin site, no
+modules import each other (not even inside functions), no module takes another's private
+names, and no module grows past what a newcomer reads in one sitting."""
 
 import ast
 from pathlib import Path
 
 import pytest
+
+from tests.architecture.import_graph import (
+    cycles,
+    import_graph,
+    private_imports,
+    project_modules,
+    report,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("catalog", "merchants", "matching", "reporting", "agents")
@@ -58,13 +67,11 @@ def violations(path: str, source: str) -> list[str]:
     return problems
 
 
+PACKAGES = (*ALLOWED, "tests", "bench", "relevance")
+
+
 def modules() -> list[Path]:
-    return [
-        path
-        for package in (*ALLOWED, "tests", "bench", "relevance")
-        for path in sorted((ROOT / package).rglob("*.py"))
-        if "migrations" not in path.parts
-    ]
+    return list(project_modules(ROOT, PACKAGES).values())
 
 
 def test_imports_flow_the_one_way_the_design_draws():
@@ -110,3 +117,52 @@ def test_no_module_is_longer_than_a_sitting():
         if (lines := len(path.read_text().splitlines())) > MAX_LINES
     ]
     assert long == []
+
+
+def plant(root: Path, files: dict[str, str]) -> None:
+    for name, source in files.items():
+        (root / name).parent.mkdir(exist_ok=True)
+        (root / name).write_text(source)
+
+
+def test_no_modules_import_each_other_even_inside_functions():
+    found = cycles(import_graph(project_modules(ROOT, PACKAGES)))
+
+    assert found == [], report(found)
+
+
+def test_the_cycle_check_finds_modules_that_import_each_other_inside_functions(tmp_path):
+    planted = {
+        "shop/__init__.py": "",
+        "shop/orders.py": "def place():\n    from shop.payments import charge\n    charge()\n",
+        "shop/payments.py": "def charge():\n    from shop import orders\n    orders.place()\n",
+        "shop/refunds.py": "from shop.payments import charge\n",
+        "shop/lone.py": "from . import refunds\n",
+    }
+    plant(tmp_path, planted)
+
+    found = cycles(import_graph(project_modules(tmp_path, ["shop"])))
+
+    assert found == [["shop.orders", "shop.payments"]]
+    assert report(found) == "import cycle of 2 modules: shop.orders, shop.payments"
+
+
+def test_no_module_takes_another_modules_private_names():
+    assert private_imports(project_modules(ROOT, PACKAGES), ROOT) == []
+
+
+def test_the_private_name_check_finds_one_taken_from_another_module(tmp_path):
+    planted = {
+        "shop/__init__.py": "",
+        "shop/orders.py": "def _total():\n    return 1\n\n\ndef total():\n    return _total()\n",
+        "shop/payments.py": "def f():\n    from shop.orders import __doc__, _total, total\n",
+        "shop/refunds.py": "from .orders import _total\nimport json._private\n",
+    }
+    plant(tmp_path, planted)
+
+    found = private_imports(project_modules(tmp_path, ["shop"]), tmp_path)
+
+    assert found == [
+        "shop/payments.py:2 imports _total from shop.orders",
+        "shop/refunds.py:1 imports _total from shop.orders",
+    ]

@@ -1,5 +1,12 @@
 """Contract fuzzing: every operation of the gateway's own /openapi.json, driven by schemathesis
-against the WSGI application in-process, with every default check of schemathesis.
+against the ASGI application the web role serves (`gateway.asgi:application`, what gunicorn's
+workers run) in-process, with every default check of schemathesis.
+
+Through the served application, not Django's WSGI handler: the gateway answers requests its own
+way there (coroutine views, their steps on a pool of their own, the error envelope of a request
+refused before any view), and that is what clients meet. The application runs views on threads
+of its own, with database connections of their own, so each operation's database is committed
+(a transactional test), not a transaction of the test's thread that they could not see.
 
 Each operation is one test (`test_contract[GET /v1/recommend]`), run on a fresh database that
 holds a small catalog with the ids of the contract's examples (products 100001-100004, creator
@@ -13,6 +20,7 @@ reproduces with the same command.
     .venv/bin/pytest -m contract
 """
 
+import asyncio
 import socket
 import types
 from collections.abc import Iterator
@@ -20,16 +28,16 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+import orjson
 import pytest
 import schemathesis
 from django.conf import settings as django_settings
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.test import Client
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
+from gateway.asgi import application
 from gateway.serializer_fields import METADATA_MAX_BYTES, serialized_size
-from gateway.wsgi import application
 from matching.examples import INTENT_ID
 from matching.models import Intent, IntentTag
 from merchants import endpoints
@@ -107,10 +115,74 @@ CONFIG = schemathesis.Config.from_dict(
     }
 )
 
-schema = schemathesis.openapi.from_wsgi("/openapi.json", application, config=CONFIG)
-# schemathesis leaves out the operation that served the schema; the contract is an operation
-# of the gateway like any other, so it is fuzzed too.
-schema.location = None
+
+class Worker:
+    """The served application as one web worker runs it: started once (its lifespan's
+    start-up: the warm-up, then its pools and the agents' servers), then serving every test's
+    cases. schemathesis starts an application's lifespan for each test and stops it after, but
+    the gateway's stops for good (a web worker's pools are never started again), so the start
+    is passed on the first time only and the stops are not passed on: the worker runs until
+    the module's last test (`_worker_stopped`). It starts in the first case, on schemathesis's
+    event loop (one for the whole run), with that test's database."""
+
+    started: "asyncio.Task[None] | None" = None
+    loop: asyncio.AbstractEventLoop | None = None
+    stopping: asyncio.Event | None = None
+
+    @classmethod
+    async def start(cls) -> None:
+        if cls.started is None:
+            ready, forever = asyncio.Event(), asyncio.Event()
+
+            async def receive() -> dict[str, str]:
+                if not ready.is_set():
+                    return {"type": "lifespan.startup"}
+                await forever.wait()  # until the module's tests are over
+                return {"type": "lifespan.shutdown"}
+
+            async def send(message: Any) -> None:
+                assert message["type"].startswith("lifespan."), message
+                ready.set()
+
+            lifespan = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
+            cls.loop, cls.stopping = asyncio.get_running_loop(), forever
+            cls.started = asyncio.ensure_future(application(lifespan, receive, send))
+            waiting = asyncio.ensure_future(ready.wait())
+            await asyncio.wait({cls.started, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if cls.started.done():
+                cls.started.result()  # the start-up failed: say how
+
+    @classmethod
+    def stop(cls) -> None:
+        """Stop the worker as a web worker stops (its lifespan's shutdown), from another thread."""
+        if cls.started is None or cls.loop is None or cls.stopping is None:
+            return
+        cls.loop.call_soon_threadsafe(cls.stopping.set)
+        started = cls.started
+
+        async def stopped() -> None:
+            await started
+
+        asyncio.run_coroutine_threadsafe(stopped(), cls.loop).result(timeout=30)
+        cls.started = cls.loop = cls.stopping = None
+
+    @classmethod
+    async def serve(cls, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            await application(scope, receive, send)
+            return
+        await receive()  # lifespan.startup
+        await cls.start()
+        await send({"type": "lifespan.startup.complete"})
+        await receive()  # lifespan.shutdown, at the end of a test: the worker goes on
+        await send({"type": "lifespan.shutdown.complete"})
+
+
+# The contract as the gateway serves it, read through Django's test client: schemathesis's own
+# loader would ask the application while tests are collected, before the test database exists.
+contract = orjson.loads(Client(HTTP_HOST="localhost").get("/openapi.json").content)
+schema = schemathesis.openapi.from_dict(contract, config=CONFIG)
+schema.app = Worker.serve
 
 
 class Credentials:
@@ -219,9 +291,15 @@ def _resolve_to_loopback(host: str, port: Any, *args: Any, **kwargs: Any) -> Any
     return socket.getaddrinfo("127.0.0.1", port, *args, **kwargs)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _worker_stopped() -> Iterator[None]:
+    yield
+    Worker.stop()
+
+
 @pytest.fixture
 def gateway(
-    db, settings, client, engine, unthrottled, signing_key, monkeypatch
+    transactional_db, settings, client, engine, unthrottled, signing_key, monkeypatch
 ) -> Iterator[Receiver]:
     """The gateway as the fuzzer finds it: a catalog, a merchant, an intent, the engine."""
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
@@ -268,15 +346,9 @@ def gateway(
         )
         Credentials.merchant_token, Credentials.supply_key = merchant.token, SUPPLY_KEY
         _failed_delivery()
-        # Django's test client keeps the test's transaction open by holding back the signal
-        # that closes connections after a request; requests from the fuzzer need the same.
-        request_started.disconnect(close_old_connections)
-        request_finished.disconnect(close_old_connections)
         try:
             yield receiver
         finally:
-            request_started.connect(close_old_connections)
-            request_finished.connect(close_old_connections)
             Credentials.merchant_token = Credentials.supply_key = None
 
 

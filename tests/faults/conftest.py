@@ -89,7 +89,7 @@ def private_redis(settings) -> Iterator[RedisServer]:
     server.start()
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": server.url,
         }
     }

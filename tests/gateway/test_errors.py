@@ -210,9 +210,9 @@ def test_throttles_let_requests_through_while_redis_is_unreachable(client, setti
     port = free_port()  # nothing listens there
     settings.CACHES = {
         "default": {
-            "BACKEND": "gateway.cache.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{port}/0",
-            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2},
         }
     }
 

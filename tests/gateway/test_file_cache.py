@@ -3,7 +3,10 @@ one write in MAX_ENTRIES / 100, however many cache objects Django makes for it (
 and per async context), and still keeps the directory within about MAX_ENTRIES; the shared
 state's store (throttle counters, locks) culls only what has expired."""
 
+import hashlib
+import inspect
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -96,3 +99,34 @@ def test_the_gateways_default_store_is_the_shared_state_store(settings):
     assert isinstance(caches["default"], SharedStateCache)
     assert type(caches["tasks"]) is FileCache
     assert caches["tasks"]._directory != caches["default"]._directory
+
+
+# What gateway/cache.py's file stores take from Django's FileBasedCache, hashed as written
+# against Django 5.2: its size check (`_cull`, `_list_cache_files`), its expiry check
+# (`_is_expired`, which deletes what it finds expired), `_createdir`, and its bound
+# (`_max_entries`, set by BaseCache).
+FILE_CACHE_INTERNALS = {
+    "__init__": "0896acd14af59485",
+    "_createdir": "ec698e54c42c88e2",
+    "_cull": "1996cf195882f2ba",
+    "_list_cache_files": "04d18d823dde256c",
+    "_is_expired": "a9b583cf4b77aeb8",
+}
+
+
+def _source_hash(function: Callable[..., object]) -> str:
+    return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
+
+
+def test_djangos_file_cache_internals_are_those_the_file_stores_were_written_against():
+    from django.core.cache.backends.filebased import FileBasedCache
+
+    current = {name: _source_hash(getattr(FileBasedCache, name)) for name in FILE_CACHE_INTERNALS}
+
+    assert current == FILE_CACHE_INTERNALS, (
+        "Django's FileBasedCache changed under gateway/cache.py's FileCache and "
+        "SharedStateCache: re-check that _cull still lists the directory on every write, that "
+        "_is_expired still deletes an expired entry, and that _max_entries still holds, "
+        "then update these hashes."
+    )
+    assert FileBasedCache("/nonexistent", {"OPTIONS": {"MAX_ENTRIES": 7}})._max_entries == 7

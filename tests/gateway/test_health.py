@@ -52,7 +52,7 @@ def test_readyz_is_503_when_the_broker_is_down(client, settings, closed_port):
 def test_readyz_is_503_when_the_cache_is_down(client, settings, closed_port):
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{closed_port}/0",
         }
     }

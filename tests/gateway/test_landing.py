@@ -96,9 +96,9 @@ def test_every_guide_is_served_and_its_links_lead_somewhere(client, guide):
 
 
 def test_a_link_to_a_file_that_is_not_served_reads_as_its_name():
-    from gateway.documents import _rendered
+    from gateway.documents import rendered_document
 
-    html = _rendered("api.md")  # links gateway/errors.py, a source file
+    html = rendered_document("api.md")  # links gateway/errors.py, a source file
 
     assert '<span class="file" title="../gateway/errors.py">gateway/errors.py</span>' in html
     assert 'href="../gateway/errors.py"' not in html

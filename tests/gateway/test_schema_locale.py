@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from openapi_spec_validator import validate
 
-from gateway.schema import _map_texts, schema_texts
+from gateway.schema import map_texts, schema_texts
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -44,7 +44,7 @@ def test_locale_zh_changes_only_texts(client):
         return ""
 
     # Paths, parameters, schemas, codes, identifiers and example bodies are the same.
-    assert _map_texts(chinese, blank) == _map_texts(english, blank)
+    assert map_texts(chinese, blank) == map_texts(english, blank)
     recommend = chinese["paths"]["/v1/recommend"]["get"]
     assert recommend["summary"] == "根据自然语言的购物意图返回商品卡片"
     assert "`intent_engine_unavailable`" in recommend["responses"]["503"]["description"]

@@ -1,23 +1,40 @@
-"""Storage details the hot paths rely on: the shared Redis client, JSON bound row by row, and
-a recommend's rows written in one statement on PostgreSQL."""
+"""Storage details the hot paths rely on: one Redis connection pool per process, JSON bound row
+by row, and a recommend's rows written in one statement on PostgreSQL."""
+
+import threading
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django_redis import get_redis_connection
 
 from catalog.models import Recommendation
 from matching.models import Proposal
 
 
 @pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL: the Redis cache")
-def test_the_redis_cache_builds_one_client_and_reuses_it():
-    cache.set("storage-test", 1, 5)
-    backend = cache._cache  # type: ignore[attr-defined]
+def test_every_redis_cache_object_of_a_process_shares_one_connection_pool():
+    """Django makes a cache object per thread and per async context; each must reuse the
+    process's connections, not open its own."""
+    pools = []
 
-    assert backend.get_client("a") is backend.get_client("b", write=True)
-    assert cache.get("storage-test") == 1
+    def from_own_thread() -> None:
+        for alias in ("default", "engine", "tasks"):
+            caches[alias].set("storage-test", alias, 5)
+            pools.append(get_redis_connection(alias).connection_pool)
+
+    for _ in range(3):
+        worker = threading.Thread(target=from_own_thread)
+        worker.start()
+        worker.join()
+
+    assert len(pools) == 9
+    assert len({id(pool) for pool in pools}) == 1
+    # `default` and `engine` are one keyspace on Redis; A2A tasks keep a prefix of their own.
+    assert caches["default"].get("storage-test") == "engine"
+    assert caches["tasks"].get("storage-test") == "tasks"
 
 
 def test_recommend_writes_its_json_rows_without_unnest(client, shelf, engine):

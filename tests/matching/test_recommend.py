@@ -6,11 +6,11 @@ from urllib.parse import parse_qs, urlsplit
 import orjson
 import pytest
 from django.conf import settings
-from django.core.cache import caches
 from django.utils import timezone
 
 from catalog import versions
 from catalog.models import Product, Recommendation
+from gateway import cache
 from matching.models import Intent, MatchSession, Proposal
 from merchants.models import MerchantAgent, WebhookDelivery
 from tests.protocol import fan_out
@@ -318,7 +318,7 @@ def test_a_product_repriced_over_the_budget_leaves_the_answer_once_the_cache_exp
     assert warm["items"][1]["product"]["price_usd"] == 60.0  # within the minute it is cached
 
     version = versions.current()
-    caches["local"].delete_many(
+    cache.forget(
         [f"catalog:product:{version}:2001", f"catalog:product:{version}:2003"]
     )  # the minute passed
     second = recommend(client, "trail running shoes", limit=2).json()

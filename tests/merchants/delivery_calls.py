@@ -1,35 +1,44 @@
 """Publishing an intent and reading its delivery, for the delivery tests."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from merchants.models import (
-    WebhookDelivery,
-)
+from merchants.delivery import claim_lease
+from merchants.models import DeliveryStatus, WebhookDelivery
 from tests.protocol import create_intent, fan_out
 
 
-def _publish(client) -> None:
+def publish_surge(client) -> None:
     """An intent the merchant subscribes to, fanned out as the fan-out task would."""
     create_intent(client, intent_tags=["trail"])
     fan_out()
 
 
-def _surge(client) -> WebhookDelivery:
-    _publish(client)
+def surge_delivery(client) -> WebhookDelivery:
+    publish_surge(client)
     return WebhookDelivery.objects.get()
 
 
-def _due_now(delivery: WebhookDelivery) -> None:
+def due_now(delivery: WebhookDelivery) -> None:
     """What the clock does between attempts: the next attempt comes due."""
     WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
 
 
-def _surge_later(client) -> WebhookDelivery:
-    _publish(client)
+def later_surge_delivery(client) -> WebhookDelivery:
+    publish_surge(client)
     later = WebhookDelivery.objects.order_by("-id")[0]
     WebhookDelivery.objects.filter(pk=later.pk).update(
         next_attempt_at=timezone.now() + timedelta(minutes=5)
     )
     return later
+
+
+def claimed(delivery: WebhookDelivery, *, at: datetime, attempt_count: int) -> None:
+    """The delivery as a worker's claim at `at` left it: sending, leased for claim_lease()."""
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=DeliveryStatus.SENDING,
+        claimed_at=at,
+        next_attempt_at=at + claim_lease(),
+        attempt_count=attempt_count,
+    )

@@ -7,7 +7,7 @@ from rest_framework.fields import DateTimeField
 
 from merchants.delivery import MAX_ATTEMPTS, MOST_ATTEMPTS, delivery_attempt
 from merchants.models import DeliveryStatus, MerchantAgent, MerchantStatus, WebhookDelivery
-from tests.merchants.delivery_calls import _due_now, _publish, _surge
+from tests.merchants.delivery_calls import due_now, publish_surge, surge_delivery
 from tests.protocol import get, patch, post, register
 from tests.support.receiver import Receiver
 
@@ -30,7 +30,7 @@ def _give_up(delivery: WebhookDelivery, receiver) -> WebhookDelivery:
     """The delivery attempted against 503 answers until the gateway gives up."""
     receiver.default = "503"
     for _ in range(MAX_ATTEMPTS):
-        _due_now(delivery)
+        due_now(delivery)
         delivery_attempt(delivery_id=delivery.pk)
     delivery.refresh_from_db()
     assert delivery.status == DeliveryStatus.FAILED
@@ -38,14 +38,14 @@ def _give_up(delivery: WebhookDelivery, receiver) -> WebhookDelivery:
 
 
 def _failed(client, receiver) -> WebhookDelivery:
-    return _give_up(_surge(client), receiver)
+    return _give_up(surge_delivery(client), receiver)
 
 
 def test_a_merchant_sees_its_delivery_with_every_attempt(client, receiver, shop):
     receiver.script("500")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     delivery_attempt(delivery_id=delivery.pk)
-    _due_now(delivery)
+    due_now(delivery)
     delivery_attempt(delivery_id=delivery.pk)
     delivery.refresh_from_db()
     first, second = delivery.attempts.all()
@@ -105,7 +105,7 @@ def test_a_merchant_sees_its_delivery_with_every_attempt(client, receiver, shop)
 
 def test_a_waiting_delivery_says_when_it_is_tried_next(client, receiver, shop):
     receiver.script("503")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     delivery_attempt(delivery_id=delivery.pk)
     delivery.refresh_from_db()
 
@@ -133,11 +133,11 @@ def test_a_failed_delivery_says_when_it_failed_and_no_next_retry(client, receive
 
 def test_deliveries_come_newest_first_in_pages_that_miss_nothing(client, receiver, shop):
     for _ in range(5):
-        _publish(client)
+        publish_surge(client)
     made = list(WebhookDelivery.objects.order_by("-created_at", "-id").values_list("pk", flat=True))
 
     first = _deliveries(client, shop.token, limit=2).json()
-    _publish(client)  # a newer delivery does not shift the pages that follow
+    publish_surge(client)  # a newer delivery does not shift the pages that follow
     seen, cursor = [d["delivery_id"] for d in first["deliveries"]], first["next_cursor"]
     pages = 1
     while cursor is not None:
@@ -152,7 +152,7 @@ def test_deliveries_come_newest_first_in_pages_that_miss_nothing(client, receive
 
 def test_deliveries_filter_by_status(client, receiver, shop):
     for _ in range(3):
-        _publish(client)
+        publish_surge(client)
     failed, waiting, delivered = WebhookDelivery.objects.order_by("-id")
     delivery_attempt(delivery_id=delivered.pk)
     _give_up(failed, receiver)
@@ -192,7 +192,7 @@ def test_a_merchant_never_sees_or_retries_another_merchants_deliveries(client, r
         other = register(
             client, "shop-2", agent_endpoint=elsewhere.url, subscription_tags=["trail"]
         )
-        _publish(client)  # one delivery each
+        publish_surge(client)  # one delivery each
         theirs = _give_up(WebhookDelivery.objects.get(merchant__merchant_id="shop-2"), elsewhere)
 
     mine = _deliveries(client, shop.token).json()["deliveries"]
@@ -213,7 +213,7 @@ def test_the_list_costs_the_same_queries_however_many_deliveries(
 ):
     receiver.default = "503"
     for _ in range(6):
-        _publish(client)
+        publish_surge(client)
     for delivery in WebhookDelivery.objects.all():
         delivery_attempt(delivery_id=delivery.pk)
 
@@ -260,7 +260,7 @@ def test_a_retried_delivery_that_fails_again_fails_after_one_attempt(client, rec
 
 @pytest.mark.parametrize("status", ["pending", "sending", "succeeded"])
 def test_only_a_failed_delivery_can_be_retried(client, receiver, shop, status):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     if status == "succeeded":
         delivery_attempt(delivery_id=delivery.pk)
     WebhookDelivery.objects.filter(pk=delivery.pk).update(status=status)
@@ -309,7 +309,7 @@ def test_no_retry_while_deliveries_are_off_after_410_until_registering_again(
     client, receiver, shop
 ):
     receiver.script("410")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     delivery_attempt(delivery_id=delivery.pk)
 
     refused = _retry(client, shop.token, delivery.pk)

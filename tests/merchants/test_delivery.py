@@ -22,14 +22,14 @@ from merchants.models import (
     MerchantStatus,
     WebhookDelivery,
 )
-from tests.merchants.delivery_calls import _due_now, _publish, _surge
+from tests.merchants.delivery_calls import due_now, publish_surge, surge_delivery
 from tests.protocol import post, register
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_2xx_answer_delivers_a_body_the_merchant_can_verify(client, receiver, shop):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     delivery_attempt(delivery_id=delivery.pk)
 
@@ -50,7 +50,7 @@ def test_a_2xx_answer_delivers_a_body_the_merchant_can_verify(client, receiver, 
 
 
 def test_a_signature_made_with_another_secret_does_not_verify(client, receiver, shop):
-    delivery_attempt(delivery_id=_surge(client).pk)
+    delivery_attempt(delivery_id=surge_delivery(client).pk)
 
     (request,) = receiver.wait_for(1)
     other = register(client, "shop-2", agent_endpoint=receiver.url)
@@ -62,7 +62,7 @@ def test_a_signature_made_with_another_secret_does_not_verify(client, receiver, 
 
 def test_a_failure_is_retried_on_schedule_with_the_same_webhook_id(client, receiver, shop):
     receiver.script("500")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     before = timezone.now()
     delivery_attempt(delivery_id=delivery.pk)
@@ -77,7 +77,7 @@ def test_a_failure_is_retried_on_schedule_with_the_same_webhook_id(client, recei
     assert delivery_attempt(delivery_id=delivery.pk) is None  # not due yet: nothing sent
     assert len(receiver.received) == 1
 
-    _due_now(delivery)
+    due_now(delivery)
     delivery_attempt(delivery_id=delivery.pk)
 
     first, second = receiver.wait_for(2)
@@ -91,7 +91,7 @@ def test_a_failure_is_retried_on_schedule_with_the_same_webhook_id(client, recei
 
 def test_a_redirect_is_a_failure_and_is_never_followed(client, receiver, shop):
     receiver.script("redirect")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     delivery_attempt(delivery_id=delivery.pk)
 
@@ -104,8 +104,8 @@ def test_a_redirect_is_a_failure_and_is_never_followed(client, receiver, shop):
 
 def test_410_gone_disables_the_merchants_deliveries(client, receiver, shop):
     receiver.script("410")
-    delivery = _surge(client)
-    _publish(client)  # a second delivery, still waiting
+    delivery = surge_delivery(client)
+    publish_surge(client)  # a second delivery, still waiting
     waiting = WebhookDelivery.objects.exclude(pk=delivery.pk).get()
 
     delivery_attempt(delivery_id=delivery.pk)
@@ -117,7 +117,7 @@ def test_410_gone_disables_the_merchants_deliveries(client, receiver, shop):
     assert merchant.deliveries_disabled_at is not None
     assert waiting.status == DeliveryStatus.FAILED
     assert waiting.attempt_count == 0
-    _publish(client)
+    publish_surge(client)
     assert WebhookDelivery.objects.count() == 2  # nothing new for a gone endpoint
     assert len(receiver.received) == 1
     lookup = client.get("/v1/merchant/shop-1").json()["merchant"]
@@ -126,19 +126,19 @@ def test_410_gone_disables_the_merchants_deliveries(client, receiver, shop):
 
 def test_registering_again_re_enables_deliveries_after_410(client, receiver, shop):
     receiver.script("410")
-    delivery_attempt(delivery_id=_surge(client).pk)
+    delivery_attempt(delivery_id=surge_delivery(client).pk)
 
     body = {"merchant_id": "shop-1", "agent_endpoint": receiver.url, "subscription_tags": ["trail"]}
     assert post(client, "/v1/merchant/register", body, token=shop.token).status_code == 200
 
     assert MerchantAgent.objects.get(merchant_id="shop-1").deliveries_disabled_at is None
-    _publish(client)
+    publish_surge(client)
     assert WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).count() == 1
 
 
 def test_a_merchant_that_does_not_answer_in_time_is_a_failed_attempt(client, receiver, shop):
     receiver.script("hang:5")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     delivery_attempt(delivery_id=delivery.pk)
 
@@ -154,7 +154,7 @@ def test_a_merchant_that_does_not_answer_in_time_is_a_failed_attempt(client, rec
 
 def test_only_the_start_of_a_huge_answer_is_read(client, receiver, shop):
     receiver.script("huge")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     delivery_attempt(delivery_id=delivery.pk)
 
@@ -167,7 +167,7 @@ def test_only_the_start_of_a_huge_answer_is_read(client, receiver, shop):
 def test_a_private_target_is_refused_at_delivery_when_the_switches_are_off(
     client, receiver, shop, settings
 ):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
 
     delivery_attempt(delivery_id=delivery.pk)
@@ -179,7 +179,7 @@ def test_a_private_target_is_refused_at_delivery_when_the_switches_are_off(
 
 
 def test_plain_http_is_refused_at_delivery_when_the_switch_is_off(client, receiver, shop, settings):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     settings.WEBHOOK_ALLOW_HTTP = False
 
     delivery_attempt(delivery_id=delivery.pk)
@@ -190,7 +190,7 @@ def test_plain_http_is_refused_at_delivery_when_the_switch_is_off(client, receiv
 
 
 def test_a_second_task_for_the_same_delivery_sends_nothing(client, receiver, shop):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     assert delivery_attempt(delivery_id=delivery.pk) is not None
     assert delivery_attempt(delivery_id=delivery.pk) is None
@@ -203,23 +203,23 @@ def test_after_the_last_attempt_the_delivery_fails_and_the_merchant_is_unhealthy
     client, receiver, shop
 ):
     receiver.script(*["503"] * MAX_ATTEMPTS)
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     for _ in range(MAX_ATTEMPTS):
-        _due_now(delivery)
+        due_now(delivery)
         delivery_attempt(delivery_id=delivery.pk)
 
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.FAILED, MAX_ATTEMPTS)
     assert MAX_ATTEMPTS == 8
     assert len({r.headers["webhook-id"] for r in receiver.wait_for(MAX_ATTEMPTS)}) == 1
-    _due_now(delivery)
+    due_now(delivery)
     assert delivery_attempt(delivery_id=delivery.pk) is None  # final: no ninth attempt
     assert MerchantAgent.objects.get(merchant_id="shop-1").status == MerchantStatus.UNHEALTHY
 
 
 def test_a_success_makes_an_unhealthy_merchant_active_again(client, receiver, shop):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     MerchantAgent.objects.filter(merchant_id="shop-1").update(status=MerchantStatus.UNHEALTHY)
 
     delivery_attempt(delivery_id=delivery.pk)
@@ -228,7 +228,7 @@ def test_a_success_makes_an_unhealthy_merchant_active_again(client, receiver, sh
 
 
 def test_a_delivery_to_a_merchant_deactivated_since_fails_without_a_request(client, receiver, shop):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     post(client, "/v1/merchant/shop-1/deactivate", None, token=shop.token)
 
     delivery_attempt(delivery_id=delivery.pk)
@@ -242,7 +242,7 @@ def test_a_delivery_to_a_merchant_deactivated_since_fails_without_a_request(clie
 
 def test_a_body_that_breaks_off_after_a_2xx_is_still_a_success(client, receiver, shop):
     receiver.script("short")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     delivery_attempt(delivery_id=delivery.pk)
 
@@ -254,7 +254,7 @@ def test_a_body_that_breaks_off_after_a_2xx_is_still_a_success(client, receiver,
 def test_a_nul_in_the_answer_is_kept_out_of_the_record(client, receiver, shop):
     receiver.script("500")
     receiver.answer_body = b"broken\x00answer"
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     delivery_attempt(delivery_id=delivery.pk)
 
@@ -263,7 +263,7 @@ def test_a_nul_in_the_answer_is_kept_out_of_the_record(client, receiver, shop):
 
 def test_an_answer_dripped_a_byte_at_a_time_is_cut_off_at_the_timeout(client, receiver, shop):
     receiver.script("drip")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
 
     delivery_attempt(delivery_id=delivery.pk)
 
@@ -277,7 +277,7 @@ def test_the_connection_filter_refuses_a_private_address_on_its_own(
 ):
     """The second line of defence: should the endpoint check pass (a bug, a list out of date),
     the connection still refuses to go to a private address."""
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
     port = urlsplit(receiver.url).port
     monkeypatch.setattr(
@@ -297,7 +297,7 @@ def test_a_merchant_with_its_fill_of_deliveries_under_way_waits_for_the_next(
 ):
     settings.WEBHOOK_MERCHANT_IN_FLIGHT = 2
     for _ in range(3):
-        _publish(client)
+        publish_surge(client)
     first, second, third = WebhookDelivery.objects.order_by("id")
     WebhookDelivery.objects.filter(pk__in=[first.pk, second.pk]).update(
         status=DeliveryStatus.SENDING, claimed_at=timezone.now()
@@ -317,10 +317,10 @@ def test_no_answer_in_time_moves_the_merchant_to_the_slow_lane_until_it_answers(
     client, receiver, shop
 ):
     receiver.script("hang:5", "500")
-    delivery_attempt(delivery_id=_surge(client).pk)
+    delivery_attempt(delivery_id=surge_delivery(client).pk)
     assert MerchantAgent.objects.get(merchant_id="shop-1").slow_since is not None
 
-    _publish(client)
+    publish_surge(client)
     later = WebhookDelivery.objects.order_by("-id")[0]
     assert delivery_attempt(delivery_id=later.pk, lane=FAST_LANE) is None  # handed over
     later.refresh_from_db()

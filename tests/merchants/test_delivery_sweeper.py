@@ -23,18 +23,21 @@ from merchants.models import (
     WebhookDelivery,
     WebhookEvent,
 )
-from tests.merchants.delivery_calls import _due_now, _surge, _surge_later
+from tests.merchants.delivery_calls import (
+    claimed,
+    due_now,
+    later_surge_delivery,
+    surge_delivery,
+)
 from tests.protocol import create_intent
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_sweeper_takes_back_a_delivery_whose_worker_died(client, receiver, shop):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     claimed_at = timezone.now() - claim_lease() - timedelta(seconds=1)
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.SENDING, claimed_at=claimed_at, attempt_count=1
-    )
+    claimed(delivery, at=claimed_at, attempt_count=1)
     DeliveryAttempt.objects.create(delivery=delivery, number=1, started_at=claimed_at)
 
     taken_back, _ = deliveries_sweep()
@@ -47,17 +50,15 @@ def test_the_sweeper_takes_back_a_delivery_whose_worker_died(client, receiver, s
     # The abandoned attempt counts: the next one waits its turn, as after any failure.
     wait = (delivery.next_attempt_at - timezone.now()).total_seconds()
     assert 4 <= wait <= 5.6
-    _due_now(delivery)
+    due_now(delivery)
     delivery_attempt(delivery_id=delivery.pk)
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.SUCCEEDED, 2)
 
 
 def test_the_sweeper_leaves_a_delivery_that_is_still_within_its_lease(client, receiver, shop):
-    delivery = _surge(client)
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.SENDING, claimed_at=timezone.now(), attempt_count=1
-    )
+    delivery = surge_delivery(client)
+    claimed(delivery, at=timezone.now(), attempt_count=1)
 
     assert deliveries_sweep()[0] == 0
     delivery.refresh_from_db()
@@ -65,8 +66,8 @@ def test_the_sweeper_leaves_a_delivery_that_is_still_within_its_lease(client, re
 
 
 def test_the_sweeper_sends_due_deliveries_whose_task_never_went_out(client, shop):
-    delivery = _surge(client)  # its after-commit send never ran (the test's transaction)
-    later = _surge_later(client)
+    delivery = surge_delivery(client)  # its after-commit send never ran (the test's transaction)
+    later = later_surge_delivery(client)
 
     _, sent = deliveries_sweep()
 
@@ -82,7 +83,7 @@ def test_staff_retry_gives_a_failed_delivery_one_more_attempt(
     client, receiver, shop, django_capture_on_commit_callbacks
 ):
     receiver.script("410")
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     delivery_attempt(delivery_id=delivery.pk)
     MerchantAgent.objects.filter(merchant_id="shop-1").update(deliveries_disabled_at=None)
 
@@ -95,11 +96,9 @@ def test_staff_retry_gives_a_failed_delivery_one_more_attempt(
 
 
 def test_the_sweeper_fails_a_delivery_abandoned_on_its_last_attempt(client, receiver, shop):
-    delivery = _surge(client)
+    delivery = surge_delivery(client)
     claimed_at = timezone.now() - claim_lease() - timedelta(seconds=1)
-    WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.SENDING, claimed_at=claimed_at, attempt_count=MAX_ATTEMPTS
-    )
+    claimed(delivery, at=claimed_at, attempt_count=MAX_ATTEMPTS)
 
     deliveries_sweep()
 

@@ -15,7 +15,7 @@ from gateway.celery import app
 from merchants.delivery import FAN_OUT_GRACE
 from merchants.models import DeliveryStatus, WebhookDelivery, WebhookEvent
 from merchants.tasks import sweep_deliveries
-from tests.merchants.delivery_calls import _surge
+from tests.merchants.delivery_calls import surge_delivery
 from tests.protocol import create_intent, register
 from tests.support.worker import Worker, purge, wait_until
 
@@ -37,7 +37,9 @@ def test_a_sweep_with_nothing_to_do_logs_nothing(client, shop, caplog):
 
 @pytest.mark.django_db
 def test_a_sweep_that_sent_a_delivery_logs_one_line(client, shop, caplog):
-    _surge(client)  # a due delivery whose after-commit send never ran (the test's transaction)
+    surge_delivery(
+        client
+    )  # a due delivery whose after-commit send never ran (the test's transaction)
     caplog.clear()
 
     sweep_deliveries()

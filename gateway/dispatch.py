@@ -1,0 +1,37 @@
+"""Tasks sent by name once the work they name is committed, with the broker allowed to be down.
+
+Every task the gateway sends names a row that says, by itself, that work is due (a delivery, a
+verification, an event to fan out), and a sweep sent by beat finds the due rows whose task never
+arrived. So a task that cannot be sent is logged and dropped, never raised to the request that
+wrote the row: the sweep sends it later. Tasks are sent by name, so that the use cases that send
+them need not import the tasks module that calls them (the project's app sends them: Celery's
+`current_app` is a fresh unconfigured app in any thread but the one that made the project's).
+"""
+
+import logging
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from kombu.exceptions import OperationalError
+
+from gateway.celery import app
+
+logger = logging.getLogger(__name__)
+
+
+def dispatch(task: str, *args: Any, **options: Any) -> bool:
+    """Send the task named `task` with these arguments now (`options` as Celery's `queue`,
+    `expires`); False when the broker is unavailable, the sweep sending it later."""
+    try:
+        app.send_task(task, args, retry=False, **options)
+    except (OperationalError, OSError) as exc:
+        logger.warning("broker unavailable, the sweep will send %s: %s", task, exc)
+        return False
+    return True
+
+
+def dispatch_after_commit(task: str, *args: Any, **options: Any) -> None:
+    """`dispatch` once the current transaction commits (at once outside of one): a worker never
+    looks for a row that is not committed yet, nor for one rolled back."""
+    transaction.on_commit(partial(dispatch, task, *args, **options))
