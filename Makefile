@@ -57,11 +57,12 @@ typecheck: install
 	$(BIN)/mypy .
 
 # The suite runs on parallel workers, one a core and at most 4 (each has a Redis database, a var/
-# directory and a test database of its own: tests/support/isolation.py); tests marked
-# xdist_group share one worker and its expensive fixtures. Then the fault suite runs alone: it
+# directory and a test database of its own: tests/support/isolation.py). `--dist load` hands out
+# tests by their place in the collection: the contract fuzzing's tests share one node id, which
+# the grouping modes (loadscope, loadgroup) would run once. Then the fault suite runs alone: it
 # stops servers, and restarts PostgreSQL where GATEWAY_FAULTS_RESTART_DB=1.
 PYTEST_WORKERS ?= auto
-PARALLEL := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadgroup
+PARALLEL := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist load
 pytest: install dev-signing-key
 	$(BIN)/pytest $(PARALLEL) --ignore=tests/faults
 	$(BIN)/pytest tests/faults

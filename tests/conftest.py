@@ -30,18 +30,10 @@ def _starts_processes(item: pytest.Item) -> bool:
     return any(value is starter for value in names.values() for starter in PROCESS_STARTERS)
 
 
-# Packages whose tests share an expensive fixture run on one parallel worker (`--dist loadgroup`):
-# the agents' web role, the browser suite's Chromium.
-SHARED_WORKER = ("tests/agents/", "tests/browser/")
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _starts_processes(item):
             item.add_marker(pytest.mark.processes)
-        for package in SHARED_WORKER:
-            if item.nodeid.startswith(package):
-                item.add_marker(pytest.mark.xdist_group(package.strip("/")))
 
 
 @pytest.fixture(autouse=True)
@@ -147,8 +139,25 @@ def unthrottled(settings):
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
 
 
+@pytest.fixture(scope="session")
+def _engine_client_warm() -> None:
+    """litellm imports and builds its types on a process's first call: seconds on a busy
+    machine, past the bounds the engine tests set. Paid once per test process here (as the web
+    role's warm-up pays it before its first request), not inside whichever test calls first."""
+    import litellm
+
+    with ScriptedEngine() as scripted:
+        litellm.completion(
+            model="openai/scripted",
+            api_base=scripted.api_base,
+            api_key="sk-warm-up",
+            messages=[{"role": "user", "content": "warm-up"}],
+            timeout=120,
+        )
+
+
 @pytest.fixture
-def engine(settings) -> Iterator[ScriptedEngine]:
+def engine(settings, _engine_client_warm) -> Iterator[ScriptedEngine]:
     """The intent engine, configured and answered by a scripted server on loopback; litellm
     reaches it over real HTTP. One attempt per call, a 2 s bound, a breaker after 3 failures."""
     with ScriptedEngine() as scripted:

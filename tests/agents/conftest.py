@@ -16,7 +16,7 @@ for name in ("httpx", "httpx2", "a2a", "mcp"):
 
 
 # One engine and one web role serve every module of the package (a web role takes seconds to
-# start); tests/agents run on one parallel worker (tests/conftest.py) to share them there too.
+# start), once on each parallel worker that runs agents' tests.
 @pytest.fixture(scope="package")
 def scripted_engine():
     with ScriptedEngine() as engine:
