@@ -7,7 +7,7 @@ PORT ?= 8000
 # The intent mandate signing key `make run` uses when none is configured.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
-.PHONY: run test install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean
+.PHONY: run test test-fast install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
 	@B="$${PUBLIC_BASE_URL:-http://127.0.0.1:$(PORT)}"; \
@@ -56,8 +56,22 @@ lint: install
 typecheck: install
 	$(BIN)/mypy .
 
+# The suite runs on parallel workers, one a core and at most 4 (each has a Redis database, a var/
+# directory and a test database of its own: tests/support/isolation.py). `--dist load` hands out
+# tests by their place in the collection: the contract fuzzing's tests share one node id, which
+# the grouping modes (loadscope, loadgroup) would run once. Then the fault suite runs alone: it
+# stops servers, and restarts PostgreSQL where GATEWAY_FAULTS_RESTART_DB=1.
+PYTEST_WORKERS ?= auto
+PARALLEL := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist load
 pytest: install dev-signing-key
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL) --ignore=tests/faults
+	$(BIN)/pytest tests/faults
+
+# The edit loop: everything but the slow suites (docs/development.md lists what each runs). The
+# suites left out are not even collected: the contract fuzzing plans its cases as it is collected.
+test-fast: install dev-signing-key ## the edit loop: the suite without its slow parts, in parallel
+	$(BIN)/pytest $(PARALLEL) --ignore=tests/faults --ignore=tests/contract --ignore=tests/browser \
+		-m "not processes"
 
 migrate: install dev-signing-key
 	$(BIN)/python manage.py migrate --noinput

@@ -30,7 +30,9 @@ from gateway.logging_settings import logging_config
 from kernel.signing import load_signing_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
+# The embedded default's files: file cache, filesystem broker, beat's schedule. A relative path is
+# read against the project; the test suite gives each of its parallel workers one of its own.
+VAR_DIR = BASE_DIR / env.str("VAR_DIR", default="var")
 
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)

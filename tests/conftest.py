@@ -10,6 +10,30 @@ from kernel import cache
 from tests.factories import CreatorFactory, ProductFactory, VideoFactory
 from tests.support.engine import ScriptedEngine
 from tests.support.receiver import Receiver
+from tests.support.web import WebServer
+from tests.support.worker import Worker
+
+# The contract fuzzing's counts, added up over parallel workers (registered here, where the
+# controller of `pytest -n` loads it too).
+pytest_plugins = ["tests.support.contract_stats"]
+
+# What starts real processes: the web role and Celery workers of tests/support, and the fixtures
+# that serve them. Their tests are marked `processes`; `make test-fast` leaves them out.
+PROCESS_STARTERS = (Worker, WebServer)
+PROCESS_FIXTURES = {"web", "worker", "waiting_worker", "bounded", "throttled"}
+
+
+def _starts_processes(item: pytest.Item) -> bool:
+    if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    names = vars(getattr(item, "module", None) or object)
+    return any(value is starter for value in names.values() for starter in PROCESS_STARTERS)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _starts_processes(item):
+            item.add_marker(pytest.mark.processes)
 
 
 @pytest.fixture(autouse=True)
@@ -115,8 +139,25 @@ def unthrottled(settings):
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
 
 
+@pytest.fixture(scope="session")
+def _engine_client_warm() -> None:
+    """litellm imports and builds its types on a process's first call: seconds on a busy
+    machine, past the bounds the engine tests set. Paid once per test process here (as the web
+    role's warm-up pays it before its first request), not inside whichever test calls first."""
+    import litellm
+
+    with ScriptedEngine() as scripted:
+        litellm.completion(
+            model="openai/scripted",
+            api_base=scripted.api_base,
+            api_key="sk-warm-up",
+            messages=[{"role": "user", "content": "warm-up"}],
+            timeout=120,
+        )
+
+
 @pytest.fixture
-def engine(settings) -> Iterator[ScriptedEngine]:
+def engine(settings, _engine_client_warm) -> Iterator[ScriptedEngine]:
     """The intent engine, configured and answered by a scripted server on loopback; litellm
     reaches it over real HTTP. One attempt per call, a 2 s bound, a breaker after 3 failures."""
     with ScriptedEngine() as scripted:

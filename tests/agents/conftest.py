@@ -15,7 +15,9 @@ for name in ("httpx", "httpx2", "a2a", "mcp"):
     logging.getLogger(name).setLevel(logging.WARNING)
 
 
-@pytest.fixture(scope="module")
+# One engine and one web role serve every module of the package (a web role takes seconds to
+# start), once on each parallel worker that runs agents' tests.
+@pytest.fixture(scope="package")
 def scripted_engine():
     with ScriptedEngine() as engine:
         yield engine
@@ -52,7 +54,7 @@ def serve(tmp_path_factory, engine, **env):
     return server
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def web(tmp_path_factory, scripted_engine, django_db_setup):
     with serve(tmp_path_factory, scripted_engine) as server:
         yield server

@@ -29,7 +29,8 @@ BOUND_S = 10
 
 shared_stores = pytest.mark.skipif(
     connection.vendor != "postgresql" or not settings.REDIS_URL,
-    reason="two hosts share PostgreSQL and Redis (the embedded default is one host's)",
+    reason="needs DATABASE_URL=postgres://... and REDIS_URL: two hosts share PostgreSQL and "
+    "Redis (the embedded default is one host's)",
 )
 
 

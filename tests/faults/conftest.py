@@ -1,6 +1,7 @@
 """The fault suite's harness: real workers, a Redis of the test's own, and the tally every
 fault test prints: what was created, delivered, duplicated and lost."""
 
+import os
 import shutil
 import socket
 import subprocess
@@ -15,6 +16,16 @@ from merchants.models import DeliveryStatus, WebhookDelivery
 from tests.support.network import free_port
 from tests.support.receiver import Receiver
 from tests.support.worker import purge
+
+
+@pytest.fixture(autouse=True)
+def _alone() -> None:
+    """The fault suite stops and restarts servers (PostgreSQL with GATEWAY_FAULTS_RESTART_DB=1)
+    and holds workers to deadlines: it runs in a pytest of its own, never beside other tests."""
+    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+        pytest.skip(
+            "the fault suite runs alone: `pytest -m fault` without -n (make test runs it so)"
+        )
 
 
 @pytest.fixture
@@ -73,7 +84,7 @@ def use_broker(url: str) -> None:
 def private_redis(settings) -> Iterator[RedisServer]:
     """The gateway's cache and broker pointed at a Redis the test can stop and start."""
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
+        pytest.skip("needs redis-server on PATH (apt-get install redis-server)")
     server = RedisServer()
     server.start()
     settings.CACHES = {

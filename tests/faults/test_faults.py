@@ -179,7 +179,9 @@ def test_postgresql_restarted_during_delivery_loses_nothing(
 ):
     cluster = _cluster()
     if connection.vendor != "postgresql" or os.environ.get("GATEWAY_FAULTS_RESTART_DB") != "1":
-        pytest.skip("restarts the PostgreSQL server: only where GATEWAY_FAULTS_RESTART_DB=1")
+        pytest.skip(
+            "restarts the PostgreSQL server: only on PostgreSQL with GATEWAY_FAULTS_RESTART_DB=1"
+        )
     if cluster is None:
         pytest.skip("no single local PostgreSQL cluster to restart")
     receiver.default = "slow:0.3"  # deliveries are in flight when the server goes away

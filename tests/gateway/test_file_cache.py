@@ -95,7 +95,7 @@ def test_the_gateways_default_store_is_the_shared_state_store(settings):
     from django.core.cache import caches
 
     if settings.REDIS_URL:
-        pytest.skip("the embedded default's stores")
+        pytest.skip("without REDIS_URL only: the embedded default's stores")
     assert isinstance(caches["default"], SharedStateCache)
     assert type(caches["tasks"]) is FileCache
     assert caches["tasks"]._directory != caches["default"]._directory

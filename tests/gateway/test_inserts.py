@@ -162,7 +162,10 @@ def test_a_child_whose_parent_is_missing_is_refused(trail_shoe):
     assert not MatchSession.objects.filter(pk="ms_orphan").exists()
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="a statement costs no round trip")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="on PostgreSQL only (DATABASE_URL=postgres://...): its one statement for every row",
+)
 def test_on_postgresql_every_row_goes_in_one_statement(trail_shoe):
     with CaptureQueriesContext(connection) as queries:
         insert_together(*_family(trail_shoe, _intent()))

@@ -16,7 +16,10 @@ from django.db.backends.postgresql.base import DatabaseWrapper
 from psycopg import pq
 
 pytestmark = [
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's own check"),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="on PostgreSQL only (DATABASE_URL=postgres://...): its backend's own check",
+    ),
     pytest.mark.django_db(transaction=True),
 ]
 

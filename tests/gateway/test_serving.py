@@ -158,7 +158,9 @@ def test_both_chains_answer_with_the_request_id_and_the_security_headers(web, sc
     assert "set-cookie" not in api.headers  # no session or CSRF cookie on the API
 
 
-@pytest.mark.skipif(not settings.REDIS_URL, reason="the embedded default keeps its cache in files")
+@pytest.mark.skipif(
+    not settings.REDIS_URL, reason="needs REDIS_URL (the embedded default keeps its cache in files)"
+)
 def test_requests_reuse_the_workers_connections_to_redis(web, scripted, shelf):
     server = redis.Redis.from_url(settings.REDIS_URL)
     web.get("/v1/recommend?intent=trail+running+shoes")  # every worker thread is warm
@@ -224,7 +226,10 @@ def test_commands_and_celery_never_load_the_engine_client():
     assert loaded.splitlines()[-1] == "False"  # after check's own report
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's one writer at a time")
+@pytest.mark.skipif(
+    connection.vendor != "sqlite",
+    reason="on SQLite only (no DATABASE_URL): SQLite's one writer at a time",
+)
 def test_a_writer_that_cannot_take_the_write_lock_in_time_fails_as_locked():
     outcome: list[str] = []
 

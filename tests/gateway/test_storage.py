@@ -14,7 +14,7 @@ from catalog.models import Recommendation
 from matching.models import Proposal
 
 
-@pytest.mark.skipif(not settings.REDIS_URL, reason="the Redis cache is configured by REDIS_URL")
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL: the Redis cache")
 def test_every_redis_cache_object_of_a_process_shares_one_connection_pool():
     """Django makes a cache object per thread and per async context; each must reuse the
     process's connections, not open its own."""
@@ -49,7 +49,10 @@ def test_recommend_writes_its_json_rows_without_unnest(client, shelf, engine):
     assert Proposal.objects.count() == 3
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="a statement costs no round trip")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="on PostgreSQL only (DATABASE_URL=postgres://...): its one statement for every row",
+)
 def test_on_postgresql_recommend_writes_every_row_in_one_statement(client, shelf, engine):
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/v1/recommend", {"intent": "running", "limit": "3"})
