@@ -1,6 +1,7 @@
 """Documents published under /.well-known/: the A2A agent card and the JWK Set of the mandate
 signing keys."""
 
+import copy
 import hashlib
 from typing import Any
 
@@ -202,7 +203,8 @@ def agent_card() -> dict[str, Any]:
         },
         "defaultInputModes": MODES,
         "defaultOutputModes": MODES,
-        "securitySchemes": SECURITY_SCHEMES,
+        # A copy: the A2A SDK's card parser rewrites the v0.3 schemes it is given in place.
+        "securitySchemes": copy.deepcopy(SECURITY_SCHEMES),
         "skills": skills,
     }
 

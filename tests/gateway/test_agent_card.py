@@ -8,6 +8,8 @@ from a2a.compat.v0_3.types import AgentCard as AgentCardV03
 from a2a.compat.v0_3.types import APIKeySecurityScheme
 from django.conf import settings
 
+from kernel.wellknown import SECURITY_SCHEMES, agent_card
+
 pytestmark = pytest.mark.django_db
 
 SKILLS = {"recommend", "cards", "intents", "match"}
@@ -54,6 +56,16 @@ def test_the_card_validates_as_an_a2a_v0_3_agent_card(client):
     scheme = parsed.security_schemes["MerchantToken"].root
     assert isinstance(scheme, APIKeySecurityScheme)
     assert (scheme.in_, scheme.name) == ("header", "X-Merchant-Token")
+
+
+def test_the_card_stays_a_v0_3_card_after_the_a2a_server_parsed_it(client):
+    parse_agent_card(agent_card())  # as agents/a2a_server.py does as a worker starts
+
+    parsed = AgentCardV03.model_validate(card(client).json())
+
+    scheme = parsed.security_schemes["MerchantToken"].root
+    assert isinstance(scheme, APIKeySecurityScheme)
+    assert card(client).json()["securitySchemes"] == SECURITY_SCHEMES
 
 
 def test_every_url_in_the_card_resolves_on_the_gateway(client):
