@@ -138,8 +138,9 @@ class Worker:
         return self.log_path.read_text(errors="replace")
 
 
-def wait_until(condition: Any, timeout: float = 30, what: str = "the condition") -> None:
-    """Poll `condition()` until it is true; fail after `timeout` seconds."""
+def wait_until(condition: Any, timeout: float = 60, what: str = "the condition") -> None:
+    """Poll `condition()` until it is true; fail after `timeout` seconds (generous: on two
+    parallel test workers a Celery worker shares the cores with both)."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
