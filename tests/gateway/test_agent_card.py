@@ -63,8 +63,8 @@ def test_the_card_stays_a_v0_3_card_after_the_a2a_server_parsed_it(client):
 
     parsed = AgentCardV03.model_validate(card(client).json())
 
-    scheme = parsed.security_schemes["MerchantToken"].root
-    assert isinstance(scheme, APIKeySecurityScheme)
+    assert parsed.security_schemes is not None
+    assert isinstance(parsed.security_schemes["MerchantToken"].root, APIKeySecurityScheme)
     assert card(client).json()["securitySchemes"] == SECURITY_SCHEMES
 
 
