@@ -20,6 +20,7 @@ CATALOG_CACHE_ENTRIES; never shared, so the catalog's churn never pushes a resol
 
 import itertools
 import os
+import tempfile
 import threading
 from collections.abc import Callable, Iterable
 from contextlib import suppress
@@ -27,6 +28,7 @@ from typing import Any, TypeVar
 
 from cachetools import TLRUCache
 from django.conf import settings
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
 
 T = TypeVar("T")
@@ -137,6 +139,37 @@ class SharedStateCache(FileCache):
     stays as large as the clients active within a window; MAX_ENTRIES only says when to look
     for the expired ones.
     """
+
+    def add(
+        self,
+        key: str,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> bool:
+        """Store `value` unless the key holds a live one, atomically across processes: what a
+        lock of this store relies on (a URL's verification turn). Django's `add` looks, then
+        writes, and two workers that look at once both write and both hold the lock. Here the
+        entry's file is linked into place, which fails when one is there; an expired one is
+        removed (by `has_key`) and the link tried once more."""
+        self._createdir()
+        name = self._key_to_file(key, version)  # type: ignore[attr-defined]
+        handle, written = tempfile.mkstemp(dir=self._directory)
+        try:
+            with open(handle, "wb") as entry:
+                self._write_content(entry, timeout, value)  # type: ignore[attr-defined]
+            for _ in range(2):
+                try:
+                    os.link(written, name)
+                except FileExistsError:
+                    if self.has_key(key, version):
+                        return False
+                else:
+                    self._cull()
+                    return True
+            return False
+        finally:
+            os.remove(written)
 
     def _cull(self) -> None:
         if next(self._writes) % self._cull_every:

@@ -5,9 +5,11 @@ state's store (throttle counters, locks) culls only what has expired."""
 
 import hashlib
 import inspect
+import multiprocessing
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,6 +93,33 @@ def test_the_shared_state_store_culls_expired_entries_never_live_ones(tmp_path):
     assert len(list(tmp_path.glob("*.djcache"))) == 300
 
 
+def _add_after(start: Any, directory: str, key: str) -> bool:
+    start.wait(timeout=30)
+    return SharedStateCache(directory, {}).add(key, "mine", timeout=60)
+
+
+def test_of_processes_adding_one_key_at_once_exactly_one_takes_it(tmp_path):
+    # Eight processes, as Celery's and the web's workers are, each taking one URL's lock at once.
+    with multiprocessing.Manager() as manager:
+        start = manager.Barrier(8)
+        with multiprocessing.get_context("spawn").Pool(8) as pool:
+            won = pool.starmap(_add_after, [(start, str(tmp_path), "url-turn")] * 8)
+
+    assert sorted(won) == [False] * 7 + [True]
+    assert SharedStateCache(str(tmp_path), {}).get("url-turn") == "mine"
+
+
+def test_add_takes_a_key_whose_entry_expired_and_never_a_live_one(tmp_path):
+    store = SharedStateCache(str(tmp_path), {})
+    store.set("expired", "old", timeout=0)
+    store.set("live", "kept", timeout=60)
+
+    assert store.add("expired", "new", timeout=60) is True
+    assert store.add("live", "other", timeout=60) is False
+    assert (store.get("expired"), store.get("live")) == ("new", "kept")
+    assert list(tmp_path.glob("tmp*")) == []  # no written entry left behind
+
+
 def test_the_gateways_default_store_is_the_shared_state_store(settings):
     from django.core.cache import caches
 
@@ -103,7 +132,8 @@ def test_the_gateways_default_store_is_the_shared_state_store(settings):
 
 # What kernel/cache.py's file stores take from Django's FileBasedCache, hashed as written
 # against Django 5.2: its size check (`_cull`, `_list_cache_files`), its expiry check
-# (`_is_expired`, which deletes what it finds expired), `_createdir`, and its bound
+# (`_is_expired`, which deletes what it finds expired), `_createdir`, an entry's file and
+# content (`_key_to_file`, `_write_content`, for the atomic `add`), and its bound
 # (`_max_entries`, set by BaseCache).
 FILE_CACHE_INTERNALS = {
     "__init__": "0896acd14af59485",
@@ -111,6 +141,8 @@ FILE_CACHE_INTERNALS = {
     "_cull": "1996cf195882f2ba",
     "_list_cache_files": "04d18d823dde256c",
     "_is_expired": "a9b583cf4b77aeb8",
+    "_key_to_file": "1a6568cd3f42913f",
+    "_write_content": "95ef94d208e9005c",
 }
 
 
@@ -126,7 +158,8 @@ def test_djangos_file_cache_internals_are_those_the_file_stores_were_written_aga
     assert current == FILE_CACHE_INTERNALS, (
         "Django's FileBasedCache changed under kernel/cache.py's FileCache and "
         "SharedStateCache: re-check that _cull still lists the directory on every write, that "
-        "_is_expired still deletes an expired entry, and that _max_entries still holds, "
+        "_is_expired still deletes an expired entry, that _key_to_file and _write_content "
+        "still name and write an entry as set() does, and that _max_entries still holds, "
         "then update these hashes."
     )
     assert FileBasedCache("/nonexistent", {"OPTIONS": {"MAX_ENTRIES": 7}})._max_entries == 7
