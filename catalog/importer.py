@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from catalog import versions
+from catalog import fulltext, versions
 from catalog.documents import of_fields
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
@@ -191,4 +191,6 @@ def catalog_import(
             transaction.set_rollback(True)
             summary.created = summary.updated = summary.videos = summary.creators = 0
             summary.cleaned_ids.clear()
+    if summary.created or summary.updated:
+        fulltext.after_bulk_write()
     return summary
