@@ -18,7 +18,8 @@ from tests.support.worker import Worker
 pytest_plugins = ["tests.support.contract_stats"]
 
 # What starts real processes: the web role and Celery workers of tests/support, and the fixtures
-# that serve them. Their tests are marked `processes`; `make test-fast` leaves them out.
+# that serve them. Their tests are marked `processes` here; a test that starts a process of its
+# own (a command, an interpreter) carries the mark itself. `make test-fast` leaves them out.
 PROCESS_STARTERS = (Worker, WebServer)
 PROCESS_FIXTURES = {"web", "worker", "waiting_worker", "bounded", "throttled"}
 

@@ -98,6 +98,7 @@ def _add_after(start: Any, directory: str, key: str) -> bool:
     return SharedStateCache(directory, {}).add(key, "mine", timeout=60)
 
 
+@pytest.mark.processes
 def test_of_processes_adding_one_key_at_once_exactly_one_takes_it(tmp_path):
     # Eight processes, as Celery's and the web's workers are, each taking one URL's lock at once.
     with multiprocessing.Manager() as manager:

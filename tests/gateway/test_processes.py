@@ -53,6 +53,7 @@ def children(output: str) -> list[int]:
     ]
 
 
+@pytest.mark.processes
 def test_every_role_stops_by_itself_when_make_run_is_interrupted(tmp_path):
     purge(app.conf.broker_url)
     env = {

@@ -130,6 +130,7 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
         ),
     ],
 )
+@pytest.mark.processes
 def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
     result = _import_settings(tmp_path, **overrides)
 
@@ -137,6 +138,7 @@ def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
     assert message in result.stderr
 
 
+@pytest.mark.processes
 def test_a_signing_key_file_relative_to_the_project_starts(tmp_path, rsa_pems):
     key_file = ROOT / "var" / f"test-signing-key-{tmp_path.name}.pem"
     key_file.parent.mkdir(exist_ok=True)
@@ -154,6 +156,7 @@ def test_a_signing_key_file_relative_to_the_project_starts(tmp_path, rsa_pems):
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("overrides", "base"),
     [

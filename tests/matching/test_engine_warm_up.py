@@ -51,6 +51,7 @@ asyncio.run(web.application({"type": "lifespan"}, receive, send))
 """
 
 
+@pytest.mark.processes
 def test_a_starting_worker_rehearses_an_engine_call_in_its_engine_process(shelf, tmp_path):
     (tmp_path / "sitecustomize.py").write_text(AUDIT)
     with ScriptedEngine() as engine:

@@ -45,6 +45,7 @@ def endpoint(tmp_path):
     process.wait(timeout=5)
 
 
+@pytest.mark.processes
 def test_the_guides_endpoint_proves_ownership_and_receives_intents(client, settings, endpoint):
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = settings.WEBHOOK_ALLOW_HTTP = True  # the switches
     port, secret_file, process = endpoint
