@@ -34,6 +34,7 @@ from kernel.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
 from matching.engine import breaker
 from matching.engine import process as engine_process
 from matching.engine.failures import Failure, failure_of
+from matching.engine.process import Completion, completion_of
 from matching.engine.resolution import Resolution, Unreadable, messages_for, normalize, parse
 
 logger = logging.getLogger(__name__)
@@ -97,11 +98,6 @@ def completion_kwargs(messages: list[dict[str, str]]) -> dict[str, Any]:
     }
 
 
-def _content(response: Any) -> str:
-    content = response.choices[0].message.content
-    return content if isinstance(content, str) else ""
-
-
 # litellm's own timeout bounds a silent connection, not a provider that drips bytes: every
 # synchronous call runs on this pool and the caller stops waiting at the deadline.
 _pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="intent-engine")
@@ -122,7 +118,7 @@ def _pause(failure: Failure, attempt: int, deadline: float) -> float | None:
     return pause if deadline - time.monotonic() > pause + 0.1 else None
 
 
-def _call(messages: list[dict[str, str]]) -> str:
+def _call(messages: list[dict[str, str]]) -> Completion:
     """The engine's answer within INTENT_ENGINE_TIMEOUT_S, retries included. Raises Failure."""
     litellm = load_litellm()  # the first import takes seconds: never from the engine's time
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
@@ -132,7 +128,7 @@ def _call(messages: list[dict[str, str]]) -> str:
         remaining = deadline - time.monotonic()
         future = _pool.submit(litellm.completion, **completion_kwargs(messages))
         try:
-            return _content(future.result(timeout=remaining))
+            return completion_of(future.result(timeout=remaining))
         except FutureTimeout:
             future.cancel()
             failure = failure_of(TimeoutError())
@@ -145,7 +141,7 @@ def _call(messages: list[dict[str, str]]) -> str:
         time.sleep(pause)
 
 
-async def _acall(messages: list[dict[str, str]]) -> str:
+async def _acall(messages: list[dict[str, str]]) -> Completion:
     """`_call` for coroutines: the same deadline, retries and failures, holding no thread;
     litellm runs in the engine's own process (matching/engine/process.py)."""
     await engine_process.started(settings.INTENT_ENGINE_MODEL)  # never from the engine's time
@@ -278,7 +274,7 @@ def lookup(text: str, region: str | None, categories: Callable[[], Collection[st
     return Lookup(key, found, None, list(categories()))
 
 
-def settle(found: Lookup, text: str, answer: str | Failure) -> Resolution:
+def settle(found: Lookup, text: str, answer: Completion | Failure) -> Resolution:
     """Read the engine's answer (or its failure, an outage already counted: `_judged`), keep
     the breaker's books, cache the resolution. Raises EngineUnavailable."""
     if isinstance(answer, Failure):
@@ -288,7 +284,7 @@ def settle(found: Lookup, text: str, answer: str | Failure) -> Resolution:
         raise EngineUnavailable(answer.message)
     breaker.answered(found.found)  # any answer at all shows the engine is up
     try:
-        resolution = parse(answer, text=text, categories=found.categories)
+        resolution = parse(answer.content, text=text, categories=found.categories)
     except Unreadable as exc:
         logger.warning("intent engine answer refused (bad input): unreadable answer: %s", exc)
         message = "The intent engine answered something that is not a resolution of the intent."
@@ -315,7 +311,7 @@ def resolve(
     if found.resolution is not None:
         return found.resolution, True
     try:
-        answer: str | Failure = _call(messages_for(text, found.categories))
+        answer: Completion | Failure = _call(messages_for(text, found.categories))
     except Failure as failure:
         answer = _judged(found, failure)
     return settle(found, text, answer), False
@@ -332,7 +328,7 @@ async def aresolve(
     return await sync_to_async(settle)(found, text, await aask(found, text)), False
 
 
-async def aask(found: Lookup, text: str) -> str | Failure:
+async def aask(found: Lookup, text: str) -> Completion | Failure:
     """The engine's answer to what a lookup did not find cached, or its failure, awaited on
     the event loop; `settle` reads it (on a thread: it writes the cache)."""
     try:

@@ -9,9 +9,10 @@ engine's process").
 
 How they speak: asyncio streams over a Unix socket in a directory only this user can enter,
 one connection per call, one line of JSON each way (JSON Lines): litellm's arguments, then the
-answer's text or what went wrong (a Trace). The call's line goes out with the connection, by
-the event loop's own non-blocking send (`loop.sock_sendall`), so that the child wakes once to
-a whole call, never to an empty connection first. The connection is the call: a caller that
+answer (a Completion: its text, the model and its token counts) or what went wrong (a Trace).
+The call's line goes out with the connection, by the event loop's own non-blocking send
+(`loop.sock_sendall`), so that the child wakes once to a whole call, never to an empty
+connection first. The connection is the call: a caller that
 stops waiting (its deadline, a client that hung up) closes it, and the child cancels the call,
 dropping its connection to the provider. Every call is a task of the child's event loop: a
 thousand waiting calls cost a thousand small objects, not a thousand threads.
@@ -75,6 +76,36 @@ class Raised(Exception):
     def __init__(self, trace: Trace) -> None:
         super().__init__(trace.kind)
         self.trace = trace
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What the engine answered: its text, and what the provider said of the call (the model
+    that answered, the tokens it read and wrote), which metrics and traces report. Plain data:
+    it crosses the socket."""
+
+    content: str
+    model: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+def completion_of(response: Any) -> Completion:
+    """The Completion of a litellm response (its usage as the OpenAI format names it)."""
+    content = response.choices[0].message.content
+    usage = getattr(response, "usage", None)
+
+    def count(name: str) -> int | None:
+        value = getattr(usage, name, None)
+        return value if isinstance(value, int) else None
+
+    model = getattr(response, "model", None)
+    return Completion(
+        content=content if isinstance(content, str) else "",
+        model=model if isinstance(model, str) else None,
+        input_tokens=count("prompt_tokens"),
+        output_tokens=count("completion_tokens"),
+    )
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -183,9 +214,9 @@ async def started(model: str) -> None:
             await asyncio.wrap_future(running(model).started)
 
 
-async def complete(kwargs: dict[str, Any]) -> str:
-    """The text litellm's `acompletion(**kwargs)` answered, called in the child. Raises Raised
-    with what went wrong. Cancelling the caller cancels the call in the child."""
+async def complete(kwargs: dict[str, Any]) -> Completion:
+    """What litellm's `acompletion(**kwargs)` answered, called in the child. Raises Raised with
+    what went wrong. Cancelling the caller cancels the call in the child."""
     child = running(kwargs["model"])
     if not child.started.done():
         await asyncio.wrap_future(child.started)
@@ -211,7 +242,7 @@ async def complete(kwargs: dict[str, Any]) -> str:
     answer = orjson.loads(line)
     if "error" in answer:
         raise Raised(Trace(**answer["error"]))
-    return str(answer["content"])
+    return Completion(**answer["completion"])
 
 
 def stop() -> None:
@@ -269,13 +300,12 @@ def _warm(litellm: Any, model: str) -> None:
 
 
 async def _completion(litellm: Any, kwargs: dict[str, Any]) -> bytes:
-    """The answer's line: its text, or the Trace of what went wrong."""
+    """The answer's line: its Completion, or the Trace of what went wrong."""
     try:
         response = await litellm.acompletion(**kwargs)
     except Exception as exc:  # every provider error, mapped by litellm
         return orjson.dumps({"error": asdict(trace_of(exc))})
-    content = response.choices[0].message.content
-    return orjson.dumps({"content": content if isinstance(content, str) else ""})
+    return orjson.dumps({"completion": asdict(completion_of(response))})
 
 
 async def _answer(litellm: Any, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

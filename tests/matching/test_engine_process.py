@@ -101,7 +101,7 @@ def test_an_engine_process_that_dies_fails_its_calls_as_an_outage_and_is_replace
     failure = failure_of(outcome)
     assert (failure.outage, failure.cause) == (True, "engine process stopped")
     answer = asyncio.run(engine_process.complete(_call_kwargs()))  # a new process answers
-    assert "trail running shoes" in answer
+    assert "trail running shoes" in answer.content
     assert engine_process.running("openai/scripted").process.pid != child.process.pid
 
 
@@ -114,3 +114,15 @@ def test_the_engines_socket_is_the_users_alone_and_goes_with_its_process():
     engine_process.stop()
     assert _until(lambda: not child.directory.exists())
     assert child.process.poll() is not None
+
+
+def test_both_doors_answer_the_text_with_the_model_and_the_tokens_the_provider_reported(engine):
+    from matching.engine.client import _call
+
+    messages = messages_for("trail running shoes", [])
+    through_the_process = asyncio.run(engine_process.complete(completion_kwargs(messages)))
+    in_this_process = _call(messages)
+
+    for answer in (through_the_process, in_this_process):
+        assert "trail running shoes" in answer.content
+        assert (answer.model, answer.input_tokens, answer.output_tokens) == ("scripted", 10, 20)
