@@ -10,7 +10,8 @@ hops each, a dozen per request, which cost a coroutine view more than its own wo
   its chain (Django's MiddlewareNotUsed);
 - `InlineHooks` middleware (security headers, X-Frame-Options) only compute headers: in a
   coroutine chain their hooks run on the event loop, without a hop;
-- RequestIdMiddleware is written for both.
+- RequestIdMiddleware is written for both;
+- django-prometheus's middleware, only while metrics are on, is gateway/metrics_middleware.py.
 """
 
 import re

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from gateway import metrics_files
 from gateway.cache_settings import cache_settings
 from gateway.celery_settings import TASK_ROUTES, beat_schedule
 from gateway.contract_settings import spectacular_settings
@@ -27,6 +28,7 @@ from gateway.environment import (
     usd_rates,
 )
 from gateway.logging_settings import logging_config
+from gateway.metrics_settings import REQUEST_BUCKETS, measured, metrics_token
 from kernel.signing import load_signing_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -110,6 +112,13 @@ MIDDLEWARE = [
     # Last: django-axes' lockout answer for the admin login (docs/operations.md).
     "gateway.middleware.LoginLockoutMiddleware",
 ]
+
+# Metrics (docs/operations.md#metrics, gateway/metrics_settings.py): on when METRICS_TOKEN is
+# set; then every process of the host measures, into METRICS_DIR, requests by django-prometheus.
+METRICS_TOKEN = metrics_token(env.str("METRICS_TOKEN", default=""))
+METRICS_DIR = metrics_files.exported()
+MIDDLEWARE = measured(MIDDLEWARE) if METRICS_DIR else MIDDLEWARE
+PROMETHEUS_LATENCY_BUCKETS = REQUEST_BUCKETS
 
 ROOT_URLCONF = "gateway.urls"
 WSGI_APPLICATION = "gateway.wsgi.application"

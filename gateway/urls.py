@@ -6,6 +6,7 @@ from django.urls import include, path
 from gateway.documents import ProtocolDocumentView, guide
 from gateway.health import LivenessView, ReadinessView
 from gateway.landing import favicon, landing
+from gateway.metrics import metrics_view
 from kernel.schema import SchemaView, SwaggerView
 from kernel.wellknown import AgentCardView, JwksView, LegacyAgentCardView
 
@@ -27,6 +28,7 @@ urlpatterns = [
     path(".well-known/agent.json", LegacyAgentCardView.as_view(), name="agent-card-legacy"),
     path("healthz", LivenessView.as_view(), name="healthz"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon, name="favicon"),
     path("", landing, name="landing"),

@@ -3,7 +3,7 @@ bounds of a client's connections (below), and two hooks.
 
 The role serves with `--reuse-port`: each worker listens on a socket of its own, all in one
 SO_REUSEPORT group, and the kernel spreads connections over them (docs/operations.md). Two hooks
-make that safe:
+make that safe, and two keep the host's metrics (gateway/metrics_files.py):
 
 - gunicorn opens a worker's socket as it forks the worker, seconds before the worker has loaded
   the application and warmed up; the kernel would hand it connections meanwhile, to wait those
@@ -13,11 +13,14 @@ make that safe:
 - such a port never refuses another server of the same user: a second `make run`, or an old
   gateway left running, would quietly take part of the connections of the first. `on_starting`
   refuses to start while anything listens on the address.
+- as the role starts, `on_starting` also removes the metrics files of the host's processes that
+  no longer run; `child_exit` marks a worker that exited as dead.
 """
 
 import socket
 from typing import Any
 
+from gateway import metrics_files
 from gateway.environment import bounded, bounded_int
 
 # What one client may hold of a web worker (gunicorn's own settings, which the role's worker,
@@ -56,6 +59,13 @@ def on_starting(server: Any) -> None:
                 f"Cannot serve on {host}:{port}: {error.strerror}. Another server (perhaps "
                 "another `make run`) listens there: stop it, or set PORT to another port."
             )
+    if (metrics_dir := metrics_files.directory()) is not None:
+        metrics_files.export(metrics_dir)
+        metrics_files.forget_dead(metrics_dir)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    metrics_files.process_ended(worker.pid)
 
 
 def post_fork(server: Any, worker: Any) -> None:

@@ -124,6 +124,11 @@ SUPPLY_KEY_REQUIRED = Error(
     "Send a valid supply key in the X-Supply-Key header.",
     described="`X-Supply-Key` is absent or not a configured key.",
 )
+METRICS_TOKEN_REQUIRED = Error(
+    401,
+    "unauthorized",
+    "Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.",
+)
 MERCHANT_DEACTIVATED = Error(
     403,
     "merchant_deactivated",

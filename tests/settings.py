@@ -7,8 +7,17 @@ import gateway.environment  # noqa: F401 - reads .env first, so that its REDIS_U
 from tests.support.isolation import isolate_worker
 
 isolate_worker(os.environ)
+# Metrics are on for the whole suite (every measured point runs in every test), in a directory of
+# the suite's own; tests/gateway/test_metrics_endpoint.py checks what off means.
+os.environ.setdefault("METRICS_TOKEN", "suite-metrics-token-0123456789abcdef")
+os.environ.setdefault("METRICS_DIR", os.path.join(os.environ.get("VAR_DIR", "var"), "test-metrics"))
 # The processes the tests start (Celery workers, the web role) inherit this environment and read
 # the gateway's settings themselves, as they do in production.
 os.environ["DJANGO_SETTINGS_MODULE"] = "gateway.settings"
 
 from gateway.settings import *  # noqa: E402, F403
+
+if METRICS_DIR is not None:  # noqa: F405
+    from gateway import metrics_files
+
+    metrics_files.forget_dead(METRICS_DIR)  # noqa: F405 - the earlier runs' processes
