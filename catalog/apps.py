@@ -1,3 +1,6 @@
+from collections.abc import Iterator
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -11,3 +14,9 @@ class CatalogConfig(AppConfig):
         from catalog import search
 
         search.catalog_categories()
+
+    def readings(self) -> Iterator[Any]:
+        """At each scrape of /metrics: the catalog's size and freshness (catalog/metrics.py)."""
+        from catalog import metrics
+
+        return metrics.readings()

@@ -24,6 +24,7 @@ its best CANDIDATES products, checks each against the exact rule of its tier and
 no request reads more than that back, and no process holds anything that grows with the catalog.
 """
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -33,7 +34,7 @@ from itertools import groupby
 from django.db import connection
 from django.utils import timezone
 
-from catalog import fulltext, spelling, text
+from catalog import fulltext, metrics, spelling, text
 from catalog.models import Product
 from kernel.cache import cached
 
@@ -101,6 +102,7 @@ class Retrieval:
 
 def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     """Up to `limit` products: the tiers in order, then trending products to fill."""
+    started = time.perf_counter()
     found: dict[int, str] = {}
     for tier in TIERS:
         if len(found) >= limit:
@@ -110,7 +112,9 @@ def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     if len(found) < limit:
         for product_id in trending_ids(query, limit - len(found), exclude=found):
             found.setdefault(product_id, TRENDING)
-    return Retrieval([Hit(product_id, tier) for product_id, tier in found.items()])
+    retrieval = Retrieval([Hit(product_id, tier) for product_id, tier in found.items()])
+    metrics.retrieved(started, retrieval.match_tier)
+    return retrieval
 
 
 def tier_ids(

@@ -9,6 +9,7 @@ answers it, current as of the last commit.
 
 import logging
 import secrets
+import time
 
 from django.core.cache import caches
 from django.db import transaction
@@ -19,6 +20,8 @@ from kernel.cache import cached
 logger = logging.getLogger(__name__)
 
 KEY = "catalog:version"
+# When the version last changed (a Unix time): how fresh the catalog is (catalog/metrics.py).
+CHANGED_AT_KEY = "catalog:changed-at"
 CHECK_S = 5
 # Every key the gateway writes expires (docs/operations.md, "Caches"); a version that expired
 # is replaced by a new one, which lets every memory go once: harmless.
@@ -50,8 +53,20 @@ def changed() -> None:
 
     def publish() -> None:
         try:
-            caches["default"].set(KEY, secrets.token_hex(8), timeout=LIFETIME_S)
+            caches["default"].set_many(
+                {KEY: secrets.token_hex(8), CHANGED_AT_KEY: time.time()}, timeout=LIFETIME_S
+            )
         except RedisError as exc:
             logger.warning("catalog version not published: %s", exc)
 
     transaction.on_commit(publish)
+
+
+def changed_at() -> float | None:
+    """When products last changed (a Unix time), as far as the shared cache remembers (at most
+    LIFETIME_S, since the last change or since the cache was emptied)."""
+    try:
+        found = caches["default"].get(CHANGED_AT_KEY)
+    except RedisError:
+        return None
+    return float(found) if found is not None else None

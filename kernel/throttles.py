@@ -8,7 +8,15 @@ from django.conf import settings
 from redis.exceptions import RedisError
 from rest_framework.throttling import ScopedRateThrottle
 
+from kernel import metrics
+
 logger = logging.getLogger(__name__)
+
+THROTTLED = metrics.counter(
+    "gateway_throttled_requests",
+    "Requests refused 429 by a rate limit, by scope (THROTTLE_RATES), A2A and MCP included.",
+    ("scope",),
+)
 
 # --- Throttles ---------------------------------------------------------------------------------
 
@@ -33,7 +41,10 @@ class ScopeThrottle(ScopedRateThrottle):
         # Throttles live in the cache (Redis when configured). A cache outage must not turn
         # every request into a 500: the gateway answers unthrottled until the cache is back.
         try:
-            return super().allow_request(request, view)
+            allowed: bool = super().allow_request(request, view)
         except RedisError as exc:
             logger.warning("cache unavailable, %s requests unthrottled: %s", self.scope, exc)
             return True
+        if not allowed:
+            THROTTLED.labels(self.scope).inc()
+        return allowed
