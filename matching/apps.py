@@ -1,3 +1,6 @@
+from collections.abc import Iterator
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -10,6 +13,12 @@ class MatchingConfig(AppConfig):
         from merchants.signals import merchant_deactivated
 
         merchant_deactivated.connect(services.proposals_withdraw, dispatch_uid="proposals_withdraw")
+
+    def readings(self) -> Iterator[Any]:
+        """At each scrape of /metrics: the intent engine's breaker (matching/metrics.py)."""
+        from matching import metrics
+
+        return metrics.readings()
 
     def warm_up(self) -> None:
         """As a web worker starts: the intent engine's client (matching/engine/warm_up.py)."""

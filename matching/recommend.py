@@ -11,6 +11,7 @@ database connection; every row is composed first and then written at once, all o
 """
 
 import hashlib
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
@@ -30,7 +31,7 @@ from catalog.services import cards_build, cards_rows, products_for_cards
 from kernel.cache import cached
 from kernel.ids import INTENT, PROPOSAL, new_id
 from kernel.inserts import insert_together
-from matching import ranking
+from matching import metrics, ranking
 from matching.demand import new_demand_token
 from matching.engine import client as engine
 from matching.engine.resolution import Resolution, normalize
@@ -250,6 +251,7 @@ async def recommend(
     *, intent: str, limit: int, region: str | None, channel: str | None
 ) -> dict[str, Any]:
     """Answer GET /v1/recommend with every field of the interface. Raises EngineUnavailable."""
+    started = time.perf_counter()
     engine.require_configured()
     answer = partial(recommend_answer, intent=intent, limit=limit, region=region, channel=channel)
 
@@ -262,14 +264,19 @@ async def recommend(
 
     found, body = await sync_to_async(answered_from_cache)()
     if body is not None:
+        metrics.recommended(body, started, engine_s=0)
         return body
+    asking = time.perf_counter()
     asked = await engine.aask(found, intent)
+    engine_s = time.perf_counter() - asking
 
     def answered_from_engine() -> dict[str, Any]:
         # One hand-off for reading the engine's answer and answering the shopper.
         return answer(resolution=engine.settle(found, intent, asked), from_cache=False)
 
-    return await sync_to_async(answered_from_engine)()
+    body = await sync_to_async(answered_from_engine)()
+    metrics.recommended(body, started, engine_s)
+    return body
 
 
 def recommend_answer(

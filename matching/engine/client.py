@@ -31,6 +31,7 @@ from django.core.cache import caches
 from redis.exceptions import RedisError
 
 from kernel.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
+from matching import metrics
 from matching.engine import breaker
 from matching.engine import process as engine_process
 from matching.engine.failures import Failure, failure_of
@@ -121,6 +122,7 @@ def _pause(failure: Failure, attempt: int, deadline: float) -> float | None:
 def _call(messages: list[dict[str, str]]) -> Completion:
     """The engine's answer within INTENT_ENGINE_TIMEOUT_S, retries included. Raises Failure."""
     litellm = load_litellm()  # the first import takes seconds: never from the engine's time
+    started = time.perf_counter()
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
     attempt = 0
     while True:
@@ -128,7 +130,7 @@ def _call(messages: list[dict[str, str]]) -> Completion:
         remaining = deadline - time.monotonic()
         future = _pool.submit(litellm.completion, **completion_kwargs(messages))
         try:
-            return completion_of(future.result(timeout=remaining))
+            return metrics.engine_called(started, completion_of(future.result(timeout=remaining)))
         except FutureTimeout:
             future.cancel()
             failure = failure_of(TimeoutError())
@@ -137,7 +139,7 @@ def _call(messages: list[dict[str, str]]) -> Completion:
         _log_failure(failure, attempt)
         pause = _pause(failure, attempt, deadline)
         if pause is None:
-            raise failure
+            raise metrics.engine_called(started, failure)
         time.sleep(pause)
 
 
@@ -145,6 +147,7 @@ async def _acall(messages: list[dict[str, str]]) -> Completion:
     """`_call` for coroutines: the same deadline, retries and failures, holding no thread;
     litellm runs in the engine's own process (matching/engine/process.py)."""
     await engine_process.started(settings.INTENT_ENGINE_MODEL)  # never from the engine's time
+    started = time.perf_counter()
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
     attempt = 0
     while True:
@@ -152,7 +155,8 @@ async def _acall(messages: list[dict[str, str]]) -> Completion:
         remaining = deadline - time.monotonic()
         try:
             async with asyncio.timeout(remaining):
-                return await engine_process.complete(completion_kwargs(messages))
+                completion = await engine_process.complete(completion_kwargs(messages))
+            return metrics.engine_called(started, completion)
         except TimeoutError:
             failure = failure_of(TimeoutError())
         except Exception as exc:  # every provider error, mapped by litellm
@@ -160,7 +164,7 @@ async def _acall(messages: list[dict[str, str]]) -> Completion:
         _log_failure(failure, attempt)
         pause = _pause(failure, attempt, deadline)
         if pause is None:
-            raise failure
+            raise metrics.engine_called(started, failure)
         await asyncio.sleep(pause)
 
 
@@ -200,6 +204,7 @@ def _after_canary(found: "Lookup", failure: Failure, answered: bool) -> Failure:
     breaker opens), or this intent's own failure (remembered; the breaker stays closed)."""
     if not answered:
         breaker.confirmed()
+        metrics.BREAKER_OPENINGS.inc()
         return failure
     logger.warning(
         "intent engine canary answered: the failure (%s) is this intent's, not an outage",
@@ -258,19 +263,23 @@ def lookup(text: str, region: str | None, categories: Callable[[], Collection[st
     except RedisError:
         found = {}
     if key in found:
+        metrics.ENGINE_LOOKUPS.labels("hit").inc()
         return Lookup(key, found, Resolution.from_dict(found[key]), [])
     remembered = breaker.remembered_bad(key, found)
     if remembered is not None:
+        metrics.ENGINE_LOOKUPS.labels("bad_input").inc()
         message, wait = remembered
         raise EngineUnavailable(message, retry_after=math.ceil(wait))
     admitted, wait = breaker.admits(found)
     if not admitted:
+        metrics.ENGINE_LOOKUPS.labels("breaker_open").inc()
         raise EngineUnavailable(
             "The intent engine is failing, so the gateway stopped calling it for a while; "
             f"try again in {math.ceil(wait)} s.",
             retry_after=math.ceil(wait),
             asked=False,
         )
+    metrics.ENGINE_LOOKUPS.labels("miss").inc()
     return Lookup(key, found, None, list(categories()))
 
 
@@ -278,6 +287,7 @@ def settle(found: Lookup, text: str, answer: Completion | Failure) -> Resolution
     """Read the engine's answer (or its failure, an outage already counted: `_judged`), keep
     the breaker's books, cache the resolution. Raises EngineUnavailable."""
     if isinstance(answer, Failure):
+        metrics.engine_settled(answer)
         if not answer.outage:
             breaker.answered(found.found)
             breaker.bad_input(found.key, answer.message)
@@ -287,9 +297,11 @@ def settle(found: Lookup, text: str, answer: Completion | Failure) -> Resolution
         resolution = parse(answer.content, text=text, categories=found.categories)
     except Unreadable as exc:
         logger.warning("intent engine answer refused (bad input): unreadable answer: %s", exc)
+        metrics.engine_settled("bad_answer")
         message = "The intent engine answered something that is not a resolution of the intent."
         breaker.bad_input(found.key, message)
         raise EngineUnavailable(message) from None
+    metrics.engine_settled("answered")
     if settings.INTENT_ENGINE_CACHE_S:
         with contextlib.suppress(RedisError):
             caches["engine"].set(
