@@ -1,6 +1,16 @@
+from collections.abc import Iterator
+from typing import Any
+
 from django.apps import AppConfig
 
 
 class MerchantsConfig(AppConfig):
     name = "merchants"
     verbose_name = "Merchant agents"
+
+    def readings(self) -> Iterator[Any]:
+        """At each scrape of /metrics: the deliveries' backlog, verifications and merchants
+        (merchants/backlog.py)."""
+        from merchants import backlog
+
+        return backlog.readings()

@@ -29,6 +29,7 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from kernel.ids import EVENT, new_id
+from merchants import metrics
 from merchants.client import Answer, post_signed
 from merchants.delivery import delete_in_batches, event_body, merchant_answered
 from merchants.models import HealthProbe, MerchantAgent, MerchantStatus, ProbeTrigger
@@ -112,6 +113,7 @@ def probe_record(
     *, merchant: MerchantAgent, answer: Answer, trigger: ProbeTrigger, checked_at: datetime
 ) -> HealthProbe:
     """Record a probe and move the merchant between active and unhealthy."""
+    metrics.probed(trigger, answer)
     merchants = MerchantAgent.objects.filter(pk=merchant.pk)
     with transaction.atomic():
         probe = HealthProbe.objects.create(

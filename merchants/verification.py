@@ -42,6 +42,7 @@ from redis.exceptions import RedisError
 from kernel.dispatch import dispatch_after_commit
 from kernel.ids import EVENT, new_id
 from kernel.scheduling import RetrySchedule, Scheduled
+from merchants import metrics
 from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery import RETRY_SCHEDULE, event_body
 from merchants.delivery.hosts import host_allows
@@ -219,6 +220,7 @@ def _attempt(
         target=target,
     )
     verified = _echoed(answer, merchant.verification_challenge)
+    metrics.verification_attempted(answer, verified)
     done = timezone.now()
     for member in group:
         # Settled only if the endpoint is still the one challenged (no change meanwhile).

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from kernel.scheduling import RetrySchedule, Scheduled
+from merchants import metrics
 from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery.hosts import host_allows, next_minute
 from merchants.delivery.lanes import (
@@ -188,6 +189,7 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
                 now,
             )
             delivery.save(update_fields=["status", "last_error", "completed_at"])
+            metrics.DELIVERIES.labels(lane, "not_sent").inc()
             return delivery
         delivery.attempt_count += 1
         delivery.save(update_fields=["attempt_count"])
@@ -211,6 +213,7 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
         elapsed = round((timezone.now() - now).total_seconds() * 1000)
         answer = Answer(None, elapsed, "The attempt ran out of time.", timed_out=True)
     _record(delivery, attempt, answer)
+    metrics.delivery_attempted(lane, delivery, answer)
     next_in_line(delivery.merchant_id)
     return delivery
 
