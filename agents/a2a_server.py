@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from agents import operations
+from agents import metrics, operations
 from agents.a2a_executor import OUTCOME, GatewayAgentExecutor
 from agents.a2a_messages import NotUnderstood, ask_of
 from agents.a2a_tasks import CacheTaskStore
@@ -52,7 +52,8 @@ class GatewayRequestHandler(DefaultRequestHandler):
             ask = ask_of(params.message)
         except NotUnderstood as exc:
             raise InvalidParamsError(str(exc)) from None
-        reply = await operations.call(self.dispatcher, ask.operation, ask.arguments)
+        called = operations.call(self.dispatcher, ask.operation, ask.arguments)
+        reply = await metrics.measured("a2a", ask.operation, called)
         if reply.status in BAD_INPUT:
             raise InvalidParamsError(f"{reply.body['error']}: {reply.body['message']}", reply.body)
         context.state[OUTCOME] = (ask, reply)

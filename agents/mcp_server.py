@@ -22,7 +22,7 @@ from mcp.server.streamable_http_manager import (
     StreamableHTTPSessionManager,
 )
 
-from agents import operations
+from agents import metrics, operations
 from agents.dispatch import Dispatcher
 from kernel.wellknown import CONTRACT_VERSION
 
@@ -74,7 +74,8 @@ class McpServer:
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        reply = await operations.call(self.dispatcher, params.name, params.arguments or {})
+        called = operations.call(self.dispatcher, params.name, params.arguments or {})
+        reply = await metrics.measured("mcp", params.name, called)
         body = reply.body if isinstance(reply.body, dict) else {"result": reply.body}
         if reply.ok:
             text = orjson.dumps(body).decode()
