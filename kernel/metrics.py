@@ -63,8 +63,10 @@ WAIT_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 1800.0, 
 
 
 def enabled() -> bool:
-    """Whether this process measures (METRICS_TOKEN is set; read as each metric is declared)."""
-    return bool(settings.METRICS_TOKEN)
+    """Whether this process measures: it started with METRICS_TOKEN set, so its settings named
+    the host's metrics directory (read as each metric is declared, whatever a test overrides
+    later)."""
+    return settings.METRICS_DIR is not None
 
 
 class Off:
