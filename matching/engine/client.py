@@ -105,7 +105,7 @@ _import_lock = threading.Lock()
 
 
 def load_litellm() -> Any:
-    """litellm in this process, for the synchronous door (`_call`)."""
+    """litellm in this process, for the synchronous door (`call`)."""
     with _import_lock:
         return engine_process.load_litellm()
 
@@ -118,7 +118,7 @@ def _pause(failure: Failure, attempt: int, deadline: float) -> float | None:
     return pause if deadline - time.monotonic() > pause + 0.1 else None
 
 
-def _call(messages: list[dict[str, str]]) -> Completion:
+def call(messages: list[dict[str, str]]) -> Completion:
     """The engine's answer within INTENT_ENGINE_TIMEOUT_S, retries included. Raises Failure."""
     litellm = load_litellm()  # the first import takes seconds: never from the engine's time
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
@@ -141,8 +141,8 @@ def _call(messages: list[dict[str, str]]) -> Completion:
         time.sleep(pause)
 
 
-async def _acall(messages: list[dict[str, str]]) -> Completion:
-    """`_call` for coroutines: the same deadline, retries and failures, holding no thread;
+async def acall(messages: list[dict[str, str]]) -> Completion:
+    """`call` for coroutines: the same deadline, retries and failures, holding no thread;
     litellm runs in the engine's own process (matching/engine/process.py)."""
     await engine_process.started(settings.INTENT_ENGINE_MODEL)  # never from the engine's time
     deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
@@ -311,7 +311,7 @@ def resolve(
     if found.resolution is not None:
         return found.resolution, True
     try:
-        answer: Completion | Failure = _call(messages_for(text, found.categories))
+        answer: Completion | Failure = call(messages_for(text, found.categories))
     except Failure as failure:
         answer = _judged(found, failure)
     return settle(found, text, answer), False
@@ -332,6 +332,6 @@ async def aask(found: Lookup, text: str) -> Completion | Failure:
     """The engine's answer to what a lookup did not find cached, or its failure, awaited on
     the event loop; `settle` reads it (on a thread: it writes the cache)."""
     try:
-        return await _acall(messages_for(text, found.categories))
+        return await acall(messages_for(text, found.categories))
     except Failure as failure:
         return await _ajudged(found, failure)
