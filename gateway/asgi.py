@@ -31,6 +31,7 @@ event loop (a rehearsal of an engine call); every thread of the pools opens its 
 
 import asyncio
 import contextlib
+import contextvars
 import gc
 import io
 import logging
@@ -158,7 +159,10 @@ class GatewayHandler(ASGIHandler):
                 await super().__call__(scope, replay(body, receive), send)
             return
         loop = asyncio.get_running_loop()
-        response = await loop.run_in_executor(self.pool, partial(self._respond, scope, body))
+        # In a copy of the request's context, as Django's sync_to_async runs a step: its trace
+        # and whatever the request set are the view's, and go with it.
+        respond = partial(contextvars.copy_context().run, self._respond, scope, body)
+        response = await loop.run_in_executor(self.pool, respond)
         try:
             await self.send_response(response, send)
         finally:

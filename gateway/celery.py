@@ -1,8 +1,13 @@
 """The Celery app: Redis broker when configured, else a filesystem broker under var/."""
 
+import logging.config
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
+from django.conf import settings
+
+from gateway import log_context
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gateway.settings")
 
@@ -12,3 +17,21 @@ app.autodiscover_tasks()
 # The project's app is every thread's current app: `celery.current_app` (what the kernel's
 # dispatcher sends with) is otherwise a fresh unconfigured app in any thread but this one.
 app.set_default()
+
+
+@signals.after_setup_logger.connect(weak=False)
+def _json_logging(**_: Any) -> None:
+    """With LOG_FORMAT=json, Celery's processes log in JSON lines as Django's do
+    (gateway/logging_settings.py), in place of the format Celery gives its own handler."""
+    if settings.LOG_FORMAT == "json":
+        logging.config.dictConfig(settings.LOGGING)
+
+
+@signals.task_prerun.connect(weak=False)
+def _task_started(task_id: str, task: Any, **_: Any) -> None:
+    log_context.task.set((task_id, task.name))  # each log line of the task names it
+
+
+@signals.task_postrun.connect(weak=False)
+def _task_finished(**_: Any) -> None:
+    log_context.task.set(None)
