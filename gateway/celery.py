@@ -7,7 +7,7 @@ from typing import Any
 from celery import Celery, signals
 from django.conf import settings
 
-from gateway import log_context
+from gateway import log_context, telemetry
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gateway.settings")
 
@@ -17,6 +17,20 @@ app.autodiscover_tasks()
 # The project's app is every thread's current app: `celery.current_app` (what the kernel's
 # dispatcher sends with) is otherwise a fresh unconfigured app in any thread but this one.
 app.set_default()
+
+
+# Traces (gateway/telemetry.py), set up where the tasks run: in the worker's own process (the
+# Procfile's thread pools), or in each child of a prefork pool, after it is forked.
+@signals.worker_init.connect(weak=False)
+@signals.worker_process_init.connect(weak=False)
+def _start_tracing(**_: Any) -> None:
+    telemetry.start("gateway-worker")
+
+
+@signals.worker_shutdown.connect(weak=False)
+@signals.worker_process_shutdown.connect(weak=False)
+def _stop_tracing(**_: Any) -> None:
+    telemetry.stop()
 
 
 @signals.after_setup_logger.connect(weak=False)
