@@ -26,7 +26,7 @@ from gateway.environment import (
     throttle_rates,
     usd_rates,
 )
-from gateway.logging_settings import logging_config
+from gateway.logging_settings import log_format, logging_config
 from kernel.signing import load_signing_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -384,7 +384,11 @@ MANDATE_MAX_AMOUNT = bounded("MANDATE_MAX_AMOUNT", 100_000.0, 1, 1_000_000_000)
 CARD_MAX_VIDEOS = bounded_int("CARD_MAX_VIDEOS", 3, 1, 10)
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+# A plain line a record, or a JSON object a line with the request id and the trace id.
+LOG_FORMAT = log_format(env.str("LOG_FORMAT", default="text"))
 # Beat's tasks log a line of their own when they did something; Celery's lines for each run go.
 LOGGING = logging_config(
-    level=LOG_LEVEL, quiet_tasks=[entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()]
+    level=LOG_LEVEL,
+    quiet_tasks=[entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()],
+    form=LOG_FORMAT,
 )

@@ -36,6 +36,7 @@ from matching.engine import process as engine_process
 from matching.engine.failures import Failure, failure_of
 from matching.engine.process import Completion, completion_of
 from matching.engine.resolution import Resolution, Unreadable, messages_for, normalize, parse
+from matching.engine.tracing import chat_span
 
 logger = logging.getLogger(__name__)
 
@@ -118,6 +119,7 @@ def _pause(failure: Failure, attempt: int, deadline: float) -> float | None:
     return pause if deadline - time.monotonic() > pause + 0.1 else None
 
 
+@chat_span(completion_kwargs)
 def call(messages: list[dict[str, str]]) -> Completion:
     """The engine's answer within INTENT_ENGINE_TIMEOUT_S, retries included. Raises Failure."""
     litellm = load_litellm()  # the first import takes seconds: never from the engine's time
@@ -141,6 +143,7 @@ def call(messages: list[dict[str, str]]) -> Completion:
         time.sleep(pause)
 
 
+@chat_span(completion_kwargs)
 async def acall(messages: list[dict[str, str]]) -> Completion:
     """`call` for coroutines: the same deadline, retries and failures, holding no thread;
     litellm runs in the engine's own process (matching/engine/process.py)."""
