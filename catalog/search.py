@@ -37,6 +37,7 @@ from django.utils import timezone
 from catalog import fulltext, metrics, spelling, text
 from catalog.models import Product
 from kernel.cache import cached
+from kernel.tracing import Attributes, traced
 
 TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "broadened")
 TRENDING = "trending"
@@ -99,7 +100,16 @@ class Retrieval:
             return "trending_suggested"
         return None
 
+    def attributes(self) -> Attributes:
+        """What the retrieval's span says of it: the tier reached, the hits."""
+        return {
+            "gateway.retrieval.match_tier": self.match_tier,
+            "gateway.retrieval.hits": len(self.hits),
+            "gateway.retrieval.trending_fill": self.trending_fill,
+        }
 
+
+@traced("retrieve", result=lambda found: found.attributes())
 def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     """Up to `limit` products: the tiers in order, then trending products to fill."""
     started = time.perf_counter()

@@ -31,10 +31,12 @@ event loop (a rehearsal of an engine call); every thread of the pools opens its 
 
 import asyncio
 import contextlib
+import contextvars
 import gc
 import io
 import logging
 import os
+import re
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -59,6 +61,7 @@ from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
 from agents.asgi import Agents  # noqa: E402
+from gateway import telemetry  # noqa: E402
 from kernel.bodies import Aborted, TooLarge, read_body, replay, with_length  # noqa: E402
 from kernel.handlers import error_body, payload_too_large  # noqa: E402
 
@@ -158,7 +161,10 @@ class GatewayHandler(ASGIHandler):
                 await super().__call__(scope, replay(body, receive), send)
             return
         loop = asyncio.get_running_loop()
-        response = await loop.run_in_executor(self.pool, partial(self._respond, scope, body))
+        # In a copy of the request's context, as Django's sync_to_async runs a step: its trace
+        # and whatever the request set are the view's, and go with it.
+        respond = partial(contextvars.copy_context().run, self._respond, scope, body)
+        response = await loop.run_in_executor(self.pool, respond)
         try:
             await self.send_response(response, send)
         finally:
@@ -185,9 +191,26 @@ def _waits(path: str) -> bool:
     return iscoroutinefunction(match.func)
 
 
+def _route(path: str) -> str | None:
+    """The route of the view at `path` as a template, `/v1/intents/{pk}` (a trace names it):
+    the URLconf's pattern, its converters and named groups turned into `{name}`."""
+    try:
+        route = get_resolver().resolve(path).route
+    except Resolver404:
+        return None
+    route = _PARAMETER.sub(r"{\1}", _CONVERTER.sub(r"{\1}", route))
+    return "/" + route.replace("^", "").removesuffix("$")
+
+
+_CONVERTER = re.compile(r"<(?:\w+:)?(\w+)>")  # path("cards/<int:product_id>")
+_PARAMETER = re.compile(r"\(\?P<(\w+)>[^)]*\)")  # a router's (?P<pk>[^/.]+)
+
+
 _gateway = GatewayHandler(threads=settings.WEB_THREADS, step_threads=settings.WEB_STEP_THREADS)
 # A2A and MCP beside the REST API (agents/asgi.py): their paths to their servers, the rest here.
-_served = Agents(_gateway)
+_agents = Agents(_gateway)
+# Each HTTP request in a span of its own when traces are exported (gateway/telemetry.py).
+_served = telemetry.served(_agents, _route)
 
 
 def warm_up() -> None:
@@ -215,12 +238,14 @@ async def _lifespan(receive: Receive, send: Send) -> None:
                     if (awarm := getattr(config, "awarm_up", None)) is not None:
                         await awarm()
                 await asyncio.gather(_gateway.pool.connect(), _gateway.steps.connect())
-                await running.enter_async_context(_served.running())
+                await running.enter_async_context(_agents.running())
+                telemetry.start("gateway-web")  # after warm-up: its rehearsals are no trace
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await running.aclose()
                 _gateway.pool.shutdown(wait=False, cancel_futures=True)
                 _gateway.steps.shutdown(wait=False, cancel_futures=True)
+                telemetry.stop()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

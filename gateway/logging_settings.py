@@ -7,15 +7,53 @@ did something (`delivery sweep: 2 deliveries sent, ...`). A failing run is still
 Celery, at ERROR. The answers the gateway gives by design when something it depends on is down
 (503: the intent engine unavailable or its breaker open, no signing key, not ready) are
 warnings, not errors; a 500 is a bug and stays an error.
+
+Each line is plain text by default, or one JSON object with LOG_FORMAT=json (python-json-logger):
+`timestamp` (UTC, ISO 8601), `level`, `logger`, `message`, and what ties it to its request or
+task and its trace when there is one (`request_id`, `task_id` and `task`, `trace_id` and
+`span_id`: gateway/log_context.py), plus `exc_info` with a traceback. Objects third parties
+attach to a record (Django's request, Celery's task arguments) are left out: a line says what
+the message says, and the gateway's messages never hold a token, a secret or a key.
 """
 
 import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
+from pythonjsonlogger.core import RESERVED_ATTRS
+
 # The loggers of Celery's per-run lines: beat sending a task, a worker receiving it, and the
 # task's outcome.
 CELERY_RUN_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")
+
+LOG_FORMATS = ("text", "json")
+# What third parties attach to a record that a JSON line leaves out: Django's request object
+# (written out, its path with the query string: a recommend's words) and Celery's `data` (a
+# task's arguments, its traceback again).
+LEFT_OUT = ("request", "data")
+
+
+def log_format(value: str) -> str:
+    """LOG_FORMAT, checked: `text` or `json`."""
+    value = value.strip().lower()
+    if value not in LOG_FORMATS:
+        raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {value!r}")
+    return value
+
+
+def formatters() -> dict[str, Any]:
+    """The two formatters: a plain line, and a JSON object a line."""
+    return {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": True,
+            "reserved_attrs": [*RESERVED_ATTRS, *LEFT_OUT],
+        },
+    }
 
 
 class QuietPeriodicRuns(logging.Filter):
@@ -56,17 +94,25 @@ class ExpectedUnavailable(logging.Filter):
         return True
 
 
-def logging_config(*, level: str, quiet_tasks: Iterable[str]) -> dict[str, Any]:
-    """Django's LOGGING: one plain line per record on stderr, at `level` (LOG_LEVEL)."""
+def logging_config(*, level: str, quiet_tasks: Iterable[str], form: str) -> dict[str, Any]:
+    """Django's LOGGING: one line per record on stderr, at `level` (LOG_LEVEL), in the format
+    `form` (LOG_FORMAT: text or json)."""
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+        "formatters": formatters(),
         "filters": {
             "quiet_periodic_runs": {"()": QuietPeriodicRuns, "tasks": sorted(quiet_tasks)},
             "expected_unavailable": {"()": ExpectedUnavailable},
+            "correlation": {"()": "gateway.log_context.Correlation"},
         },
-        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": form,
+                "filters": ["correlation"],
+            }
+        },
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
             "django.request": {"filters": ["expected_unavailable"]},
@@ -74,4 +120,20 @@ def logging_config(*, level: str, quiet_tasks: Iterable[str]) -> dict[str, Any]:
             "LiteLLM": {"level": "WARNING"},
             **{name: {"filters": ["quiet_periodic_runs"]} for name in CELERY_RUN_LOGGERS},
         },
+    }
+
+
+def gunicorn_logging() -> dict[str, Any]:
+    """gunicorn's logging configuration (`logconfig_dict`) with LOG_FORMAT=json: its own lines,
+    and uvicorn's (which its workers write through gunicorn's handler), in JSON too."""
+    console = {"class": "logging.StreamHandler", "formatter": "json", "filters": ["correlation"]}
+    logger = {"handlers": ["console"], "level": "INFO", "propagate": False}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": formatters()["json"]},
+        "filters": {"correlation": {"()": "gateway.log_context.Correlation"}},
+        "handlers": {"console": console},
+        "root": {"handlers": ["console"], "level": "INFO"},
+        "loggers": {"gunicorn.error": logger, "gunicorn.access": logger},
     }

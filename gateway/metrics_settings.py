@@ -2,8 +2,12 @@
 turns them on, and django-prometheus's middleware and buckets while they are on."""
 
 import re
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+
+from gateway import metrics_files
+from gateway.environment import env
 
 METRICS_TOKEN_MIN_LENGTH = 32
 # django-prometheus's request latency buckets: the budgets of DESIGN.md section 11 (cards,
@@ -32,3 +36,11 @@ def measured(middleware: list[str]) -> list[str]:
         *middleware,
         "gateway.metrics_middleware.PrometheusAfterMiddleware",
     ]
+
+
+def metrics_settings(middleware: list[str]) -> tuple[str, Path | None, list[str]]:
+    """METRICS_TOKEN; METRICS_DIR, named to prometheus_client (gateway/metrics_files.py), None
+    while metrics are off; and `middleware` with django-prometheus's while they are on."""
+    token = metrics_token(env.str("METRICS_TOKEN", default=""))
+    directory = metrics_files.exported()
+    return token, directory, measured(middleware) if directory else middleware

@@ -30,13 +30,15 @@ from django.middleware.csrf import CsrfViewMiddleware as DjangoCsrf
 from django.middleware.security import SecurityMiddleware as DjangoSecurity
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
+from gateway.log_context import request_started
 from kernel.ids import REQUEST, new_id
 
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 
 
 class RequestIdMiddleware:
-    """Adopt a well-formed inbound `X-Request-ID`, or mint one, and echo it on the response."""
+    """Adopt a well-formed inbound `X-Request-ID`, or mint one, and echo it on the response; it
+    is in every log line of the request and on its trace (gateway/log_context.py)."""
 
     sync_capable = True
     async_capable = True
@@ -52,6 +54,7 @@ class RequestIdMiddleware:
         inbound = request.META.get("HTTP_X_REQUEST_ID", "")
         request_id = inbound if _CLIENT_ID.fullmatch(inbound) else new_id(REQUEST)
         request.request_id = request_id  # type: ignore[attr-defined]
+        request_started(request_id)
         return request_id
 
     def __call__(self, request: HttpRequest) -> Any:

@@ -12,7 +12,6 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-from gateway import metrics_files
 from gateway.cache_settings import cache_settings
 from gateway.celery_settings import TASK_ROUTES, beat_schedule
 from gateway.contract_settings import spectacular_settings
@@ -27,8 +26,8 @@ from gateway.environment import (
     throttle_rates,
     usd_rates,
 )
-from gateway.logging_settings import logging_config
-from gateway.metrics_settings import REQUEST_BUCKETS, measured, metrics_token
+from gateway.logging_settings import log_format, logging_config
+from gateway.metrics_settings import REQUEST_BUCKETS, metrics_settings
 from kernel.signing import load_signing_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -113,11 +112,8 @@ MIDDLEWARE = [
     "gateway.middleware.LoginLockoutMiddleware",
 ]
 
-# Metrics (docs/operations.md#metrics, gateway/metrics_settings.py): on when METRICS_TOKEN is
-# set; then every process of the host measures, into METRICS_DIR, requests by django-prometheus.
-METRICS_TOKEN = metrics_token(env.str("METRICS_TOKEN", default=""))
-METRICS_DIR = metrics_files.exported()
-MIDDLEWARE = measured(MIDDLEWARE) if METRICS_DIR else MIDDLEWARE
+# Metrics, on when METRICS_TOKEN is set (docs/operations.md#metrics, gateway/metrics_settings.py).
+METRICS_TOKEN, METRICS_DIR, MIDDLEWARE = metrics_settings(MIDDLEWARE)
 PROMETHEUS_LATENCY_BUCKETS = REQUEST_BUCKETS
 
 ROOT_URLCONF = "gateway.urls"
@@ -393,7 +389,11 @@ MANDATE_MAX_AMOUNT = bounded("MANDATE_MAX_AMOUNT", 100_000.0, 1, 1_000_000_000)
 CARD_MAX_VIDEOS = bounded_int("CARD_MAX_VIDEOS", 3, 1, 10)
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+# A plain line a record, or a JSON object a line with the request id and the trace id.
+LOG_FORMAT = log_format(env.str("LOG_FORMAT", default="text"))
 # Beat's tasks log a line of their own when they did something; Celery's lines for each run go.
 LOGGING = logging_config(
-    level=LOG_LEVEL, quiet_tasks=[entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()]
+    level=LOG_LEVEL,
+    quiet_tasks=[entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()],
+    form=LOG_FORMAT,
 )

@@ -21,7 +21,8 @@ import socket
 from typing import Any
 
 from gateway import metrics_files
-from gateway.environment import bounded, bounded_int
+from gateway.environment import bounded, bounded_int, env
+from gateway.logging_settings import gunicorn_logging, log_format
 
 # What one client may hold of a web worker (gunicorn's own settings, which the role's worker,
 # gateway/web_worker.py, honours; gunicorn's command-line flags override them): connections
@@ -34,6 +35,11 @@ limit_request_line = bounded_int("WEB_MAX_REQUEST_LINE", 65_536, 256, 1_048_576,
 limit_request_field_size = bounded_int("WEB_MAX_HEADER_BYTES", 8190, 256, 1_048_576, " bytes")
 limit_request_fields = bounded_int("WEB_MAX_HEADERS", 100, 10, 32_768)
 HEADER_TIMEOUT_S = bounded("WEB_HEADER_TIMEOUT_S", 10.0, 0.5, 300, " seconds")
+
+# With LOG_FORMAT=json, gunicorn's and uvicorn's lines are JSON objects too (the gateway's own
+# follow gateway/settings.py LOGGING).
+if log_format(env.str("LOG_FORMAT", default="text")) == "json":
+    logconfig_dict = gunicorn_logging()
 
 
 def address_in_use(host: str, port: int) -> OSError | None:

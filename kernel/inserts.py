@@ -26,6 +26,8 @@ import orjson
 from django.db import connection, models, transaction
 from django.utils import timezone
 
+from kernel.tracing import Attributes, traced
+
 # The fields whose value is sent as it is held, after the field's own get_prep_value (which
 # encrypts, turns choices into their values and checks datetimes for a time zone); JSON fields
 # carry their document, foreign keys their key.
@@ -68,6 +70,15 @@ class Part:
         return column
 
 
+def rows_by_model(*groups: Sequence[models.Model]) -> Attributes:
+    """What the insert's span says: how many rows of each model (`app_label.model_name`)."""
+    counts = {
+        f"gateway.insert.rows.{group[0]._meta.label_lower}": len(group) for group in groups if group
+    }
+    return {"gateway.insert.rows": sum(len(group) for group in groups), **counts}
+
+
+@traced("insert", start=rows_by_model)
 def insert_together(*groups: Sequence[models.Model]) -> None:
     """Insert new instances, all or none. Each group holds instances of one model; list a
     parent's group before its children's. A date or time field with auto_now or auto_now_add

@@ -142,6 +142,9 @@ class WebhookEvent(models.Model):
     body = models.TextField(help_text="The exact JSON body signed and sent on every attempt.")
     created_at = models.DateTimeField(auto_now_add=True)
     fanned_out_at = models.DateTimeField(null=True, blank=True)
+    # The W3C traceparent of the request that published the event, when it was traced: the
+    # fan-out and every delivery attempt link to it, however late the sweeper sends them.
+    traceparent = models.CharField(max_length=55, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]

@@ -11,6 +11,10 @@ isolate_worker(os.environ)
 # the suite's own; tests/gateway/test_metrics_endpoint.py checks what off means.
 os.environ.setdefault("METRICS_TOKEN", "suite-metrics-token-0123456789abcdef")
 os.environ.setdefault("METRICS_DIR", os.path.join(os.environ.get("VAR_DIR", "var"), "test-metrics"))
+# Traces go only where a test sends them (tests/support/otlp.py), never to a collector the
+# developer's environment or .env names.
+for name in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"):
+    os.environ.pop(name, None)
 # The processes the tests start (Celery workers, the web role) inherit this environment and read
 # the gateway's settings themselves, as they do in production.
 os.environ["DJANGO_SETTINGS_MODULE"] = "gateway.settings"

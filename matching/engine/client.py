@@ -37,6 +37,7 @@ from matching.engine import process as engine_process
 from matching.engine.failures import Failure, failure_of
 from matching.engine.process import Completion, completion_of
 from matching.engine.resolution import Resolution, Unreadable, messages_for, normalize, parse
+from matching.engine.tracing import chat_span
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ _import_lock = threading.Lock()
 
 
 def load_litellm() -> Any:
-    """litellm in this process, for the synchronous door (`_call`)."""
+    """litellm in this process, for the synchronous door (`call`)."""
     with _import_lock:
         return engine_process.load_litellm()
 
@@ -119,7 +120,8 @@ def _pause(failure: Failure, attempt: int, deadline: float) -> float | None:
     return pause if deadline - time.monotonic() > pause + 0.1 else None
 
 
-def _call(messages: list[dict[str, str]]) -> Completion:
+@chat_span(completion_kwargs)
+def call(messages: list[dict[str, str]]) -> Completion:
     """The engine's answer within INTENT_ENGINE_TIMEOUT_S, retries included. Raises Failure."""
     litellm = load_litellm()  # the first import takes seconds: never from the engine's time
     started = time.perf_counter()
@@ -143,8 +145,9 @@ def _call(messages: list[dict[str, str]]) -> Completion:
         time.sleep(pause)
 
 
-async def _acall(messages: list[dict[str, str]]) -> Completion:
-    """`_call` for coroutines: the same deadline, retries and failures, holding no thread;
+@chat_span(completion_kwargs)
+async def acall(messages: list[dict[str, str]]) -> Completion:
+    """`call` for coroutines: the same deadline, retries and failures, holding no thread;
     litellm runs in the engine's own process (matching/engine/process.py)."""
     await engine_process.started(settings.INTENT_ENGINE_MODEL)  # never from the engine's time
     started = time.perf_counter()
@@ -323,7 +326,7 @@ def resolve(
     if found.resolution is not None:
         return found.resolution, True
     try:
-        answer: Completion | Failure = _call(messages_for(text, found.categories))
+        answer: Completion | Failure = call(messages_for(text, found.categories))
     except Failure as failure:
         answer = _judged(found, failure)
     return settle(found, text, answer), False
@@ -344,6 +347,6 @@ async def aask(found: Lookup, text: str) -> Completion | Failure:
     """The engine's answer to what a lookup did not find cached, or its failure, awaited on
     the event loop; `settle` reads it (on a thread: it writes the cache)."""
     try:
-        return await _acall(messages_for(text, found.categories))
+        return await acall(messages_for(text, found.categories))
     except Failure as failure:
         return await _ajudged(found, failure)

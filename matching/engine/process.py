@@ -24,7 +24,7 @@ its parent, and a child that died fails its calls as an outage would (the breake
 and the next call starts a new one.
 
 This module imports no Django: the child runs it as `python -m matching.engine.process`. The
-synchronous door (`matching.engine.client._call`, for tasks and commands) calls litellm in its own
+synchronous door (`matching.engine.client.call`, for tasks and commands) calls litellm in its own
 process.
 """
 

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from kernel.scheduling import RetrySchedule, Scheduled
+from kernel.tracing import Attributes, AttributeValue, link_to, traced
 from merchants import metrics
 from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery.hosts import host_allows, next_minute
@@ -131,6 +132,29 @@ def _secrets(merchant: MerchantAgent) -> list[str]:
     return [merchant.webhook_secret, *others[: MOST_SIGNATURES - 1]]
 
 
+def attempt_attributes(delivery: WebhookDelivery | None) -> Attributes:
+    """What a delivery attempt's span says of it: whether it won the claim, the delivery's
+    status after it (succeeded, pending a retry, failed) and what the merchant answered."""
+    if delivery is None:
+        return {"gateway.delivery.claimed": False}
+    found: dict[str, AttributeValue | None] = {
+        "gateway.delivery.claimed": True,
+        "gateway.delivery.status": delivery.status,
+        "gateway.delivery.attempt": delivery.attempt_count,
+        "gateway.event_id": delivery.event_id,
+        "http.response.status_code": delivery.last_status_code,
+    }
+    return {name: value for name, value in found.items() if value is not None}
+
+
+@traced(
+    "deliver",
+    start=lambda *, delivery_id, lane=FAST_LANE: {
+        "gateway.delivery_id": delivery_id,
+        "gateway.delivery.lane": lane,
+    },
+    result=attempt_attributes,
+)
 def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDelivery | None:
     """Make a due delivery's next attempt; None when it is not due, another worker has it, its
     merchant or its destination has its fill under way, or (in the fast lane) its merchant
@@ -181,6 +205,7 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
         if not claimed:
             return None
         delivery = WebhookDelivery.objects.select_related("merchant", "event").get(pk=delivery_id)
+        link_to(delivery.event.traceparent)
         reason = _undeliverable(delivery.merchant)
         if reason:
             delivery.status, delivery.last_error, delivery.completed_at = (

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from kernel.dispatch import dispatch_after_commit
 from kernel.ids import EVENT, new_id
+from kernel.tracing import link_to, traced, traceparent
 from merchants import subscriptions
 from merchants.delivery.attempts import MAX_BODY_BYTES
 from merchants.delivery.lanes import deliveries_enqueue, slow_merchants
@@ -133,6 +134,7 @@ def surge_event(*, intent: dict[str, Any]) -> WebhookEvent | None:
         region=intent["region"],
         body=surge_body(event_id, intent, now).decode(),
         created_at=now,
+        traceparent=traceparent(),
     )
 
 
@@ -154,6 +156,11 @@ def _one_per_endpoint(merchants: list[MerchantAgent]) -> list[MerchantAgent]:
     return kept
 
 
+@traced(
+    "fan_out",
+    start=lambda *, event_id: {"gateway.event_id": event_id},
+    result=lambda deliveries: {"gateway.fan_out.deliveries": deliveries},
+)
 def event_fan_out(*, event_id: str) -> int:
     """Write one delivery per active, verified merchant the event fits, one per distinct
     endpoint URL, and send them; how many deliveries.
@@ -165,6 +172,7 @@ def event_fan_out(*, event_id: str) -> int:
     event = WebhookEvent.objects.filter(pk=event_id, fanned_out_at__isnull=True).first()
     if event is None:
         return 0
+    link_to(event.traceparent)
     tags = set(event.tags)
     candidates = MerchantAgent.objects.filter(
         subscribed_to(tags),

@@ -37,3 +37,27 @@ def test_ratio_budgets_are_ceilings_or_floors():
         ((kind, value),) = budget.items()
         assert kind in {"at_most", "at_least"}, name
         assert value > 0, name
+
+
+def _cell(met: bool, ratio: float) -> dict[str, object]:
+    return {"met": met, "ratio": ratio}
+
+
+def test_the_budget_in_its_own_unit_binds_and_the_ratio_says_why():
+    ceiling = {"at_most": 50.0}
+
+    both = budgets.verdict({"sqlite": _cell(True, 40), "postgresql": _cell(True, 45)}, ceiling)
+    ratio_over = budgets.verdict(
+        {"sqlite": _cell(True, 40), "postgresql": _cell(True, 60)}, ceiling
+    )
+    slow_machine = budgets.verdict(
+        {"sqlite": _cell(True, 40), "postgresql": _cell(False, 45)}, ceiling
+    )
+    slower_gateway = budgets.verdict(
+        {"sqlite": _cell(False, 60), "postgresql": _cell(True, 45)}, ceiling
+    )
+
+    assert both == "yes"
+    assert ratio_over == "yes; over: PostgreSQL ratio"
+    assert slow_machine == "NO (PostgreSQL); ratio met on PostgreSQL: a slower machine"
+    assert slower_gateway == "NO (SQLite)"

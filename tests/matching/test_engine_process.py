@@ -86,7 +86,7 @@ def test_an_engine_process_that_dies_fails_its_calls_as_an_outage_and_is_replace
     engine.script("hang:20", "ok")
     child = engine_process.running("openai/scripted")
 
-    async def call_while_it_dies() -> BaseException | str:
+    async def call_while_it_dies() -> BaseException | engine_process.Completion:
         call = asyncio.ensure_future(engine_process.complete(_call_kwargs()))
         await asyncio.to_thread(_until, lambda: engine.calls_count == 1)
         child.process.kill()
@@ -117,11 +117,11 @@ def test_the_engines_socket_is_the_users_alone_and_goes_with_its_process():
 
 
 def test_both_doors_answer_the_text_with_the_model_and_the_tokens_the_provider_reported(engine):
-    from matching.engine.client import _call
+    from matching.engine.client import call
 
     messages = messages_for("trail running shoes", [])
     through_the_process = asyncio.run(engine_process.complete(completion_kwargs(messages)))
-    in_this_process = _call(messages)
+    in_this_process = call(messages)
 
     for answer in (through_the_process, in_this_process):
         assert "trail running shoes" in answer.content

@@ -15,11 +15,13 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any
 
 import orjson
+
+from tests.support.network import LoopbackServer, reply
 
 HUGE_BYTES = 50 * 1024 * 1024
 
@@ -36,14 +38,14 @@ class Received:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_Server"
+    server: "LoopbackServer[Receiver]"
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        receiver = self.server.receiver
+        receiver = self.server.owner
         if receiver.verification(body, {k.lower(): v for k, v in self.headers.items()}, self):
             return
         step = receiver.next_step()
@@ -88,24 +90,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"\r\nContent-Length: 0\r\n\r\n")
             return
         payload = receiver.answer_body
-        self.send_response(int(kind))
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    receiver: "Receiver"
+        reply(self, int(kind), payload, "application/json")
 
 
 class Receiver:
     """A scripted merchant endpoint at `url` (http://127.0.0.1:<port>/hook)."""
 
     def __init__(self) -> None:
-        self._server = _Server(("127.0.0.1", 0), _Handler)
-        self._server.receiver = self
+        self._server = LoopbackServer(_Handler, self)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._steps: deque[str] = deque()
         self._lock = threading.Condition()
@@ -119,7 +111,7 @@ class Receiver:
         self.echo_challenges = True
         self.held = 0  # hanging requests held open right now
         self.most_held = 0  # and the most at any moment
-        self.url_root = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self.url_root = self._server.url_root
         self.url = f"{self.url_root}/hook"
 
     def __enter__(self) -> "Receiver":
@@ -147,11 +139,7 @@ class Receiver:
         self.record(Received(handler.path, headers, body), verification=True)
         challenge = event.get("data", {}).get("challenge") if self.echo_challenges else None
         payload = orjson.dumps({"challenge": challenge} if challenge else {"ok": True})
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(payload)))
-        handler.end_headers()
-        handler.wfile.write(payload)
+        reply(handler, 200, payload, "application/json")
         return True
 
     def script(self, *steps: str) -> None:

@@ -39,7 +39,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Asking: {intent!r} ({len(categories)} catalog categories offered)")
         started = time.monotonic()
         try:
-            answer = engine._call(messages_for(intent, categories)).content
+            answer = engine.call(messages_for(intent, categories)).content
         except engine.Failure as failure:
             raise CommandError(
                 f"The engine did not answer: {failure.detail}. {_hint(failure.cause)}"
