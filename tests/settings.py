@@ -8,9 +8,11 @@ from tests.support.isolation import isolate_worker
 
 isolate_worker(os.environ)
 # Metrics are on for the whole suite (every measured point runs in every test), in a directory of
-# the suite's own; tests/gateway/test_metrics_endpoint.py checks what off means.
+# each parallel worker's own: set, not defaulted, since the workers inherit the environment of
+# the process that started them, whose settings named a directory of its own.
+# tests/gateway/test_metrics_endpoint.py checks what off means.
 os.environ.setdefault("METRICS_TOKEN", "suite-metrics-token-0123456789abcdef")
-os.environ.setdefault("METRICS_DIR", os.path.join(os.environ.get("VAR_DIR", "var"), "test-metrics"))
+os.environ["METRICS_DIR"] = os.path.join(os.environ.get("VAR_DIR", "var"), "test-metrics")
 # Traces go only where a test sends them (tests/support/otlp.py), never to a collector the
 # developer's environment or .env names.
 for name in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"):
