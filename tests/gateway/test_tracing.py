@@ -149,7 +149,12 @@ def test_a_recommend_is_one_trace_down_to_its_surge_delivered_by_the_worker(
     assert "error.type" not in call.attributes
     assert call.status == "STATUS_CODE_UNSET"
     # Never the shopper's words, on any span of the trace.
-    spans = collector.wait_for(lambda spans: named(spans, "deliver", in_trace) and spans)
+    # Each process exports its spans in batches of its own: the delivery's may come first.
+    spans = collector.wait_for(
+        lambda spans: (
+            named(spans, "deliver", in_trace) and named(spans, "fan_out", in_trace) and spans
+        )
+    )
     recorded = repr([s for s in spans if s.trace_id == in_trace])
     assert "running" not in recorded  # nor the query string that holds them
 
