@@ -62,6 +62,8 @@ class SearchQuery:
     region: str | None = None
     budget_min: float | None = None
     budget_max: float | None = None
+    # The categories as a filter (UCP's): every tier keeps to them, no trending product fills.
+    only_categories: bool = False
 
     @property
     def has_budget(self) -> bool:
@@ -119,7 +121,7 @@ def retrieve(query: SearchQuery, limit: int) -> Retrieval:
             break
         for product_id in tier_ids(tier, query, limit - len(found), exclude=found):
             found.setdefault(product_id, tier)
-    if len(found) < limit:
+    if len(found) < limit and not query.only_categories:  # the broadened tier gave its sellers
         for product_id in trending_ids(query, limit - len(found), exclude=found):
             found.setdefault(product_id, TRENDING)
     retrieval = Retrieval([Hit(product_id, tier) for product_id, tier in found.items()])
@@ -135,12 +137,13 @@ def tier_ids(
         raise ValueError(f"unknown tier {tier!r}")
     keywords = [terms for terms in map(text.query_terms, query.keywords) if terms]
     categories = tuple(dict.fromkeys(name.lower() for name in query.categories))
+    loose = tier in ("fuzzy", "broadened") and bool(categories)
     filters = fulltext.Filters(
         region=query.region,
         budget_min=query.budget_min,
         budget_max=query.budget_max,
         categories=categories,
-        within=tier == "strict" or (tier in ("fuzzy", "broadened") and bool(categories)),
+        within=query.only_categories or tier == "strict" or loose,
         exclude=tuple(exclude),
     )
     if tier == "raw_substring":
@@ -352,10 +355,15 @@ def trending_ids(query: SearchQuery, limit: int, *, exclude: Iterable[int] = ())
 
 
 def fits(query: SearchQuery, product: Product | None) -> bool:
-    """Whether a loaded product (None: gone) still keeps to the query's region and budget."""
+    """Whether a loaded product (None: gone) still keeps to the query's region and budget, and
+    to its categories when they are a filter."""
     if product is None:
         return False
     sold_there = not product.regions or query.region is None or query.region in product.regions
+    if query.only_categories:
+        named = {(name or "").casefold() for name in (product.category_l1, product.category_l2)}
+        if not named & {name.casefold() for name in query.categories}:
+            return False
     return sold_there and _within_budget(query, product.price_usd)
 
 

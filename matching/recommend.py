@@ -36,6 +36,7 @@ from matching.demand import new_demand_token
 from matching.engine import client as engine
 from matching.engine.resolution import Resolution, normalize
 from matching.models import Intent, Proposal, ProposalStatus, Provenance
+from matching.refining import Continuation, Refinement
 from matching.rendering import intent_body, proposal_body
 from matching.resolving import resolved_fields
 from matching.services import (
@@ -186,7 +187,7 @@ def shopper_guide(
     return understood + opener + "\n" + "\n".join(lines)
 
 
-def _retrieve(query: search.SearchQuery, limit: int) -> list[search.Hit]:
+def retrieved(query: search.SearchQuery, limit: int) -> list[search.Hit]:
     """The tiers' hits, reused from this process's memory for CATALOG_CACHE_S for the same
     query while the catalog's version holds (catalog/versions.py): a warm recommend then costs
     no search at all, and an edit reaches search on every process within CHECK_S."""
@@ -248,12 +249,25 @@ def _catalog_proposal(intent_id: str, pick: Pick, now: datetime) -> Proposal:
 
 
 async def recommend(
-    *, intent: str, limit: int, region: str | None, channel: str | None
+    *,
+    intent: str,
+    limit: int,
+    region: str | None,
+    channel: str | None,
+    refinement: Refinement | None = None,
 ) -> dict[str, Any]:
-    """Answer GET /v1/recommend with every field of the interface. Raises EngineUnavailable."""
+    """Answer GET /v1/recommend with every field of the interface (and with a `refinement`, UCP's
+    search: matching/refining.py). Raises EngineUnavailable."""
     started = time.perf_counter()
     engine.require_configured()
-    answer = partial(recommend_answer, intent=intent, limit=limit, region=region, channel=channel)
+    answer = partial(
+        recommend_answer,
+        intent=intent,
+        limit=limit,
+        region=region,
+        channel=channel,
+        refinement=refinement,
+    )
 
     def answered_from_cache() -> tuple[engine.Lookup, dict[str, Any] | None]:
         # One hand-off to the web's threads when the resolution is cached (most recommends).
@@ -287,9 +301,12 @@ def recommend_answer(
     limit: int,
     region: str | None,
     channel: str | None,
+    refinement: Refinement | None = None,
 ) -> dict[str, Any]:
     """Retrieve, compose and record the answer to an intent the engine resolved."""
     region = region or resolution.region
+    if refinement is not None:
+        resolution = refinement.applied(resolution)
     query = search.SearchQuery(
         text=normalize(intent),
         keywords=resolution.keywords,
@@ -297,8 +314,11 @@ def recommend_answer(
         region=region,
         budget_min=resolution.budget.min,
         budget_max=resolution.budget.max,
+        only_categories=bool(refinement and refinement.categories),
     )
-    hits = _retrieve(query, limit)
+    hits = retrieved(query, limit + 1 if refinement and refinement.peek else limit)
+    more = len(hits) > limit
+    hits = hits[:limit]
     ids = [hit.product_id for hit in hits]
     loaded = products_for_cards(ids)
     # None deleted, moved out of the region or repriced over the budget since it was found
@@ -377,4 +397,4 @@ def recommend_answer(
         "resolved_categories": resolution.categories,
         "retrieval": retrieval_counts,
         "generated_at": iso(now),
-    }
+    } | ({"search": Continuation(query, more)} if refinement is not None else {})
