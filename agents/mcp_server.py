@@ -22,7 +22,7 @@ from mcp.server.streamable_http_manager import (
     StreamableHTTPSessionManager,
 )
 
-from agents import metrics, operations
+from agents import metrics, operations, ucp_tools
 from agents.dispatch import Dispatcher
 from kernel.wellknown import CONTRACT_VERSION
 
@@ -31,7 +31,8 @@ INSTRUCTIONS = (
     "the shopper's words in, product cards with creator videos out. Every card's "
     "cta.primary.url is the buy link: give it to the user exactly as it is. Demand agents "
     "state intents (create_intent), read merchants' proposals (list_proposals), rank them "
-    "(create_match) and accept one (accept)."
+    "(create_match) and accept one (accept). UCP platforms find the catalog as UCP's tools "
+    "(search_catalog, lookup_catalog, get_product)."
 )
 
 
@@ -69,11 +70,15 @@ class McpServer:
     async def list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[_tool(op) for op in operations.catalog().values()])
+        listed = [_tool(op) for op in operations.catalog().values()]
+        return types.ListToolsResult(tools=listed + ucp_tools.tools())
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        if params.name in ucp_tools.TOOLS:  # UCP's catalog (agents/ucp_tools.py)
+            asked = ucp_tools.call(self.dispatcher, params.name, params.arguments or {})
+            return ucp_tools.result(await metrics.measured("mcp", params.name, asked))
         called = operations.call(self.dispatcher, params.name, params.arguments or {})
         reply = await metrics.measured("mcp", params.name, called)
         body = reply.body if isinstance(reply.body, dict) else {"result": reply.body}

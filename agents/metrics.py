@@ -6,6 +6,7 @@ from collections.abc import Awaitable
 
 from agents.dispatch import Reply
 from agents.operations import OPERATIONS
+from agents.ucp_tools import TOOLS as UCP_TOOLS
 from kernel import metrics
 
 CALLS = metrics.counter(
@@ -38,7 +39,7 @@ async def measured(protocol: str, name: str, call: Awaitable[Reply]) -> Reply:
     """The reply of `call`, the operation `name` an agent called through `protocol`, counted."""
     started = time.perf_counter()
     reply = await call
-    operation = name if name in OPERATIONS else "unknown"
+    operation = name if name in OPERATIONS or name in UCP_TOOLS else "unknown"
     CALLS.labels(protocol, operation, outcome_of(reply)).inc()
     CALL_DURATION.labels(protocol, operation).observe(metrics.since(started))
     return reply

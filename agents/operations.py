@@ -103,7 +103,7 @@ def _self_contained(schema: dict[str, Any], components: Mapping[str, Any]) -> di
     return result
 
 
-def _build(name: str, operation_id: str, advice: str, contract: dict[str, Any]) -> Operation:
+def build(name: str, operation_id: str, advice: str, contract: dict[str, Any]) -> Operation:
     components = contract.get("components", {}).get("schemas", {})
     found = [
         (method, path, spec)
@@ -170,7 +170,7 @@ def catalog() -> dict[str, Operation]:
     """Every operation agents may call, by name, built once per process from the contract."""
     contract = english_schema()
     return {
-        name: _build(name, operation_id, advice, contract)
+        name: build(name, operation_id, advice, contract)
         for name, (operation_id, advice) in OPERATIONS.items()
     }
 

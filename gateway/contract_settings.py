@@ -39,6 +39,11 @@ def spectacular_settings(public_base_url: str) -> dict[str, Any]:
                 "creator showcases and the attributed buy link.",
             },
             {
+                "name": "ucp",
+                "description": "The Universal Commerce Protocol's catalog (UCP 2026-04-08, REST "
+                "binding): search, lookup and product detail, answered in UCP's shapes.",
+            },
+            {
                 "name": "merchants",
                 "description": "The merchant agent registry: registration, lookup, heartbeat, "
                 "updates, token rotation, deactivation and health probes; each merchant's "
@@ -72,7 +77,7 @@ def spectacular_settings(public_base_url: str) -> dict[str, Any]:
             {
                 "name": "discovery",
                 "description": "Documents that describe the gateway: the contract, the agent card, "
-                "the protocol and the mandate keys.",
+                "the UCP profile, the protocol and the mandate keys.",
             },
             {"name": "operations", "description": "Liveness and readiness probes."},
         ],

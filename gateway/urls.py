@@ -15,6 +15,7 @@ urlpatterns = [
     path("v1/", include("merchants.urls")),
     path("v1/", include("matching.urls")),
     path("", include("reporting.urls")),
+    path("", include("agents.urls")),
     path("openapi.json", SchemaView.as_view(), name="openapi"),
     path(
         "docs/INTENT_MATCHING_PROTOCOL.md",

@@ -84,6 +84,16 @@ class JsonDecimalField(serializers.DecimalField):
         return value + 0  # a negative zero becomes a plain zero
 
 
+class JsonIntegerField(serializers.IntegerField):
+    """An integer in a JSON body: a JSON integer, never a string, a boolean or a fraction
+    (DRF would read "7", true and 7.0 as 7)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
 class QueryIntegerField(serializers.IntegerField):
     """An integer query value in ASCII digits only: "2.0" and full-width or Arabic-Indic digits
     are refused, where DRF's own IntegerField would read them as numbers."""

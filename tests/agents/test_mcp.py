@@ -26,6 +26,10 @@ TOOLS = {
     "get_match",
     "accept",
     "get_match_token",
+    # UCP's catalog (tests/agents/test_ucp_mcp.py)
+    "search_catalog",
+    "lookup_catalog",
+    "get_product",
 }
 
 T = TypeVar("T")

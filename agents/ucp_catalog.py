@@ -1,0 +1,258 @@
+"""UCP's catalog search and lookup, answered by the services of recommend and cards.
+
+Search is a recommend (matching/recommend.py) with UCP's filters laid over what the engine
+understood (matching/refining.py): the words go through the intent engine, products come from
+the tiers, and the Intent, its cards, proposals and match session are recorded as for any
+recommend, so a sale through a UCP buy link is credited like one through recommend. Its next
+pages come from the same retrieval further down, their cards recorded under the first page's
+Intent. The cursor is signed (Django's signing, with SECRET_KEY): it carries where the search
+stands, and is refused for another search or once it is a day old.
+
+Lookup issues a fresh card (a rec_id) for each product asked for, as GET
+/v1/products/{id}/card does, and answers them in UCP's shape (agents/ucp_products.py).
+"""
+
+import hashlib
+from dataclasses import asdict
+from decimal import Decimal
+from typing import Any
+
+import orjson
+from asgiref.sync import sync_to_async
+from django.core import signing
+
+from agents import ucp
+from agents.ucp_products import VARIANT_SUFFIX, offered, ucp_product
+from agents.ucp_serializers import MAX_IDS, MAX_PAGE
+from catalog import search
+from catalog.models import Product
+from catalog.services import cards_build, cards_record, products_for_cards, products_with_videos
+from kernel.errors import UCP_BAD_CURSOR, UCP_TOO_MANY_IDS
+from matching.recommend import recommend, retrieved
+from matching.refining import Refinement
+
+CHANNEL = "ucp"
+MAX_DEPTH = 100  # how far down a search pages: no agent reads further
+CURSOR_SALT = "agents.ucp.cursor"
+CURSOR_MAX_AGE_S = 24 * 3600
+
+
+def _info(code: str, content: str) -> dict[str, str]:
+    return {"type": "info", "code": code, "content": content}
+
+
+def _region(context: dict[str, Any], messages: list[dict[str, str]]) -> str | None:
+    country = context.get("address_country")
+    if country is None:
+        return None
+    if len(country) == 2 and country.isascii() and country.isalpha():
+        return country.upper()
+    messages.append(
+        _info("context_ignored", "address_country is used as an ISO 3166-1 alpha-2 code only.")
+    )
+    return None
+
+
+def _budget(request: dict[str, Any], messages: list[dict[str, str]]) -> tuple[Any, Any]:
+    """The price filter in dollars, (min, max); (None, None) when there is none or it is in a
+    currency other than the catalog's."""
+    price = request.get("filters", {}).get("price") or {}
+    if not price:
+        return None, None
+    currency = request.get("context", {}).get("currency")
+    if currency not in (None, "USD"):
+        messages.append(
+            _info(
+                "price_filter_ignored", f"Prices are in USD; a filter in {currency} is not applied."
+            )
+        )
+        return None, None
+    low, high = price.get("min"), price.get("max")
+    return (
+        float(Decimal(low) / 100) if low is not None else None,
+        float(Decimal(high) / 100) if high is not None else None,
+    )
+
+
+def _fingerprint(request: dict[str, Any]) -> str:
+    """What makes a search the same search: everything but its pagination."""
+    asked = {key: value for key, value in request.items() if key != "pagination"}
+    return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
+
+
+def _page_of(limit: int | None) -> int:
+    return min(limit or 10, MAX_PAGE)
+
+
+def _pagination(state: dict[str, Any] | None) -> dict[str, Any]:
+    if state is None:
+        return {"has_next_page": False}
+    cursor = signing.dumps(state, salt=CURSOR_SALT, compress=True)
+    return {"has_next_page": True, "cursor": cursor}
+
+
+def _products(
+    products: list[Product], cards: list[dict[str, Any]], tiers: list[str]
+) -> list[dict[str, Any]]:
+    return [
+        ucp_product(product, card, match_tier=tier)
+        for product, card, tier in zip(products, cards, tiers, strict=True)
+        if offered(product)
+    ]
+
+
+async def search_catalog(request: dict[str, Any]) -> dict[str, Any]:
+    """Answer UCP's catalog search (a validated search request). Raises ApiError."""
+    pagination = request.get("pagination", {})
+    if "cursor" in pagination:
+        return await sync_to_async(_next_page)(request, pagination["cursor"])
+    messages: list[dict[str, str]] = []
+    context = request.get("context", {})
+    categories = tuple(request.get("filters", {}).get("categories", ()))
+    words = " ".join(
+        part for part in (request.get("query"), context.get("intent")) if part
+    ) or ", ".join(categories)
+    budget_min, budget_max = _budget(request, messages)
+    limit = _page_of(pagination.get("limit"))
+    body = await recommend(
+        intent=words,
+        limit=limit,
+        region=_region(context, messages),
+        channel=CHANNEL,
+        refinement=Refinement(categories=categories, budget_min=budget_min, budget_max=budget_max),
+    )
+    continuation = body["search"]
+    loaded = await sync_to_async(products_for_cards)(
+        [int(card["product"]["id"]) for card in body["items"]]
+    )
+    products = [loaded[int(card["product"]["id"])] for card in body["items"]]
+    tiers = [proposal["metadata"]["match_tier"] for proposal in body["proposals"]]
+    state = None
+    if continuation.more and limit < MAX_DEPTH:
+        state = {
+            "intent": body["intent_id"],
+            "offset": limit,
+            "query": asdict(continuation.query),
+            "search": _fingerprint(request),
+        }
+    messages.insert(0, _info("shopper_guide", body["shopper_guide"]))
+    return {
+        "ucp": ucp.envelope(ucp.SEARCH),
+        "products": _products(products, body["items"], tiers),
+        "pagination": _pagination(state),
+        "messages": messages,
+    }
+
+
+def _next_page(request: dict[str, Any], cursor: str) -> dict[str, Any]:
+    try:
+        state = signing.loads(cursor, salt=CURSOR_SALT, max_age=CURSOR_MAX_AGE_S)
+        query = search.SearchQuery(**state["query"])
+        intent_id, offset = str(state["intent"]), int(state["offset"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise UCP_BAD_CURSOR() from None
+    if state.get("search") != _fingerprint(request) or not 0 < offset < MAX_DEPTH:
+        raise UCP_BAD_CURSOR()
+    depth = min(offset + _page_of(request.get("pagination", {}).get("limit")), MAX_DEPTH)
+    hits = retrieved(query, depth + 1)
+    page = hits[offset:depth]
+    loaded = products_for_cards([hit.product_id for hit in page])
+    kept = [hit for hit in page if search.fits(query, loaded.get(hit.product_id))]
+    products = [loaded[hit.product_id] for hit in kept]
+    cards = cards_build(products=products, channel=CHANNEL)
+    cards_record(products=products, cards=cards, region=query.region, intent_id=intent_id)
+    more = len(hits) > depth and depth < MAX_DEPTH
+    following = {**state, "offset": depth} if more else None
+    return {
+        "ucp": ucp.envelope(ucp.SEARCH),
+        "products": _products(products, cards, [hit.tier for hit in kept]),
+        "pagination": _pagination(following),
+    }
+
+
+# --- Lookup -----------------------------------------------------------------------------------
+
+
+def _product_id(identifier: str) -> tuple[int, str] | None:
+    """(product id, how the identifier names it): `exact` for a variant id, `featured` for a
+    product id (its one variant is chosen for it)."""
+    text, match = identifier, "featured"
+    if identifier.endswith(VARIANT_SUFFIX):
+        text, match = identifier[: -len(VARIANT_SUFFIX)], "exact"
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    return int(text), match
+
+
+def _lookup_query(request: dict[str, Any], messages: list[dict[str, str]]) -> search.SearchQuery:
+    """The filters and context of a lookup as the rules a product must keep to."""
+    budget_min, budget_max = _budget(request, messages)
+    categories = tuple(request.get("filters", {}).get("categories", ()))
+    return search.SearchQuery(
+        text="",
+        keywords=(),
+        categories=categories,
+        region=_region(request.get("context", {}), messages),
+        budget_min=budget_min,
+        budget_max=budget_max,
+        only_categories=bool(categories),
+    )
+
+
+def lookup_catalog(request: dict[str, Any]) -> dict[str, Any]:
+    """Answer UCP's catalog lookup: a fresh card for each product found, in the order asked;
+    an info message `not_found` for each identifier that names none (or none these filters
+    keep). Raises ApiError."""
+    identifiers = list(dict.fromkeys(request["ids"]))
+    if len(identifiers) > MAX_IDS:
+        raise UCP_TOO_MANY_IDS(limit=MAX_IDS)
+    messages: list[dict[str, str]] = []
+    rules = _lookup_query(request, messages)
+    named = {identifier: _product_id(identifier) for identifier in identifiers}
+    wanted = {found[0] for found in named.values() if found}
+    loaded = {product.id: product for product in products_with_videos().filter(id__in=wanted)}
+    inputs: dict[int, list[dict[str, str]]] = {}
+    for identifier, found in named.items():
+        product = loaded.get(found[0]) if found else None
+        if (
+            found is None
+            or product is None
+            or not offered(product)
+            or not search.fits(rules, product)
+        ):
+            messages.append(_info("not_found", identifier))
+            continue
+        inputs.setdefault(found[0], []).append({"id": identifier, "match": found[1]})
+    products = [loaded[product_id] for product_id in inputs]
+    cards = cards_build(products=products, channel=CHANNEL)
+    cards_record(products=products, cards=cards, region=rules.region)
+    answered = []
+    for product, card in zip(products, cards, strict=True):
+        body = ucp_product(product, card)
+        body["variants"][0]["inputs"] = inputs[product.id]
+        answered.append(body)
+    reply: dict[str, Any] = {"ucp": ucp.envelope(ucp.LOOKUP), "products": answered}
+    if messages:
+        reply["messages"] = messages
+    return reply
+
+
+def get_product(request: dict[str, Any]) -> dict[str, Any]:
+    """Answer UCP's get_product: the product's full detail with a fresh card, or UCP's
+    application error `not_found` (HTTP 200, status `error`) when the id names none."""
+    identifier = request["id"]
+    found = _product_id(identifier)
+    messages: list[dict[str, str]] = []
+    rules = _lookup_query(request, messages)
+    product = products_with_videos().filter(id=found[0]).first() if found else None
+    if product is None or not offered(product) or not search.fits(rules, product):
+        return ucp.error_response(ucp.LOOKUP, 404, "not_found", f"Product not found: {identifier}")
+    cards = cards_build(products=[product], channel=CHANNEL)
+    cards_record(products=[product], cards=cards, region=rules.region)
+    reply: dict[str, Any] = {
+        "ucp": ucp.envelope(ucp.LOOKUP),
+        "product": {**ucp_product(product, cards[0]), "selected": []},
+    }
+    if messages:
+        reply["messages"] = messages
+    return reply

@@ -1,0 +1,160 @@
+"""UCP over REST: the business profile at /.well-known/ucp, and the catalog's REST binding under
+/ucp (agents/ucp_catalog.py answers). Every error of these routes is in UCP's error shape
+(`types/error_response.json`): the gateway's code and sentence as one error message, under the
+same HTTP status and headers (Retry-After included) the REST API gives."""
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agents import ucp, ucp_catalog
+from agents.ucp_serializers import (
+    UcpErrorResponseSerializer,
+    UcpGetProductSerializer,
+    UcpLookupSerializer,
+    UcpSearchSerializer,
+)
+from kernel.asyncviews import WaitingViewSet
+from kernel.conditional import json_with_etag
+from kernel.contract import TOO_LARGE
+from kernel.errors import (
+    INTENT_ENGINE_UNAVAILABLE,
+    INVALID_BODY,
+    THROTTLED,
+    UCP_BAD_CURSOR,
+    UCP_TOO_MANY_IDS,
+    either,
+)
+from kernel.handlers import exception_handler
+from kernel.jsonio import dumps
+from kernel.validation import validated
+
+NOT_STORED = {"Cache-Control": "no-store"}
+BAD_REQUEST = either(
+    INVALID_BODY.doc("the body is not a JSON object or a field is invalid (each is named)"),
+    UCP_BAD_CURSOR.doc(),
+    UCP_TOO_MANY_IDS.doc("more than 50 ids"),
+)
+UCP_ERRORS = "Errors are UCP error responses (types/error_response.json) with the same codes."
+
+
+def _ucp_errors(capability: str) -> Callable[[Exception, Mapping[str, Any]], Response | None]:
+    """DRF's exception handler for a UCP route: the REST API's error, in UCP's shape."""
+
+    def handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+        response = exception_handler(exc, context)
+        if response is None:
+            return None
+        error = response.data
+        content = error["message"]
+        if fields := error.get("fields"):
+            content += " " + " ".join(
+                f"{name}: {'; '.join(messages)}" for name, messages in fields.items()
+            )
+        response.data = ucp.error_response(
+            capability, response.status_code, error["error"], content
+        )
+        return response
+
+    return handler
+
+
+def _described(
+    operation_id: str, summary: str, description: str, request: Any, *, engine: bool = False
+) -> Any:
+    def error(text: str) -> OpenApiResponse:
+        return OpenApiResponse(UcpErrorResponseSerializer, description=text)
+
+    unavailable = {503: error(INTENT_ENGINE_UNAVAILABLE.doc())} if engine else {}
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        description=f"{description} {UCP_ERRORS}",
+        tags=["ucp"],
+        request=request,
+        responses={
+            200: OpenApiResponse(OpenApiTypes.OBJECT, description="UCP's answer."),
+            400: error(BAD_REQUEST),
+            413: error(TOO_LARGE),
+            429: error(THROTTLED.doc()),
+            **unavailable,
+        },
+    )
+
+
+class UcpProfileView(APIView):
+    @extend_schema(
+        operation_id="getUcpProfile",
+        summary="The UCP business profile",
+        description="UCP 2026-04-08: the shopping service over REST (endpoint /ucp) and MCP "
+        "(/mcp), the catalog search and lookup capabilities, and the signing keys (JWK). "
+        "Served with an ETag and Cache-Control.",
+        tags=["discovery"],
+        responses={200: OpenApiTypes.OBJECT, 304: None},
+    )
+    def get(self, request: Request) -> HttpResponse:
+        return json_with_etag(request, dumps(ucp.profile()), max_age_s=ucp.PROFILE_MAX_AGE_S)
+
+
+class CatalogSearchView(WaitingViewSet):
+    throttle_scope = "recommend"
+
+    def get_exception_handler(self) -> Any:
+        return _ucp_errors(ucp.SEARCH)
+
+    @_described(
+        "searchCatalog",
+        "UCP catalog search",
+        "UCP's dev.ucp.shopping.catalog.search: the query (with context.intent) goes through "
+        "the intent engine and the tiers as in recommend, filters.categories and "
+        "filters.price (cents) are rules, context.address_country keeps to products sold "
+        "there; pages by cursor. Each product's url is its attributed buy link.",
+        UcpSearchSerializer,
+        engine=True,
+    )
+    async def create(self, request: Request) -> Response:
+        asked = validated(UcpSearchSerializer, request.data, source="body")
+        return Response(await ucp_catalog.search_catalog(asked), headers=NOT_STORED)
+
+
+class CatalogLookupView(WaitingViewSet):
+    throttle_scope = "cards"
+
+    def get_exception_handler(self) -> Any:
+        return _ucp_errors(ucp.LOOKUP)
+
+    @_described(
+        "lookupCatalog",
+        "UCP catalog lookup",
+        "UCP's dev.ucp.shopping.catalog.lookup: products by product id or variant id, each "
+        "with a fresh attributed buy link; ids that name none are info messages `not_found`.",
+        UcpLookupSerializer,
+    )
+    async def create(self, request: Request) -> Response:
+        asked = validated(UcpLookupSerializer, request.data, source="body")
+        return Response(await sync_to_async(ucp_catalog.lookup_catalog)(asked))
+
+
+class CatalogProductView(WaitingViewSet):
+    throttle_scope = "cards"
+
+    def get_exception_handler(self) -> Any:
+        return _ucp_errors(ucp.LOOKUP)
+
+    @_described(
+        "getCatalogProduct",
+        "UCP product detail",
+        "UCP's get_product: one product's full detail with a fresh attributed buy link; an id "
+        "that names none answers 200 with ucp.status `error` and the message `not_found`.",
+        UcpGetProductSerializer,
+    )
+    async def create(self, request: Request) -> Response:
+        asked = validated(UcpGetProductSerializer, request.data, source="body")
+        return Response(await sync_to_async(ucp_catalog.get_product)(asked))
