@@ -28,6 +28,7 @@ from catalog import search
 from catalog.models import Product
 from catalog.services import cards_build, cards_record, products_for_cards, products_with_videos
 from kernel.errors import UCP_BAD_CURSOR, UCP_TOO_MANY_IDS
+from matching.engine.resolution import MAX_INTENT_CHARS
 from matching.recommend import recommend, retrieved
 from matching.refining import Refinement
 
@@ -91,12 +92,13 @@ def _pagination(state: dict[str, Any] | None) -> dict[str, Any]:
     return {"has_next_page": True, "cursor": cursor}
 
 
-def _products(
-    products: list[Product], cards: list[dict[str, Any]], tiers: list[str]
-) -> list[dict[str, Any]]:
+Shown = tuple[Product, dict[str, Any], str]  # a product, its new card, the tier that found it
+
+
+def _products(shown: list[Shown]) -> list[dict[str, Any]]:
     return [
         ucp_product(product, card, match_tier=tier)
-        for product, card, tier in zip(products, cards, tiers, strict=True)
+        for product, card, tier in shown
         if offered(product)
     ]
 
@@ -109,9 +111,8 @@ async def search_catalog(request: dict[str, Any]) -> dict[str, Any]:
     messages: list[dict[str, str]] = []
     context = request.get("context", {})
     categories = tuple(request.get("filters", {}).get("categories", ()))
-    words = " ".join(
-        part for part in (request.get("query"), context.get("intent")) if part
-    ) or ", ".join(categories)
+    asked = " ".join(part for part in (request.get("query"), context.get("intent")) if part)
+    words = (asked or ", ".join(categories))[:MAX_INTENT_CHARS]
     budget_min, budget_max = _budget(request, messages)
     limit = _page_of(pagination.get("limit"))
     body = await recommend(
@@ -122,11 +123,15 @@ async def search_catalog(request: dict[str, Any]) -> dict[str, Any]:
         refinement=Refinement(categories=categories, budget_min=budget_min, budget_max=budget_max),
     )
     continuation = body["search"]
-    loaded = await sync_to_async(products_for_cards)(
-        [int(card["product"]["id"]) for card in body["items"]]
-    )
-    products = [loaded[int(card["product"]["id"])] for card in body["items"]]
+    ids = [int(card["product"]["id"]) for card in body["items"]]
     tiers = [proposal["metadata"]["match_tier"] for proposal in body["proposals"]]
+    loaded = await sync_to_async(products_for_cards)(ids)
+    # A product deleted since its card was issued (this process's memory aside) is left out.
+    shown = [
+        (loaded[product_id], card, tier)
+        for product_id, card, tier in zip(ids, body["items"], tiers, strict=True)
+        if product_id in loaded
+    ]
     state = None
     if continuation.more and limit < MAX_DEPTH:
         state = {
@@ -138,7 +143,7 @@ async def search_catalog(request: dict[str, Any]) -> dict[str, Any]:
     messages.insert(0, _info("shopper_guide", body["shopper_guide"]))
     return {
         "ucp": ucp.envelope(ucp.SEARCH),
-        "products": _products(products, body["items"], tiers),
+        "products": _products(shown),
         "pagination": _pagination(state),
         "messages": messages,
     }
@@ -165,7 +170,7 @@ def _next_page(request: dict[str, Any], cursor: str) -> dict[str, Any]:
     following = {**state, "offset": depth} if more else None
     return {
         "ucp": ucp.envelope(ucp.SEARCH),
-        "products": _products(products, cards, [hit.tier for hit in kept]),
+        "products": _products(list(zip(products, cards, [hit.tier for hit in kept], strict=True))),
         "pagination": _pagination(following),
     }
 

@@ -7,6 +7,7 @@ serializer metaclass takes declared fields off the class."""
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
 from kernel.serializer_fields import JsonIntegerField, JsonStringField
@@ -114,6 +115,34 @@ class UcpSearchSerializer(serializers.Serializer):
                 {"query": ["Give a query, a context.intent or filters.categories."]}
             )
         return attrs
+
+
+class UcpSearchExtension(OpenApiSerializerExtension):
+    """The contract states what a search needs, as the serializer's `validate` checks it: a
+    query, a context.intent or filters.categories (so the body is required too:
+    kernel.schema.required_bodies)."""
+
+    target_class = UcpSearchSerializer
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = auto_schema._map_serializer(
+            self.target, direction, bypass_extensions=True
+        )
+        if direction == "request":
+            schema["anyOf"] = [
+                {"required": ["query"]},
+                {"required": ["context"], "properties": {"context": {"required": ["intent"]}}},
+                {
+                    "required": ["filters"],
+                    "properties": {
+                        "filters": {
+                            "required": ["categories"],
+                            "properties": {"categories": {"minItems": 1}},
+                        }
+                    },
+                },
+            ]
+        return schema
 
 
 class UcpLookupSerializer(serializers.Serializer):

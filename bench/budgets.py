@@ -50,6 +50,7 @@ SCRIPTS = [
     "repeated_queries",
     "stored_per_recommend",
     "agents",
+    "ucp",
     "observability",
 ]
 RATIOS = Path(__file__).with_name("ratio_budgets.json")

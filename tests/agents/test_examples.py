@@ -32,10 +32,11 @@ def run(code: str, web) -> str:
 
 
 def test_the_documentation_has_one_example_per_protocol():
-    (a2a, mcp) = examples()
+    (a2a, mcp, ucp) = examples()
 
     assert "a2a.client" in a2a
     assert "mcp.client" in mcp
+    assert "/.well-known/ucp" in ucp
 
 
 def test_the_a2a_example_prints_cards_with_their_buy_links(web, scripted, shelf):
@@ -66,3 +67,25 @@ def test_the_mcp_example_lists_the_tools_and_reads_a_card(web, scripted, shelf):
     assert "'recommend'" in tools
     assert "'get_card'" in tools
     assert "/r/rec_" in card
+
+
+def test_the_ucp_example_searches_then_looks_up_with_buy_links(web, scripted, shelf):
+    scripted.answer(
+        "trail running shoes",
+        normalized_query="trail running shoes",
+        keywords=["trail running", "shoe"],
+        categories=["Running Shoes"],
+        intent_tags=["trail", "running"],
+    )
+
+    printed = run(examples()[2], web).splitlines()
+
+    *products, looked_up = printed
+    assert products
+    for line in products:
+        *_, price, currency, link = line.split()
+        assert currency == "USD"
+        assert float(price) <= 150
+        assert "/r/rec_" in link
+        assert web.get(f"/v1/cards/{link.rsplit('/', 1)[1]}").status == 200
+    assert looked_up == f"{len(products)} looked up"

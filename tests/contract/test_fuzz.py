@@ -248,6 +248,10 @@ def _metadata(value: Any) -> bool:
     return value is None or serialized_size(value) <= METADATA_MAX_BYTES
 
 
+def _price_filter(value: Any) -> bool:
+    return not isinstance(value, dict) or _budget(value.get("price"))
+
+
 NOT_IN_SCHEMA: dict[str, list[tuple[str, str, Any]]] = {
     "createIntent": [("body", "budget_range", _budget), ("body", "metadata", _metadata)],
     "createProposal": [
@@ -268,6 +272,17 @@ NOT_IN_SCHEMA: dict[str, list[tuple[str, str, Any]]] = {
             lambda value: _decimals(value, 4) and value <= django_settings.MANDATE_MAX_AMOUNT,
         ),
     ],
+    # UCP's catalog: a price range's ends in order; a search's cursor is one a search
+    # returned; a lookup asks for at most 50 ids.
+    "searchCatalog": [
+        ("body", "filters", _price_filter),
+        ("body", "pagination", lambda value: "cursor" not in value),
+    ],
+    "lookupCatalog": [
+        ("body", "filters", _price_filter),
+        ("body", "ids", lambda value: len(set(value)) <= 50),
+    ],
+    "getCatalogProduct": [("body", "filters", _price_filter)],
     # A cursor is a next_cursor the feed returned: any other string is refused.
     "listIntentsForMerchant": [("query", "cursor", lambda value: False)],
     "listMerchantDeliveries": [("query", "cursor", lambda value: False)],
