@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from kernel.jsonio import dumps
-from kernel.signing import signing_keys
+from kernel.signing import ALGORITHM_CHOICES, signing_keys
 
 # Verifiers may keep the key set this long; a new key is listed (published) for longer than
 # this before it is moved first to sign (README, key rotation), so no verifier meets a kid it
@@ -24,11 +24,21 @@ JWKS_MAX_AGE_S = 300
 
 
 class JwkSerializer(serializers.Serializer):
-    kty = serializers.CharField(help_text="Always RSA.")
-    n = serializers.CharField(help_text="Modulus, base64url.")
-    e = serializers.CharField(help_text="Public exponent, base64url.")
+    kty = serializers.ChoiceField(
+        choices=[("EC", "an elliptic-curve key (P-256)"), ("RSA", "an RSA key")],
+        help_text="EC for an ES256 key, RSA for an RS256 key.",
+    )
+    crv = serializers.CharField(required=False, help_text="EC only: always P-256.")
+    x = serializers.CharField(required=False, help_text="EC only: x coordinate, base64url.")
+    y = serializers.CharField(required=False, help_text="EC only: y coordinate, base64url.")
+    n = serializers.CharField(required=False, help_text="RSA only: modulus, base64url.")
+    e = serializers.CharField(required=False, help_text="RSA only: public exponent, base64url.")
     kid = serializers.CharField(help_text="RFC 7638 SHA-256 thumbprint of the key, base64url.")
-    alg = serializers.CharField(help_text="Always RS256.")
+    alg = serializers.ChoiceField(
+        choices=ALGORITHM_CHOICES,
+        help_text="ES256 for an EC P-256 key, RS256 for an RSA key: the only algorithm the key "
+        "verifies.",
+    )
     use = serializers.CharField(help_text="Always sig.")
 
 
@@ -41,7 +51,8 @@ class JwksView(APIView):
         operation_id="getJwks",
         summary="The public keys that verify intent mandates (JWK Set)",
         description="Every configured key, the signing one first; a mandate's key_id is the kid "
-        "of the key that signed it. Public members only. Empty when signing is not configured.",
+        "of the key that signed it. EC P-256 keys (ES256) and RSA keys (RS256) side by side "
+        "during a rotation. Public members only. Empty when signing is not configured.",
         tags=["discovery"],
         responses={200: JwkSetSerializer},
     )
