@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
-# The intent mandate signing key `make run` uses when none is configured: an EC
+# The signing key (intent mandates, the agent card) `make run` uses when none is configured: an EC
 # P-256 key (ES256) for a new setup; a key file that exists, RSA or EC, is used as it is.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 

@@ -1,5 +1,5 @@
-"""`manage.py mandate_keygen`: write a new private key for signing intent mandates: EC P-256
-(ES256) by default, RSA (RS256) on request."""
+"""`manage.py mandate_keygen`: write a new private key for signing intent mandates and the agent
+card: EC P-256 (ES256) by default, RSA (RS256) on request."""
 
 import os
 import secrets
@@ -43,8 +43,8 @@ def _shown(path: Path) -> str:
 
 class Command(BaseCommand):
     help = (
-        "Write a new private key (PEM, mode 0600) for signing intent mandates: EC P-256 for "
-        "ES256 (the default), or RSA for RS256."
+        "Write a new private key (PEM, mode 0600) for signing intent mandates and the agent "
+        "card: EC P-256 for ES256 (the default), or RSA for RS256."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
