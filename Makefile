@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
-# The intent mandate signing key `make run` uses when none is configured.
+# The signing key (intent mandates, the agent card) `make run` uses when none is configured: an EC
+# P-256 key (ES256) for a new setup; a key file that exists, RSA or EC, is used as it is.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
 .PHONY: run test test-fast install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean
@@ -46,7 +47,7 @@ dev-signing-key: install
 	@if [ -z "$$MANDATE_SIGNING_KEY_FILE$$MANDATE_SIGNING_KEY" ] && [ ! -f $(DEV_SIGNING_KEY) ] \
 		&& grep -qsx 'MANDATE_SIGNING_KEY_FILE=$(DEV_SIGNING_KEY)' .env; then \
 		MANDATE_SIGNING_KEY_FILE= MANDATE_SIGNING_KEY= $(BIN)/python manage.py mandate_keygen \
-			--output $(DEV_SIGNING_KEY) --configured; \
+			--algorithm ES256 --output $(DEV_SIGNING_KEY) --configured; \
 	fi
 
 lint: install

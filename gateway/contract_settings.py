@@ -20,7 +20,11 @@ def spectacular_settings(public_base_url: str) -> dict[str, Any]:
         "REDOC_DIST": "SIDECAR",
         "COMPONENT_SPLIT_REQUEST": True,
         "SERVERS": [{"url": public_base_url}],
-        "ENUM_NAME_OVERRIDES": {"MandateVerificationReasonEnum": "matching.mandates.Reason"},
+        "ENUM_NAME_OVERRIDES": {
+            "MandateVerificationReasonEnum": "matching.mandates.Reason",
+            # A mandate's algorithm and a JWK's alg: the same choice under one name.
+            "SigningAlgorithmEnum": "kernel.signing.ALGORITHM_CHOICES",
+        },
         "POSTPROCESSING_HOOKS": [
             "drf_spectacular.hooks.postprocess_schema_enums",
             "kernel.schema.retry_after_header",
@@ -62,8 +66,8 @@ def spectacular_settings(public_base_url: str) -> dict[str, Any]:
             },
             {
                 "name": "mandates",
-                "description": "Signed intent mandates for checkout flows (RS256 over RFC 8785 "
-                "canonical JSON) and their verification.",
+                "description": "Signed intent mandates for checkout flows (ES256 or RS256, as the "
+                "signing key is EC or RSA, over RFC 8785 canonical JSON) and their verification.",
             },
             {
                 "name": "attribution",

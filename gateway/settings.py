@@ -372,10 +372,11 @@ REPORT_USD_RATES = usd_rates(env.str("REPORT_USD_RATES", default=""))
 # How long a minted match token can be confirmed.
 MATCH_TOKEN_TTL_HOURS = bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")
 
-# Signed intent mandates (DESIGN.md section 5). The RSA private key(s): MANDATE_SIGNING_KEY_FILE
-# lists PEM files (comma-separated, relative to the project), MANDATE_SIGNING_KEY holds PEM text
-# (`\n` escapes allowed); either may carry several keys: the first signs, all are published.
-# Neither set = signing not configured (503). Checked now, so a bad key stops the start.
+# Signed intent mandates (DESIGN.md section 5) and the agent card's signature. The private key(s),
+# EC P-256 (ES256) or RSA (RS256): MANDATE_SIGNING_KEY_FILE lists PEM files (comma-separated,
+# relative to the project), MANDATE_SIGNING_KEY holds PEM text (`\n` escapes allowed); either may
+# carry several keys: the first signs, all are published. Neither set = signing not configured
+# (503, and an unsigned card). Checked now, so a bad key stops the start.
 MANDATE_SIGNING_KEY = env.str("MANDATE_SIGNING_KEY", default="")
 MANDATE_SIGNING_KEY_FILE = env.str("MANDATE_SIGNING_KEY_FILE", default="")
 load_signing_keys(

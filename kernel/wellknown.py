@@ -14,9 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kernel.card_signing import signed_card
 from kernel.jsonio import dumps
-from kernel.signing import signing_keys
+from kernel.signing import ALGORITHM_CHOICES, signing_keys
 
+JWKS_PATH = "/.well-known/jwks.json"
 # Verifiers may keep the key set this long; a new key is listed (published) for longer than
 # this before it is moved first to sign (README, key rotation), so no verifier meets a kid it
 # cannot find.
@@ -24,11 +26,21 @@ JWKS_MAX_AGE_S = 300
 
 
 class JwkSerializer(serializers.Serializer):
-    kty = serializers.CharField(help_text="Always RSA.")
-    n = serializers.CharField(help_text="Modulus, base64url.")
-    e = serializers.CharField(help_text="Public exponent, base64url.")
+    kty = serializers.ChoiceField(
+        choices=[("EC", "an elliptic-curve key (P-256)"), ("RSA", "an RSA key")],
+        help_text="EC for an ES256 key, RSA for an RS256 key.",
+    )
+    crv = serializers.CharField(required=False, help_text="EC only: always P-256.")
+    x = serializers.CharField(required=False, help_text="EC only: x coordinate, base64url.")
+    y = serializers.CharField(required=False, help_text="EC only: y coordinate, base64url.")
+    n = serializers.CharField(required=False, help_text="RSA only: modulus, base64url.")
+    e = serializers.CharField(required=False, help_text="RSA only: public exponent, base64url.")
     kid = serializers.CharField(help_text="RFC 7638 SHA-256 thumbprint of the key, base64url.")
-    alg = serializers.CharField(help_text="Always RS256.")
+    alg = serializers.ChoiceField(
+        choices=ALGORITHM_CHOICES,
+        help_text="ES256 for an EC P-256 key, RS256 for an RSA key: the only algorithm the key "
+        "verifies.",
+    )
     use = serializers.CharField(help_text="Always sig.")
 
 
@@ -40,8 +52,10 @@ class JwksView(APIView):
     @extend_schema(
         operation_id="getJwks",
         summary="The public keys that verify intent mandates (JWK Set)",
-        description="Every configured key, the signing one first; a mandate's key_id is the kid "
-        "of the key that signed it. Public members only. Empty when signing is not configured.",
+        description="Every configured key, the signing one first; a mandate's key_id, and the "
+        "kid of the agent card's signature, is the kid of the key that signed it. EC P-256 keys "
+        "(ES256) and RSA keys (RS256) side by side during a rotation. Public members only. "
+        "Empty when signing is not configured.",
         tags=["discovery"],
         responses={200: JwkSetSerializer},
     )
@@ -58,7 +72,9 @@ class JwksView(APIView):
 # interface listed answers: the agents app serves them (agents/, mounted by gateway/asgi.py).
 # Security schemes are written in the v0.3 form ({"type": "apiKey", "in": ..., "name": ...}),
 # which v0.3 clients require and the A2A SDK's v1.0 card resolver converts; they describe the
-# REST API that the card's extension points to.
+# REST API that the card's extension points to. No member holds a default value (an
+# extension's "required": false is left out): A2A's signing canonicalization (section 8.4.1)
+# drops those, and the card signed is the card served (kernel/card_signing.py).
 
 AGENT_CARD_MAX_AGE_S = 300
 CONTRACT_VERSION = "0.1.0"
@@ -192,10 +208,9 @@ def agent_card() -> dict[str, Any]:
                     "description": f"Intent-matching protocol v{PROTOCOL_VERSION}: intents, "
                     "Intent.Surge webhooks, proposals, match sessions and tokens, over the REST "
                     "API.",
-                    "required": False,
                     "params": {
                         "openapi": f"{base}/openapi.json",
-                        "jwks": f"{base}/.well-known/jwks.json",
+                        "jwks": f"{base}{JWKS_PATH}",
                         "mcp": f"{base}{MCP_PATH}",
                     },
                 }
@@ -215,12 +230,16 @@ class AgentCardView(APIView):
         summary="The live A2A agent card",
         description="A2A v1.0 keys plus the v0.3 keys (url, protocolVersion, preferredTransport) "
         "for older clients; served with an ETag (If-None-Match answers 304) and Cache-Control. "
-        "Also at /.well-known/agent.json.",
+        "When a signing key is configured the card carries `signatures`: one JWS (A2A v1.0 "
+        "AgentCardSignature: `protected`, `signature`) over the RFC 8785 canonical JSON of the "
+        "card without `signatures`, its protected header naming alg (ES256 or RS256), kid, typ "
+        "JOSE and jku, the JWK Set that publishes the key. Also at /.well-known/agent.json.",
         tags=["discovery"],
         responses={200: OpenApiTypes.OBJECT, 304: None},
     )
     def get(self, request: Request) -> HttpResponse:
-        body = dumps(agent_card())
+        jku = f"{settings.PUBLIC_BASE_URL}{JWKS_PATH}"
+        body = dumps(signed_card(agent_card(), jku=jku))
         etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
         headers = {"ETag": etag, "Cache-Control": f"public, max-age={AGENT_CARD_MAX_AGE_S}"}
         wanted = request.headers.get("If-None-Match", "")

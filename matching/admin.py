@@ -292,11 +292,12 @@ class IntentMandateAdmin(ReadOnlyAdmin):
         "amount_limit",
         "currency",
         "key_id",
+        "algorithm",
         "issued_at",
         "expires_at",
     )
     list_select_related = ("product",)
-    list_filter = ("currency", "key_id")
+    list_filter = ("currency", "algorithm", "key_id")
     search_fields = ("=mandate_id", "=product__id", "product__title", "=key_id")
     date_hierarchy = "issued_at"
     fields = (
@@ -305,6 +306,7 @@ class IntentMandateAdmin(ReadOnlyAdmin):
         "amount_limit",
         "currency",
         "key_id",
+        "algorithm",
         "issued_at",
         "expires_at",
         "created_at",

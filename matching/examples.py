@@ -226,15 +226,19 @@ MANDATE: dict[str, Any] = {
     "expires_at": "2025-11-20T09:50:00Z",
     "nonce": "O0LufETZKJoOOYezAMF25Q",
 }
-SIGNATURE = (
-    "t8SN508KXwRUbSnYq2OW42bGWiiSrZWJWVYZEUfGkDw-5q8iLkYjlqCdad_gde-LS0UVTxYej7p5L61b33xIXgOd"
-    "uKT9mxBx_mKsGFQCHco_iVh6WblXo3sYUlYORntUOZzB_uSN3dYAwTZ7lUIxWnsRdbonH-kwIBLZXSg1exKqsuAG"
-    "oPk9y5xHJBOeMr-ZZs9as1gYLvReG4oBun8Dedgy7smbmbLL7gSvQbV-ERS6Ofrp7T5Ih5JQWMdtS69NO2Cb75BL"
-    "FdYDCcf-3LUnTt4ROR-Gv_3wMpza4BmX-uVaTZas4-msXnNvr9eTCbvL5i2Rou2LbdGucpW-faeoUgE3hxlNswpe"
-    "LztpJLHu5fnNZeotoUroB3nVQsVKOV3jaBVHk8ghWcSWTPwn6rDk1HlRfGmG2OWjbC5GpKM9guiSGGSqEcc0mFFP"
-    "6gQXMYyBNwe8V5e9VcSWM2ZDHe7Jmdw6i2ks0NugDj6gTkpnl43ZM2UhpoEziLcb5T_2WzqA"
-)
-KEY_ID = "V-T7zMGALVIIYdHN3FNWT232Ep6AitMzZvOtbwzjG38"
+SIGNATURE = "ieLehia7JcNweWqXG91Fl8_DiYTUSW89s5Q6fu4N7upvZ611hSbzASI67XY0oO2_BlXJ2rG9qv5sOKDRXkd3iw"
+# The key that made SIGNATURE, an EC P-256 key (ES256, the default of new deployments), as
+# /.well-known/jwks.json publishes it (docs/INTENT_MATCHING_PROTOCOL.md shows it too).
+SIGNING_JWK = {
+    "kty": "EC",
+    "crv": "P-256",
+    "x": "xueOw97pY9FNZS43Hi6iJImb0kkel0J7hgLiZz46Xio",
+    "y": "fV_JGRdw1vkErFLC_-gQH43Zj3cnEv1SM3cDN_6M2xU",
+    "kid": "2Bq4ALoM7a7ANhubpLyXCScUyL29H1D05ippCzU9jfQ",
+    "alg": "ES256",
+    "use": "sig",
+}
+KEY_ID = SIGNING_JWK["kid"]
 
 SIGN_REQUEST = OpenApiExample(
     "Sign",
@@ -253,7 +257,7 @@ SIGN_RESPONSE = OpenApiExample(
             '"product_id":"100001","type":"intent_mandate"}'
         ),
         "signature": SIGNATURE,
-        "algorithm": "RS256",
+        "algorithm": "ES256",
         "key_id": KEY_ID,
         "jwks_url": "https://gateway.example.com/.well-known/jwks.json",
     },
@@ -263,7 +267,7 @@ SIGN_RESPONSE = OpenApiExample(
 VERIFY_REQUEST = OpenApiExample(
     "Verify",
     summary="A mandate as it was signed",
-    value={"mandate": MANDATE, "signature": SIGNATURE, "key_id": KEY_ID, "algorithm": "RS256"},
+    value={"mandate": MANDATE, "signature": SIGNATURE, "key_id": KEY_ID, "algorithm": "ES256"},
     request_only=True,
 )
 VERIFY_VALID = OpenApiExample("Valid", value={"valid": True, "reason": None}, response_only=True)

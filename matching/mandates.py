@@ -1,7 +1,8 @@
 """Signed intent mandates: "this product, up to this amount, until then", signed by the gateway.
 
-A mandate is a small JSON object. Its RFC 8785 canonical bytes are signed with RSASSA-PKCS1-v1_5
-and SHA-256 (RS256) by the first configured key; the public keys are published as a JWK Set at
+A mandate is a small JSON object. Its RFC 8785 canonical bytes are signed by the first
+configured key with that key's algorithm: ES256 (ECDSA P-256 and SHA-256) for an EC key, RS256
+(RSASSA-PKCS1-v1_5 and SHA-256) for an RSA key. The public keys are published as a JWK Set at
 /.well-known/jwks.json, so anyone can verify a mandate without asking the gateway. Verifying
 recomputes the canonical bytes from the mandate object itself: a changed field breaks the
 signature.
@@ -25,7 +26,7 @@ from kernel.errors import (
     ApiError,
 )
 from kernel.ids import MANDATE, new_id
-from kernel.signing import ALGORITHM, b64url_decode, canonical_json, signing_keys
+from kernel.signing import ALGORITHMS, b64url_decode, canonical_json, signing_keys
 from matching.models import IntentMandate
 
 MANDATE_TYPE = "intent_mandate"
@@ -48,7 +49,10 @@ class Reason(models.TextChoices):
     """Why a presented mandate is not valid."""
 
     MALFORMED = "malformed", "not a mandate, or a signature that is not base64url"
-    UNSUPPORTED_ALGORITHM = "unsupported_algorithm", "an algorithm other than RS256"
+    UNSUPPORTED_ALGORITHM = (
+        "unsupported_algorithm",
+        "an algorithm other than ES256 and RS256, or not the algorithm of the key",
+    )
     UNKNOWN_KEY = "unknown_key", "key_id names no published key"
     BAD_SIGNATURE = "bad_signature", "the signature does not cover these exact bytes"
     WRONG_ISSUER = "wrong_issuer", "signed by this gateway under another base URL"
@@ -61,6 +65,7 @@ class SignedMandate:
     canonical_payload: str
     signature: str
     key_id: str
+    algorithm: str
 
 
 def jwks_url() -> str:
@@ -114,12 +119,13 @@ def mandate_sign(*, product_id: int, amount_limit: Decimal, currency: str) -> Si
         amount_limit=amount_limit,
         currency=currency,
         key_id=key.kid,
+        algorithm=key.algorithm,
         canonical_payload=payload.decode("utf-8"),
         signature=signature,
         issued_at=issued_at,
         expires_at=expires_at,
     )
-    return SignedMandate(mandate, payload.decode("utf-8"), signature, key.kid)
+    return SignedMandate(mandate, payload.decode("utf-8"), signature, key.kid, key.algorithm)
 
 
 def _parse_timestamp(value: Any) -> datetime | None:
@@ -138,9 +144,11 @@ def mandate_verify(
     """Why the mandate is not valid, or None when it is.
 
     The signature is checked before anything the mandate says is believed; only then its
-    content (type, issuer, expiry). Without key_id every published key is tried.
+    content (type, issuer, expiry). Without key_id every published key is tried. Each key
+    verifies with its own algorithm only: a claimed algorithm that is not the key's (RS256
+    for an EC key, ES256 for an RSA key, HS256 for either) is refused, never used.
     """
-    if algorithm is not None and algorithm != ALGORITHM:
+    if algorithm is not None and algorithm not in ALGORITHMS:
         return Reason.UNSUPPORTED_ALGORITHM
     try:
         payload = canonical_json(mandate)
@@ -152,6 +160,10 @@ def mandate_verify(
         keys = tuple(key for key in keys if key.kid == key_id)
     if not keys:
         return Reason.UNKNOWN_KEY
+    if algorithm is not None:
+        keys = tuple(key for key in keys if key.algorithm == algorithm)
+        if not keys:
+            return Reason.UNSUPPORTED_ALGORITHM
     if not any(key.verifies(payload, raw_signature) for key in keys):
         return Reason.BAD_SIGNATURE
     expires_at = _parse_timestamp(mandate.get("expires_at"))

@@ -305,7 +305,10 @@ class IntentMandate(models.Model):
         max_length=64, help_text="The kid (RFC 7638 thumbprint) it was signed with."
     )
     canonical_payload = models.TextField(help_text="The RFC 8785 canonical JSON that was signed.")
-    signature = models.TextField(help_text="RS256 over canonical_payload, base64url.")
+    algorithm = models.CharField(
+        max_length=8, help_text="ES256 or RS256: the algorithm of the key it was signed with."
+    )
+    signature = models.TextField(help_text="The JWS signature of canonical_payload, base64url.")
     issued_at = models.DateTimeField()
     expires_at = models.DateTimeField()
     created_at = models.DateTimeField(auto_now_add=True)

@@ -3,7 +3,7 @@ from decimal import Decimal
 
 import pytest
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from django.core.cache import caches
 
 from kernel import cache
@@ -92,6 +92,20 @@ def trail_shoe(db):
 def rsa_pems() -> list[str]:
     """Three 2048-bit RSA private keys (PEM, PKCS#8), generated once per test session."""
     keys = [rsa.generate_private_key(public_exponent=65537, key_size=2048) for _ in range(3)]
+    return [
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        ).decode()
+        for key in keys
+    ]
+
+
+@pytest.fixture(scope="session")
+def ec_pems() -> list[str]:
+    """Three EC P-256 private keys (PEM, PKCS#8), the kind new deployments sign ES256 with."""
+    keys = [ec.generate_private_key(ec.SECP256R1()) for _ in range(3)]
     return [
         key.private_bytes(
             serialization.Encoding.PEM,

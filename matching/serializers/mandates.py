@@ -13,6 +13,7 @@ from kernel.serializer_fields import (
     JsonNumberField,
     JsonStringField,
 )
+from kernel.signing import ALGORITHM_CHOICES
 from matching.mandates import Reason
 
 # The finest minor unit of any ISO 4217 currency: the signed number and the stored decimal agree.
@@ -62,7 +63,8 @@ class IntentMandateSignSerializer(serializers.Serializer):
 
 
 class IntentMandateSerializer(serializers.Serializer):
-    """The signed object: RS256 covers its RFC 8785 canonical JSON, every field."""
+    """The signed object: the signature (ES256 or RS256) covers its RFC 8785 canonical JSON,
+    every field."""
 
     mandate_id = serializers.CharField(help_text="mdt_ followed by 24 hex characters.")
     type = serializers.CharField(help_text="Always intent_mandate.")
@@ -81,10 +83,14 @@ class SignedIntentMandateSerializer(serializers.Serializer):
         help_text="The RFC 8785 canonical JSON of mandate: the exact bytes (UTF-8) signed."
     )
     signature = serializers.CharField(
-        help_text="RSASSA-PKCS1-v1_5 with SHA-256 over canonical_payload, base64url without "
-        "padding."
+        help_text="The signature of canonical_payload, base64url without padding: ECDSA P-256 "
+        "with SHA-256 as r || s (64 bytes) for ES256, RSASSA-PKCS1-v1_5 with SHA-256 for RS256."
     )
-    algorithm = serializers.CharField(help_text="Always RS256.")
+    algorithm = serializers.ChoiceField(
+        choices=ALGORITHM_CHOICES,
+        help_text="The signing key's algorithm: ES256 for an EC P-256 key (the default of new "
+        "deployments), RS256 for an RSA key.",
+    )
     key_id = serializers.CharField(
         help_text="kid of the signing key in jwks_url (its RFC 7638 thumbprint)."
     )
@@ -105,7 +111,8 @@ class IntentMandateVerifySerializer(serializers.Serializer):
         required=False,
         allow_blank=True,
         trim_whitespace=False,
-        help_text="Only RS256 is accepted; anything else is unsupported_algorithm.",
+        help_text="ES256 or RS256, as the mandate was signed; it must be the algorithm of the "
+        "key (key_id). Anything else is unsupported_algorithm.",
     )
 
 

@@ -17,7 +17,6 @@ from kernel.errors import (
     INVALID_BODY,
     SIGNING_KEY_UNAVAILABLE,
 )
-from kernel.signing import ALGORITHM
 from kernel.validation import validated
 from matching import mandates
 from matching.examples import (
@@ -43,9 +42,12 @@ class IntentMandateViewSet(viewsets.ViewSet):
     @extend_schema(
         operation_id="signIntentMandate",
         summary="Sign an intent mandate: one product, up to an amount, for a short time",
-        description="The mandate is signed with RSASSA-PKCS1-v1_5 and SHA-256 (RS256) over the "
-        "RFC 8785 canonical JSON of `mandate`, returned as canonical_payload. The public keys "
-        "are published at jwks_url under their kid (RFC 7638 thumbprint). 400 `invalid_body` "
+        description="The mandate is signed over the RFC 8785 canonical JSON of `mandate`, "
+        "returned as canonical_payload, by the first configured key with its algorithm "
+        "(`algorithm`): ES256 (ECDSA P-256 with SHA-256, signature r || s) for an EC key, the "
+        "default of new deployments, or RS256 (RSASSA-PKCS1-v1_5 with SHA-256) for an RSA key. "
+        "The public keys are published at jwks_url under their kid (RFC 7638 thumbprint), each "
+        "with its alg. 400 `invalid_body` "
         "for an unknown product or an amount that is not a number above 0 within the maximum; "
         "503 `signing_key_unavailable` when no signing key is configured.",
         tags=["mandates"],
@@ -81,7 +83,7 @@ class IntentMandateViewSet(viewsets.ViewSet):
                 "mandate": signed.mandate,
                 "canonical_payload": signed.canonical_payload,
                 "signature": signed.signature,
-                "algorithm": ALGORITHM,
+                "algorithm": signed.algorithm,
                 "key_id": signed.key_id,
                 "jwks_url": mandates.jwks_url(),
             },
@@ -92,9 +94,10 @@ class IntentMandateViewSet(viewsets.ViewSet):
         operation_id="verifyIntentMandate",
         summary="Verify an intent mandate against the published keys",
         description="The canonical bytes are recomputed from `mandate`, so any changed field "
-        "fails. reason: `malformed`, `unsupported_algorithm` (an algorithm other than RS256), "
-        "`unknown_key` (key_id names no published key), `bad_signature`, `wrong_issuer`, "
-        "`expired`; null when valid.",
+        "fails. ES256 and RS256 mandates are both accepted, each checked with the algorithm of "
+        "its key only. reason: `malformed`, `unsupported_algorithm` (an algorithm other than "
+        "ES256 and RS256, or not the algorithm of the key), `unknown_key` (key_id names no "
+        "published key), `bad_signature`, `wrong_issuer`, `expired`; null when valid.",
         tags=["mandates"],
         request=IntentMandateVerifySerializer,
         responses={

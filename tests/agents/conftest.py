@@ -55,6 +55,9 @@ def serve(tmp_path_factory, engine, **env):
 
 
 @pytest.fixture(scope="package")
-def web(tmp_path_factory, scripted_engine, django_db_setup):
-    with serve(tmp_path_factory, scripted_engine) as server:
+def web(tmp_path_factory, scripted_engine, django_db_setup, ec_pems):
+    """The web role with a signing key, as `make run` configures one: the card it serves is
+    signed (ES256)."""
+    key = {"MANDATE_SIGNING_KEY": ec_pems[0], "MANDATE_SIGNING_KEY_FILE": ""}
+    with serve(tmp_path_factory, scripted_engine, **key) as server:
         yield server

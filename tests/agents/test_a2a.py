@@ -2,11 +2,13 @@
 its client talks to every interface the card lists, against the web role on loopback."""
 
 import asyncio
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+import rfc8785
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.helpers.proto_helpers import get_data_parts, get_text_parts, new_data_part, new_text_part
 from a2a.types.a2a_pb2 import (
@@ -19,7 +21,10 @@ from a2a.types.a2a_pb2 import (
     TaskState,
 )
 from a2a.utils.errors import InvalidParamsError
+from joserfc.jwk import KeySet
+from joserfc.jws import deserialize_compact
 
+from kernel.signing import b64url_decode
 from tests.agents.conftest import INTENT
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -88,6 +93,28 @@ def test_the_card_lists_the_interfaces_the_gateway_serves(web):
     ]
     assert not card.capabilities.streaming
     assert not card.capabilities.push_notifications
+
+
+def test_the_resolved_card_is_signed_with_the_key_its_jku_publishes(web):
+    """The signature the SDK's resolver reads, checked by another JOSE library (joserfc) with
+    the key set fetched over HTTP from the header's jku, over the card as served."""
+    (signature,) = resolved_card(web).signatures
+    served = web.get("/.well-known/agent-card.json").json()
+    header = json.loads(b64url_decode(signature.protected))
+    assert (header["alg"], header["typ"]) == ("ES256", "JOSE")
+    assert header["jku"] == f"{web.url}/.well-known/jwks.json"
+    key = KeySet.import_key_set(httpx.get(header["jku"]).json()).get_by_kid(header["kid"])
+    unsigned = {name: value for name, value in served.items() if name != "signatures"}
+
+    deserialize_compact(
+        f"{signature.protected}..{signature.signature}",
+        key,
+        algorithms=["ES256"],
+        payload=rfc8785.dumps(unsigned),
+    )
+    assert served["signatures"] == [
+        {"protected": signature.protected, "signature": signature.signature}
+    ]
 
 
 def test_every_interface_recommends_with_cards_whose_rec_ids_resolve(web, scripted, shelf):

@@ -1,13 +1,17 @@
-"""Signing keys: canonical JSON, thumbprints, and keys loaded from configuration or refused."""
+"""Signing keys: canonical JSON, thumbprints, ES256 and RS256 signatures, and keys loaded from
+configuration or refused."""
 
 import json
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from django.core.exceptions import ImproperlyConfigured
+from joserfc.jwk import ECKey, RSAKey
 
-from kernel.signing import canonical_json, jwk_thumbprint, load_signing_keys
+from kernel.signing import b64url_decode, canonical_json, jwk_thumbprint, load_signing_keys
 
 # RFC 8785 section 3.2.2: the sample input and its canonical form.
 RFC8785_INPUT = r"""{
@@ -64,21 +68,93 @@ def test_canonical_json_sorts_members_by_utf16_code_units():
 
 
 def test_the_thumbprint_is_the_rfc7638_example():
-    assert jwk_thumbprint(n=RFC7638_N, e="AQAB") == RFC7638_THUMBPRINT
+    jwk = {"kty": "RSA", "n": RFC7638_N, "e": "AQAB", "alg": "RS256", "kid": "2011-04-29"}
+
+    assert jwk_thumbprint(jwk) == RFC7638_THUMBPRINT
 
 
 def test_a_key_is_named_by_its_thumbprint(rsa_pems):
     (key,) = load(rsa_pems[0])
+    jwk = key.public_jwk()
 
-    assert key.kid == jwk_thumbprint(n=key.n, e=key.e)
-    assert key.public_jwk() == {
+    assert key.kid == jwk_thumbprint(jwk) == RSAKey.import_key(jwk).thumbprint()
+    assert key.algorithm == "RS256"
+    assert jwk == {
         "kty": "RSA",
-        "n": key.n,
+        "n": jwk["n"],
         "e": "AQAB",
         "kid": key.kid,
         "alg": "RS256",
         "use": "sig",
     }
+
+
+def test_an_ec_key_is_an_es256_jwk_named_by_its_thumbprint(ec_pems):
+    (key,) = load(ec_pems[0])
+    jwk = key.public_jwk()
+    numbers = key.private_key.public_key().public_numbers()
+
+    # The thumbprint as another JOSE library computes it (RFC 7638: crv, kty, x, y).
+    assert key.kid == jwk_thumbprint(jwk) == ECKey.import_key(jwk).thumbprint()
+    assert key.algorithm == "ES256"
+    assert jwk == {
+        "kty": "EC",
+        "crv": "P-256",
+        "x": jwk["x"],
+        "y": jwk["y"],
+        "kid": key.kid,
+        "alg": "ES256",
+        "use": "sig",
+    }
+    # Coordinates are 32 bytes each, leading zeros kept (RFC 7518 section 6.2.1.2).
+    assert b64url_decode(jwk["x"]) == numbers.x.to_bytes(32, "big")
+    assert b64url_decode(jwk["y"]) == numbers.y.to_bytes(32, "big")
+
+
+def test_an_ec_key_in_sec1_form_loads_too(ec_pems):
+    """`openssl ecparam -genkey` writes -----BEGIN EC PRIVATE KEY-----, not PKCS#8."""
+    private = serialization.load_pem_private_key(ec_pems[0].encode(), password=None)
+    sec1 = private.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.TraditionalOpenSSL,
+        serialization.NoEncryption(),
+    ).decode()
+
+    assert sec1.startswith("-----BEGIN EC PRIVATE KEY-----")
+    assert load(sec1)[0].kid == load(ec_pems[0])[0].kid
+
+
+def test_an_es256_signature_is_r_and_s_of_32_bytes_each_not_der(ec_pems):
+    (key,) = load(ec_pems[0])
+    payload = b'{"a":1}'
+
+    raw = b64url_decode(key.sign(payload))
+
+    assert len(raw) == 64
+    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    key.private_key.public_key().verify(der, payload, ec.ECDSA(hashes.SHA256()))
+    assert key.verifies(payload, raw)
+    assert not key.verifies(payload, der)  # DER is not the JWS form
+    assert not key.verifies(b'{"a":2}', raw)
+    with pytest.raises(InvalidSignature):
+        key.private_key.public_key().verify(der, b'{"a":2}', ec.ECDSA(hashes.SHA256()))
+
+
+def test_es256_signatures_are_deterministic(ec_pems):
+    """RFC 6979: the same document signed in two processes is the same bytes (one ETag)."""
+    (key,) = load(ec_pems[0])
+
+    assert key.sign(b"card") == key.sign(b"card")
+    assert key.sign(b"card") != key.sign(b"card!")
+
+
+def test_each_key_verifies_with_its_own_algorithm_only(ec_pems, rsa_pems):
+    ec_key, rsa_key = load(ec_pems[0] + rsa_pems[0])
+    payload = b"mandate"
+
+    assert (ec_key.algorithm, rsa_key.algorithm) == ("ES256", "RS256")
+    assert not rsa_key.verifies(payload, b64url_decode(ec_key.sign(payload)))
+    assert not ec_key.verifies(payload, b64url_decode(rsa_key.sign(payload)))
 
 
 def test_nothing_configured_means_no_keys():
@@ -130,18 +206,39 @@ def test_a_short_key_is_refused_without_showing_it():
     assert not any(line in message for line in _body_lines(pem))
 
 
-def test_a_key_that_is_not_rsa_is_refused():
-    pem = _pem(ec.generate_private_key(ec.SECP256R1()))
+@pytest.mark.parametrize("curve", [ec.SECP384R1(), ec.SECP521R1(), ec.SECP256K1()])
+def test_an_ec_key_on_another_curve_is_refused_without_showing_it(curve):
+    pem = _pem(ec.generate_private_key(curve))
+
+    message = _refusal(key_text=pem)
+
+    assert message == (
+        f"MANDATE_SIGNING_KEY is an EC key on {curve.name}; ES256 needs P-256 (secp256r1)"
+    )
+    assert not any(line in message for line in _body_lines(pem))
+
+
+def test_a_key_that_is_neither_ec_nor_rsa_is_refused():
+    pem = _pem(ed25519.Ed25519PrivateKey.generate())
 
     assert _refusal(key_text=pem) == (
-        "MANDATE_SIGNING_KEY is not an RSA key (only RS256 is supported)"
+        "MANDATE_SIGNING_KEY is neither an EC P-256 key (ES256) nor an RSA key (RS256)"
     )
 
 
-def test_a_second_bad_key_in_a_bundle_is_named_by_position(rsa_pems):
-    bundle = rsa_pems[0] + _pem(ec.generate_private_key(ec.SECP256R1()))
+def test_a_second_bad_key_in_a_bundle_is_named_by_position(rsa_pems, ec_pems):
+    bundle = rsa_pems[0] + ec_pems[0] + _pem(ec.generate_private_key(ec.SECP384R1()))
 
-    assert _refusal(key_text=bundle).startswith("MANDATE_SIGNING_KEY, PEM block 2 is not an RSA")
+    assert _refusal(key_text=bundle).startswith(
+        "MANDATE_SIGNING_KEY, PEM block 3 is an EC key on secp384r1"
+    )
+
+
+def test_a_rotation_bundle_holds_both_kinds_in_order(rsa_pems, ec_pems):
+    keys = load(ec_pems[0] + rsa_pems[0])
+
+    assert [key.algorithm for key in keys] == ["ES256", "RS256"]
+    assert [key.public_jwk()["kty"] for key in keys] == ["EC", "RSA"]
 
 
 @pytest.mark.parametrize(

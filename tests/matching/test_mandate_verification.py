@@ -1,10 +1,12 @@
-"""Verifying intent mandates: every change, forgery or expiry is refused with its reason."""
+"""Verifying intent mandates: every change, forgery or expiry is refused with its reason, for
+ES256 and RS256 keys alike, and no algorithm is ever used with a key that is not its own."""
 
 import base64
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
 from django.utils import timezone
 
@@ -20,13 +22,34 @@ from tests.protocol import post
 
 pytestmark = pytest.mark.django_db
 
+OTHER = {"ES256": "RS256", "RS256": "ES256"}
+
+
+def signing_public_pem(private_pem: str) -> str:
+    private = serialization.load_pem_private_key(private_pem.encode(), password=None)
+    return (
+        private.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+
+
+@pytest.fixture(params=["ES256", "RS256"])
+def signing_key(request, settings, rsa_pems, ec_pems) -> str:
+    """Every check of this module runs with an EC P-256 key and with an RSA key."""
+    pem = ec_pems[0] if request.param == "ES256" else rsa_pems[0]
+    settings.MANDATE_SIGNING_KEY, settings.MANDATE_SIGNING_KEY_FILE = pem, ""
+    return pem
+
 
 def test_an_untouched_mandate_is_valid(client, signing_key, product):
     body = signed(client)
 
+    assert body["algorithm"] in {"ES256", "RS256"}
     assert verify(client, body) == {"valid": True, "reason": None}
     assert verify(client, body, key_id=...) == {"valid": True, "reason": None}
-    assert verify(client, body, algorithm="RS256") == {"valid": True, "reason": None}
+    assert verify(client, body, algorithm=body["algorithm"]) == {"valid": True, "reason": None}
+    assert verify(client, body, key_id=..., algorithm=body["algorithm"])["valid"]
 
 
 def _changed(value):
@@ -126,7 +149,10 @@ def test_verifying_without_any_published_key_is_unknown_key(client, signing_key,
     assert verify(client, body, key_id=...) == {"valid": False, "reason": "unknown_key"}
 
 
-@pytest.mark.parametrize("algorithm", ["none", "None", "HS256", "RS512", "PS256", "ES256", ""])
+@pytest.mark.parametrize(
+    "algorithm",
+    ["none", "None", "HS256", "RS512", "PS256", "ES384", "ES256K", "EdDSA", "es256", ""],
+)
 def test_a_forged_algorithm_is_refused(client, signing_key, product, algorithm):
     body = signed(client)
 
@@ -135,20 +161,72 @@ def test_a_forged_algorithm_is_refused(client, signing_key, product, algorithm):
     assert result == {"valid": False, "reason": "unsupported_algorithm"}
 
 
-def test_a_mandate_signed_with_the_key_as_an_hmac_secret_is_refused(client, signing_key, product):
-    """The classic RS256/HS256 confusion: an HMAC keyed with the public key must never pass."""
+def test_the_other_supported_algorithm_is_refused_for_the_key(client, signing_key, product):
+    """An ES256 key never verifies as RS256 nor an RS256 key as ES256, with or without key_id."""
+    body = signed(client)
+    other = OTHER[body["algorithm"]]
+
+    assert verify(client, body, algorithm=other) == {
+        "valid": False,
+        "reason": "unsupported_algorithm",
+    }
+    assert verify(client, body, key_id=..., algorithm=other)["reason"] == "unsupported_algorithm"
+
+
+def _hmac(secret: bytes, payload: str) -> str:
     import hashlib
     import hmac
 
+    digest = hmac.new(secret, payload.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def test_a_mandate_signed_with_the_key_as_an_hmac_secret_is_refused(client, signing_key, product):
+    """The classic RS256/HS256 confusion (and its ES256 twin): an HMAC keyed with the public key,
+    in any of the forms a confused verifier could take it, must never pass."""
     body = signed(client)
     jwk = client.get(JWKS).json()["keys"][0]
-    forged = hmac.new(jwk["n"].encode(), body["canonical_payload"].encode(), hashlib.sha256)
-    signature = base64.urlsafe_b64encode(forged.digest()).rstrip(b"=").decode()
+    secrets = [jwk.get("n", jwk.get("x", "")), json.dumps(jwk), signing_public_pem(signing_key)]
 
-    assert verify(client, body, signature=signature)["reason"] == "bad_signature"
-    assert verify(client, body, signature=signature, algorithm="HS256")["reason"] == (
+    for secret in secrets:
+        signature = _hmac(secret.encode(), body["canonical_payload"])
+        assert verify(client, body, signature=signature)["reason"] == "bad_signature"
+        assert verify(client, body, signature=signature, algorithm=body["algorithm"])["reason"] == (
+            "bad_signature"
+        )
+        assert verify(client, body, signature=signature, algorithm="HS256")["reason"] == (
+            "unsupported_algorithm"
+        )
+
+
+def test_in_a_rotation_a_signature_never_crosses_to_the_key_of_the_other_kind(
+    client, settings, rsa_pems, ec_pems, product
+):
+    """RS256 old and ES256 new published together: each mandate verifies with its own key and
+    algorithm only."""
+    settings.MANDATE_SIGNING_KEY, settings.MANDATE_SIGNING_KEY_FILE = rsa_pems[0], ""
+    old = signed(client)
+    settings.MANDATE_SIGNING_KEY = ec_pems[0] + rsa_pems[0]
+    new = signed(client)
+    rsa_kid, ec_kid = old["key_id"], new["key_id"]
+
+    for body in (old, new):
+        assert verify(client, body) == {"valid": True, "reason": None}
+        assert verify(client, body, key_id=...) == {"valid": True, "reason": None}
+        assert verify(client, body, algorithm=body["algorithm"])["valid"]
+    # The RS256 mandate under the EC key: as ES256 a bad signature, as RS256 the wrong algorithm.
+    assert verify(client, old, key_id=ec_kid)["reason"] == "bad_signature"
+    assert verify(client, old, key_id=ec_kid, algorithm="ES256")["reason"] == "bad_signature"
+    assert verify(client, old, key_id=ec_kid, algorithm="RS256")["reason"] == (
         "unsupported_algorithm"
     )
+    assert verify(client, old, key_id=..., algorithm="ES256")["reason"] == "bad_signature"
+    # And the ES256 mandate under the RSA key.
+    assert verify(client, new, key_id=rsa_kid)["reason"] == "bad_signature"
+    assert verify(client, new, key_id=rsa_kid, algorithm="ES256")["reason"] == (
+        "unsupported_algorithm"
+    )
+    assert verify(client, new, key_id=..., algorithm="RS256")["reason"] == "bad_signature"
 
 
 def test_a_mandate_signed_under_another_base_url_is_refused(client, signing_key, product, settings):

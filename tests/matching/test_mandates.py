@@ -9,7 +9,10 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding
 from django.utils import timezone
+from joserfc.jwk import ECKey
+from joserfc.jws import default_registry
 
+from matching.examples import MANDATE, SIGN_RESPONSE, SIGNATURE, SIGNING_JWK
 from matching.models import IntentMandate
 from tests.matching.mandate_calls import (
     JWKS,
@@ -20,6 +23,7 @@ from tests.matching.mandate_calls import (
     public_key_from_jwks,
     sign,
     signed,
+    verified_by_joserfc,
     verify,
 )
 from tests.protocol import post
@@ -48,6 +52,66 @@ def test_a_signed_mandate_verifies_independently_with_the_published_key(
             padding.PKCS1v15(),
             hashes.SHA256(),
         )
+
+
+def test_an_es256_mandate_verifies_with_an_independent_library_and_the_jwk_set_alone(
+    client, settings, ec_pems, product
+):
+    """What an AP2 agent does: fetch the JWK Set, find the key by kid, check ES256."""
+    settings.MANDATE_SIGNING_KEY, settings.MANDATE_SIGNING_KEY_FILE = ec_pems[0], ""
+
+    body = signed(client)
+
+    assert body["algorithm"] == "ES256"
+    assert len(b64url_decode(body["signature"])) == 64  # r || s, not DER
+    assert body["canonical_payload"].encode() == rfc8785.dumps(body["mandate"])
+    assert verified_by_joserfc(client, body)
+    tampered = {
+        **body,
+        "canonical_payload": body["canonical_payload"].replace(
+            '"amount_limit":150', '"amount_limit":151'
+        ),
+    }
+    assert tampered != body
+    assert not verified_by_joserfc(client, tampered)
+    assert verify(client, body) == {"valid": True, "reason": None}
+
+
+def test_an_rs256_mandate_verifies_with_the_independent_library_too(client, signing_key, product):
+    body = signed(client)
+
+    assert body["algorithm"] == "RS256"
+    assert verified_by_joserfc(client, body)
+    assert not verified_by_joserfc(client, {**body, "canonical_payload": "{}"})
+
+
+def test_after_a_rotation_from_rs256_to_es256_both_kinds_verify_independently(
+    client, settings, rsa_pems, ec_pems, product
+):
+    settings.MANDATE_SIGNING_KEY, settings.MANDATE_SIGNING_KEY_FILE = rsa_pems[0], ""
+    before = signed(client)
+
+    settings.MANDATE_SIGNING_KEY = ec_pems[0] + rsa_pems[0]
+    after = signed(client)
+    jwks = client.get(JWKS).json()["keys"]
+
+    assert (before["algorithm"], after["algorithm"]) == ("RS256", "ES256")
+    assert [(jwk["kid"], jwk["kty"], jwk["alg"]) for jwk in jwks] == [
+        (after["key_id"], "EC", "ES256"),
+        (before["key_id"], "RSA", "RS256"),
+    ]
+    assert verified_by_joserfc(client, before)
+    assert verified_by_joserfc(client, after)
+
+
+def test_the_contract_example_is_a_genuine_es256_mandate():
+    """The mandate the OpenAPI contract shows verifies with the key it shows."""
+    key = ECKey.import_key(dict(SIGNING_JWK))
+    payload = rfc8785.dumps(MANDATE)
+
+    assert SIGN_RESPONSE.value["canonical_payload"].encode() == payload
+    assert SIGNING_JWK["kid"] == key.thumbprint() == SIGN_RESPONSE.value["key_id"]
+    assert default_registry.get_alg("ES256").verify(payload, b64url_decode(SIGNATURE), key)
 
 
 def test_the_mandate_carries_every_field_with_a_short_lifetime(
@@ -111,6 +175,7 @@ def test_signing_records_the_mandate(client, signing_key, product):
     assert row.amount_limit == Decimal("12.5")
     assert row.currency == "USD"
     assert row.key_id == body["key_id"]
+    assert row.algorithm == body["algorithm"] == "RS256"
     assert row.canonical_payload == body["canonical_payload"]
     assert row.signature == body["signature"]
     assert row.issued_at == datetime.fromisoformat(body["mandate"]["issued_at"])
@@ -267,6 +332,17 @@ def test_jwks_publishes_public_members_only_with_a_cache_lifetime(client, signin
     assert set(jwk) == {"kty", "n", "e", "kid", "alg", "use"}
     assert (jwk["kty"], jwk["e"], jwk["alg"], jwk["use"]) == ("RSA", "AQAB", "RS256", "sig")
     assert b64url_int(jwk["n"]).bit_length() == 2048
+    assert jwk["kid"] == signed(client)["key_id"]
+
+
+def test_jwks_publishes_an_ec_key_by_its_public_members_only(client, settings, ec_pems, product):
+    settings.MANDATE_SIGNING_KEY, settings.MANDATE_SIGNING_KEY_FILE = ec_pems[0], ""
+
+    (jwk,) = client.get(JWKS).json()["keys"]
+
+    assert set(jwk) == {"kty", "crv", "x", "y", "kid", "alg", "use"}  # no "d"
+    assert (jwk["kty"], jwk["crv"], jwk["alg"], jwk["use"]) == ("EC", "P-256", "ES256", "sig")
+    assert len(b64url_decode(jwk["x"])) == len(b64url_decode(jwk["y"])) == 32
     assert jwk["kid"] == signed(client)["key_id"]
 
 

@@ -1,4 +1,5 @@
-"""`manage.py mandate_keygen`: write a new RSA private key for signing intent mandates."""
+"""`manage.py mandate_keygen`: write a new private key for signing intent mandates and the agent
+card: EC P-256 (ES256) by default, RSA (RS256) on request."""
 
 import os
 import secrets
@@ -6,11 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from kernel.signing import SigningKey
+from kernel.signing import ES256, RS256, PrivateKey, SigningKey
+
+DEFAULT_RSA_BITS = 3072
 
 
 def _write_private(path: Path, data: bytes, *, force: bool) -> None:
@@ -39,11 +42,24 @@ def _shown(path: Path) -> str:
 
 
 class Command(BaseCommand):
-    help = "Write a new RSA private key (PEM, mode 0600) for signing intent mandates."
+    help = (
+        "Write a new private key (PEM, mode 0600) for signing intent mandates and the agent "
+        "card: EC P-256 for ES256 (the default), or RSA for RS256."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--bits", type=int, choices=[2048, 3072, 4096], default=3072, help="default 3072"
+            "--algorithm",
+            choices=[ES256, RS256],
+            default=ES256,
+            help="ES256 (EC P-256, the default) or RS256 (RSA)",
+        )
+        parser.add_argument(
+            "--bits",
+            type=int,
+            choices=[2048, 3072, 4096],
+            default=None,
+            help=f"RS256 only: the RSA key's size, default {DEFAULT_RSA_BITS}",
         )
         parser.add_argument(
             "--output", default=None, help="where to write it (default var/mandate-signing-key.pem)"
@@ -59,7 +75,8 @@ class Command(BaseCommand):
     def handle(
         self,
         *args: Any,
-        bits: int,
+        algorithm: str,
+        bits: int | None,
         output: str | None,
         force: bool,
         configured: bool,
@@ -70,10 +87,19 @@ class Command(BaseCommand):
             if output
             else settings.VAR_DIR / ("mandate-signing-key.pem")
         )
+        if bits is not None and algorithm != RS256:
+            raise CommandError("--bits sizes RSA keys: add --algorithm RS256, or leave --bits out")
         if path.is_dir():
             raise CommandError(f"{path} is a directory; give a file name")
         path.parent.mkdir(parents=True, exist_ok=True)
-        private_key = rsa.generate_private_key(public_exponent=65537, key_size=bits)
+        private_key: PrivateKey
+        if algorithm == RS256:
+            bits = bits or DEFAULT_RSA_BITS
+            private_key = rsa.generate_private_key(public_exponent=65537, key_size=bits)
+            kind = f"a {bits}-bit RSA (RS256)"
+        else:
+            private_key = ec.generate_private_key(ec.SECP256R1())
+            kind = "an EC P-256 (ES256)"
         pem = private_key.private_bytes(
             serialization.Encoding.PEM,
             serialization.PrivateFormat.PKCS8,
@@ -81,7 +107,7 @@ class Command(BaseCommand):
         )
         _write_private(path, pem, force=force)
         shown = _shown(path)
-        self.stdout.write(f"Wrote a {bits}-bit RSA signing key to {shown} (mode 0600).")
+        self.stdout.write(f"Wrote {kind} signing key to {shown} (mode 0600).")
         self.stdout.write(f"kid: {SigningKey.of(private_key).kid}")
         if configured:  # written before the gateway starts: nothing to restart
             self.stdout.write(
