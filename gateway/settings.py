@@ -233,7 +233,7 @@ REST_FRAMEWORK: dict[str, Any] = {
     # trusting X-Forwarded-For blindly would let anyone pick their own throttle bucket.
     "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
     "EXCEPTION_HANDLER": "kernel.handlers.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "kernel.contract.GatewaySchema",
     "URL_FORMAT_OVERRIDE": None,
 }
 
