@@ -26,6 +26,7 @@ from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
 from merchants.delivery import merchant_deliveries, merchant_delivery_retry
 from merchants.examples import DELIVERIES, RETRIED
+from merchants.idempotency import Idempotent
 from merchants.serializers import (
     DeliveriesPageSerializer,
     DeliveriesQuerySerializer,
@@ -43,7 +44,7 @@ DELIVERY_ID = OpenApiParameter(
 )
 
 
-class DeliveryViewSet(MerchantTokenActions, viewsets.ViewSet):
+class DeliveryViewSet(Idempotent, MerchantTokenActions, viewsets.ViewSet):
     lookup_url_kwarg = "deliveryId"
     lookup_value_regex = "[^/]+"
     token_actions = ("list", "retry")

@@ -25,6 +25,7 @@ from merchants.auth import MerchantTokenActions, presented_token
 from merchants.auth import require_merchant as authenticated_as
 from merchants.endpoint_changes import endpoint_change_count
 from merchants.examples import MERCHANT_RECORD, REGISTER_REQUEST, REGISTERED
+from merchants.idempotency import Idempotent
 from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
 from merchants.models import RESERVED_MERCHANT_IDS
 from merchants.serializers import (
@@ -54,7 +55,7 @@ MERCHANT_ID = OpenApiParameter(
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
 
 
-class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
+class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
     lookup_url_kwarg = "merchantId"
     lookup_value_regex = "[^/]+"
     # Lookups are public; registration checks a presented token itself (a new merchant has
