@@ -1,5 +1,6 @@
 """UCP over REST: the business profile at /.well-known/ucp, and the catalog's REST binding under
-/ucp (agents/ucp_catalog.py answers). Every error of these routes is in UCP's error shape
+/ucp (agents/ucp_catalog.py answers). Each POST takes an Idempotency-Key (kernel/idempotency.py):
+a retried search announces its intent once. Every error of these routes is in UCP's error shape
 (`types/error_response.json`): the gateway's code and sentence as one error message, under the
 same HTTP status and headers (Retry-After included) the REST API gives."""
 
@@ -35,6 +36,7 @@ from kernel.errors import (
 from kernel.handlers import exception_handler
 from kernel.jsonio import dumps
 from kernel.validation import validated
+from merchants.idempotency import Idempotent
 
 NOT_STORED = {"Cache-Control": "no-store"}
 BAD_REQUEST = either(
@@ -103,7 +105,8 @@ class UcpProfileView(APIView):
         return json_with_etag(request, dumps(ucp.profile()), max_age_s=ucp.PROFILE_MAX_AGE_S)
 
 
-class CatalogSearchView(WaitingViewSet):
+class CatalogSearchView(Idempotent, WaitingViewSet):
+    error_serializer = UcpErrorResponseSerializer
     throttle_scope = "recommend"
 
     def get_exception_handler(self) -> Any:
@@ -124,7 +127,8 @@ class CatalogSearchView(WaitingViewSet):
         return Response(await ucp_catalog.search_catalog(asked), headers=NOT_STORED)
 
 
-class CatalogLookupView(WaitingViewSet):
+class CatalogLookupView(Idempotent, WaitingViewSet):
+    error_serializer = UcpErrorResponseSerializer
     throttle_scope = "cards"
 
     def get_exception_handler(self) -> Any:
@@ -142,7 +146,8 @@ class CatalogLookupView(WaitingViewSet):
         return Response(await sync_to_async(ucp_catalog.lookup_catalog)(asked))
 
 
-class CatalogProductView(WaitingViewSet):
+class CatalogProductView(Idempotent, WaitingViewSet):
+    error_serializer = UcpErrorResponseSerializer
     throttle_scope = "cards"
 
     def get_exception_handler(self) -> Any:

@@ -358,8 +358,7 @@ INTENT_ENGINE_BAD_INPUT_S = bounded_int("INTENT_ENGINE_BAD_INPUT_S", 60, 0, 86_4
 INTENT_ENGINE_CANARY_TIMEOUT_S = bounded("INTENT_ENGINE_CANARY_TIMEOUT_S", 2.0, 0.2, 30, " seconds")
 # Resolutions are reused this long for the same normalized text and region.
 INTENT_ENGINE_CACHE_S = bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400, " seconds")
-# Idempotency-Key of the API's POSTs (kernel/idempotency.py): how long a key and its answer are
-# kept, and how long a request that never finished holds its key (gateway/environment.py).
+# Idempotency-Key (kernel/idempotency.py): a key's lifetime, and an unfinished request's hold.
 IDEMPOTENCY_KEY_TTL_S, IDEMPOTENCY_LOCK_S = idempotency_windows(INTENT_ENGINE_TIMEOUT_S)
 # litellm would fetch its price list from the network on import; its own copy does (DESIGN.md 3).
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"

@@ -66,7 +66,9 @@ class GatewaySchema(AutoSchema):
             path, path_regex, path_prefix, method, registry
         )
         if operation is not None and idempotency.applies(self.view, method):
-            envelope = self.resolve_serializer(ErrorSerializer, "response").ref
+            # A view whose errors take another shape names its serializer (UCP's routes).
+            shape = getattr(self.view, "error_serializer", ErrorSerializer)
+            envelope = self.resolve_serializer(shape, "response").ref
             idempotency.document(operation, envelope)
         return operation
 

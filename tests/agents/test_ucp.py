@@ -349,3 +349,30 @@ def test_a_sale_through_a_ucp_search_is_credited_like_one_through_recommend(
     assert [
         (row["channel"], row["clicks"], row["conversions"], row["gmv_usd"]) for row in ucp_row
     ] == [("ucp", 1, 1, 89.99)]
+
+
+# --- Retries ------------------------------------------------------------------------------------
+
+
+def test_a_retried_search_under_its_key_records_nothing_new(client, shelf, engine):
+    engine.answer("running shoes", **SHOES)
+    body = {"query": "running shoes", "pagination": {"limit": 2}}
+
+    first = post(client, "/ucp/catalog/search", body, **{"Idempotency-Key": "search-1"})
+    again = post(client, "/ucp/catalog/search", body, **{"Idempotency-Key": "search-1"})
+    other = post(
+        client,
+        "/ucp/catalog/search",
+        {**body, "query": "hiking"},
+        **{"Idempotency-Key": "search-1"},
+    )
+
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert Intent.objects.count() == 1
+    assert Recommendation.objects.count() == 2
+    assert len(engine.calls) == 1
+    assert other.status_code == 422
+    error = valid(schemas.ERROR_RESPONSE, other.json())
+    assert error["messages"][0]["code"] == "idempotency_key_reused"

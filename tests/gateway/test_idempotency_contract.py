@@ -20,6 +20,9 @@ IDEMPOTENT_OPERATIONS = {
     "/v1/intent-mandates/sign",
     "/v1/intent-mandates/verify",
     "/v1/attribution/conversions",
+    "/ucp/catalog/search",
+    "/ucp/catalog/lookup",
+    "/ucp/catalog/product",
 }
 
 
@@ -77,4 +80,6 @@ def test_every_post_refuses_a_malformed_key_before_anything_else(client, path):
     answer = client.post(path, {}, content_type="application/json", headers={HEADER: " x"})
 
     assert answer.status_code == 400
-    assert answer.json()["error"] == "invalid_idempotency_key"
+    body = answer.json()  # UCP's routes answer UCP's error response
+    code = body["messages"][0]["code"] if path.startswith("/ucp/") else body["error"]
+    assert code == "invalid_idempotency_key"
