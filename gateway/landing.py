@@ -9,6 +9,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from kernel.handlers import handler404
+
 # The guides in the order a newcomer reads them; any other guide of docs/ follows.
 GUIDE_ORDER = ["api", "agents", "engine", "protocol", "merchants", "attribution", "catalog"]
 
@@ -30,6 +32,8 @@ ENTRY_POINTS = [
 
 
 def landing(request: HttpRequest) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        return handler404(request)  # as the guides: `/` is read, never written to
     if request.get_preferred_type(["application/json", "text/html"]) != "text/html":
         response: HttpResponse = JsonResponse(index())
         response["Vary"] = "Accept"

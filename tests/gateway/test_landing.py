@@ -70,6 +70,13 @@ def test_any_other_client_at_the_root_gets_the_index_of_the_entry_points(client,
     assert "<html" not in answer.content.decode()
 
 
+def test_the_root_is_read_only(client):
+    answer = client.post("/", HTTP_ACCEPT="application/json")
+
+    assert answer.status_code == 404
+    assert answer.json()["error"] == "not found"
+
+
 def test_every_entry_point_of_the_index_is_served(client, settings):
     settings.PUBLIC_BASE_URL = "http://testserver"
     index = client.get("/", HTTP_ACCEPT="application/json").json()
