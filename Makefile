@@ -11,11 +11,11 @@ DEV_SIGNING_KEY := var/mandate-signing-key.pem
 .PHONY: run test test-fast install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
-	@B="$${PUBLIC_BASE_URL:-http://127.0.0.1:$(PORT)}"; \
-	echo "Gateway on $$B  (links it gives point there; set PUBLIC_BASE_URL to change them)"; \
-	echo "  admin $$B/admin/   contract $$B/openapi.json   docs $$B/docs/"; \
-	echo "  agent card $$B/.well-known/agent-card.json   A2A $$B/a2a/jsonrpc   MCP $$B/mcp"
+	@# The links are printed once the web role answers (gateway/web_banner.py, beside honcho).
 	@# Ctrl-C is how it ends: honcho stops every process and exits 130, which is no error.
+	@HOST_="$${HOST:-127.0.0.1}"; case "$$HOST_" in 0.0.0.0|"") HOST_=127.0.0.1;; esac; \
+	$(BIN)/python gateway/web_banner.py --url "http://$$HOST_:$(PORT)" \
+		--base "$${PUBLIC_BASE_URL:-http://127.0.0.1:$(PORT)}" & \
 	PATH="$(CURDIR)/$(BIN):$$PATH" PORT=$(PORT) $(BIN)/honcho start || [ $$? -eq 130 ]
 
 test: install lint typecheck pytest ## set up, lint, type-check and run the test suite

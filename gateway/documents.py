@@ -1,22 +1,35 @@
 """Documents the gateway serves as they are written in `docs/`: the intent-matching protocol and
 the guides, as Markdown to agents and tools, as HTML pages to browsers (the same text, rendered;
-`Vary: Accept`)."""
+`Vary: Accept`).
+
+Each document route negotiates its type with Django's `HttpRequest.get_preferred_type`: the one
+the Accept header prefers of the two (no header, `*/*` and `text/*` take Markdown, the agents'
+form), and a 406 in the error envelope only when the header accepts neither."""
 
 import functools
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from kernel.contract import errors
+from kernel.errors import NOT_ACCEPTABLE
+from kernel.handlers import error_body
+
 PROTOCOL_DOCUMENT = "INTENT_MATCHING_PROTOCOL.md"
+# The types a document is served as, the first the one a client that takes any gets.
+DOCUMENT_TYPES = ["text/markdown", "text/html"]
 # A guide's name, as linked between the guides: docs/<name>.md is served at /docs/<name>.md.
 GUIDE = re.compile(r"[A-Za-z_]{1,40}\.md")
 
@@ -75,7 +88,15 @@ def _unlink_what_is_not_served(link: Token) -> bool:
 
 def document_response(request: HttpRequest, name: str) -> HttpResponse:
     headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept"}
-    if request.get_preferred_type(["text/markdown", "text/html"]) == "text/html":
+    chosen = request.get_preferred_type(DOCUMENT_TYPES)
+    if chosen is None:
+        error = NOT_ACCEPTABLE(offered=" or ".join(DOCUMENT_TYPES))
+        return JsonResponse(
+            error_body(error.code, error.message),
+            status=error.status_code,
+            headers={"Vary": "Accept"},
+        )
+    if chosen == "text/html":
         return HttpResponse(
             rendered_document(name), content_type="text/html; charset=utf-8", headers=headers
         )
@@ -84,12 +105,30 @@ def document_response(request: HttpRequest, name: str) -> HttpResponse:
     )
 
 
+class DocumentNegotiation(DefaultContentNegotiation):
+    """DRF's negotiation would refuse every type but its renderers' (JSON) with a 406 before the
+    view runs; the document negotiates its own types (`document_response`), and DRF's JSON
+    renderer only writes the view's errors (a 405)."""
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        first = next(iter(renderers))
+        return first, first.media_type
+
+
 class ProtocolDocumentView(APIView):
+    content_negotiation_class = DocumentNegotiation
+
     @extend_schema(
         operation_id="protocol_document",
         summary="The intent-matching protocol v0.2, for merchant and demand-agent developers",
         tags=["discovery"],
-        responses={(200, "text/markdown"): OpenApiTypes.STR, (200, "text/html"): OpenApiTypes.STR},
+        responses={
+            (200, "text/markdown"): OpenApiTypes.STR,
+            (200, "text/html"): OpenApiTypes.STR,
+            **errors({406: NOT_ACCEPTABLE.doc()}),
+        },
     )
     def get(self, request: Request) -> HttpResponse:
         return document_response(request, PROTOCOL_DOCUMENT)

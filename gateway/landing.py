@@ -1,11 +1,12 @@
 """The gateway's front door at `/`: a page for people who open it in a browser (what this is and
-where everything is), the JSON 404 envelope for API clients, which have nothing to read there."""
+where everything is), and for every other client (curl, an agent, a health probe) a small JSON
+index of the same entry points, so that asking "is it up?" of `/` gets an answer."""
 
 import functools
 from pathlib import Path
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from kernel.handlers import handler404
@@ -14,9 +15,29 @@ from kernel.handlers import handler404
 GUIDE_ORDER = ["api", "agents", "engine", "protocol", "merchants", "attribution", "catalog"]
 
 
+# The entry points of the JSON index: (name, path under PUBLIC_BASE_URL, what it is).
+ENTRY_POINTS = [
+    ("openapi", "/openapi.json", "the OpenAPI contract of the REST API"),
+    ("api_reference", "/docs/", "the contract in Swagger UI"),
+    ("recommend", "/v1/recommend", "products for a shopper's words: GET ?intent=..."),
+    ("protocol", "/docs/INTENT_MATCHING_PROTOCOL.md", "the intent-matching protocol"),
+    ("agent_card", "/.well-known/agent-card.json", "the A2A agent card"),
+    ("a2a", "/a2a/jsonrpc", "A2A over JSON-RPC"),
+    ("mcp", "/mcp", "the MCP server (streamable HTTP)"),
+    ("ucp", "/.well-known/ucp", "the UCP business profile"),
+    ("guides", "/docs/api.md", "the API guide, which links the others"),
+    ("healthz", "/healthz", "liveness"),
+    ("readyz", "/readyz", "readiness: database, cache, broker"),
+]
+
+
 def landing(request: HttpRequest) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        return handler404(request)  # as the guides: `/` is read, never written to
     if request.get_preferred_type(["application/json", "text/html"]) != "text/html":
-        return handler404(request)
+        response: HttpResponse = JsonResponse(index())
+        response["Vary"] = "Accept"
+        return response
     response = render(
         request,
         "gateway/landing.html",
@@ -28,6 +49,19 @@ def landing(request: HttpRequest) -> HttpResponse:
     )
     response["Vary"] = "Accept"
     return response
+
+
+def index() -> dict[str, object]:
+    """What `/` tells a client that does not ask for HTML: the entry points, as absolute URLs."""
+    base = settings.PUBLIC_BASE_URL.rstrip("/")
+    return {
+        "name": "Product Recommendation and Intent-Matching Gateway",
+        "engine": settings.INTENT_ENGINE_MODEL or None,
+        "entry_points": [
+            {"name": name, "url": f"{base}{path}", "description": description}
+            for name, path, description in ENTRY_POINTS
+        ],
+    }
 
 
 @functools.cache

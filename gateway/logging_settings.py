@@ -118,6 +118,8 @@ def logging_config(*, level: str, quiet_tasks: Iterable[str], form: str) -> dict
             "django.request": {"filters": ["expected_unavailable"]},
             # litellm logs every call at INFO; the engine module logs what matters.
             "LiteLLM": {"level": "WARNING"},
+            # The MCP SDK says at INFO that each web worker started its session manager.
+            "mcp.server.streamable_http_manager": {"level": "WARNING"},
             **{name: {"filters": ["quiet_periodic_runs"]} for name in CELERY_RUN_LOGGERS},
         },
     }

@@ -13,12 +13,16 @@ make that safe, and two keep the host's metrics (gateway/metrics_files.py):
 - such a port never refuses another server of the same user: a second `make run`, or an old
   gateway left running, would quietly take part of the connections of the first. `on_starting`
   refuses to start while anything listens on the address.
+- with `--reuse-port` the master holds no socket (each worker opens its own as it forks), so
+  gunicorn's "Listening at:" line would name no address: `WebLogger` names the bound ones.
 - as the role starts, `on_starting` also removes the metrics files of the host's processes that
   no longer run; `child_exit` marks a worker that exited as dead.
 """
 
 import socket
 from typing import Any
+
+from gunicorn.glogging import Logger
 
 from gateway import metrics_files
 from gateway.environment import bounded, bounded_int, env
@@ -40,6 +44,28 @@ HEADER_TIMEOUT_S = bounded("WEB_HEADER_TIMEOUT_S", 10.0, 0.5, 300, " seconds")
 # follow gateway/settings.py LOGGING).
 if log_format(env.str("LOG_FORMAT", default="text")) == "json":
     logconfig_dict = gunicorn_logging()
+
+
+# gunicorn's line as the role starts (gunicorn/arbiter.py), its arguments the listeners and pid.
+LISTENING = "Listening at: %s (%s)"
+
+
+class WebLogger(Logger):
+    """gunicorn's logger, but for the address its "Listening at" line names: the addresses the
+    workers bind (`--bind`), where gunicorn, whose master holds no socket with `--reuse-port`,
+    would name none (tests/gateway/test_connections.py reads the line the web role writes)."""
+
+    def info(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        if msg == LISTENING and args and not args[0]:
+            bound = ",".join(
+                address if address.startswith("unix:") else f"http://{address}"
+                for address in self.cfg.bind
+            )
+            args = (bound, *args[1:])
+        super().info(msg, *args, **kwargs)
+
+
+logger_class = WebLogger
 
 
 def address_in_use(host: str, port: int) -> OSError | None:

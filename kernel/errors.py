@@ -250,6 +250,12 @@ INVALID_BODY = Error(400, "invalid_body", "Invalid request body: {names}.")
 BODY_NOT_AN_OBJECT = Error(400, "invalid_body", "The request body must be a JSON object.")
 MISSING_FIELDS = Error(400, "missing_fields", "Required fields are missing: {names}.")
 REPEATED_PARAMETER = Error(400, "invalid_parameter", "Give each query parameter once: {names}.")
+NOT_ACCEPTABLE = Error(
+    406,
+    "not_acceptable",
+    "This resource is served as {offered}; the Accept header asks for none of them.",
+    described="The Accept header asks for none of the types the resource is served as.",
+)
 
 # --- Idempotency-Key (kernel/idempotency.py) ---------------------------------------------------
 INVALID_IDEMPOTENCY_KEY = Error(

@@ -1,7 +1,8 @@
 """What one client can hold of a web worker (gateway/web_worker.py, gateway/web_config.py),
 through the Procfile's `web` role on loopback and raw sockets: a head must arrive whole within
 the header timeout, an idle connection is closed, oversized or overlong heads are refused, and
-connections past the limit are turned away. The timeouts are lowered through the server's
+connections past the limit are turned away; and the role names the address it listens at as it
+starts. The timeouts are lowered through the server's
 environment; every wait below is a bound, never a measurement."""
 
 import contextlib
@@ -177,3 +178,12 @@ def test_connections_past_the_limit_are_refused_at_once(tmp_path, django_db_bloc
     assert status_of(refused) == 503
     assert b"Too many connections." in refused
     assert answer.status == 200
+
+
+def test_the_web_role_names_the_address_it_listens_at_and_starts_quietly(web):
+    log = web.log()
+
+    assert f"Listening at: http://127.0.0.1:{web.port} (" in log
+    assert "Listening at:  (" not in log  # gunicorn's own line names no address (--reuse-port)
+    assert "StreamableHTTP session manager started" not in log
+    assert "ERROR" not in log

@@ -1,5 +1,6 @@
-"""`/` is a page for browsers and the JSON 404 envelope for API clients; the guides and the
-protocol document are HTML to browsers and Markdown to everyone else."""
+"""`/` is a page for browsers and a JSON index of the entry points for every other client; the
+guides and the protocol document are HTML to browsers and Markdown to everyone else
+(tests/gateway/test_negotiation.py: each Accept form)."""
 
 import re
 from pathlib import Path
@@ -48,17 +49,45 @@ def test_the_landing_page_names_the_configured_engine(client, settings):
     assert "<code>openai/gpt-4o-mini</code>. Recommendations are on." in text
 
 
-@pytest.mark.parametrize("accept", [None, "application/json", "*/*"])
-def test_an_api_client_at_the_root_gets_the_json_404_envelope(client, accept):
+@pytest.mark.parametrize("accept", [None, "application/json", "*/*", "text/plain"])
+def test_any_other_client_at_the_root_gets_the_index_of_the_entry_points(client, settings, accept):
+    settings.PUBLIC_BASE_URL = "https://gw.example"
+    settings.INTENT_ENGINE_MODEL = ""
     headers = {"HTTP_ACCEPT": accept} if accept else {}
 
     answer = client.get("/", **headers)
 
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "application/json"
+    assert "Accept" in answer["Vary"]
+    index = answer.json()
+    assert index["engine"] is None
+    urls = {entry["name"]: entry["url"] for entry in index["entry_points"]}
+    assert urls["openapi"] == "https://gw.example/openapi.json"
+    assert urls["protocol"] == "https://gw.example/docs/INTENT_MATCHING_PROTOCOL.md"
+    for name in ["api_reference", "agent_card", "ucp", "mcp", "recommend", "healthz", "readyz"]:
+        assert name in urls, name
+    assert "<html" not in answer.content.decode()
+
+
+def test_the_root_is_read_only(client):
+    answer = client.post("/", HTTP_ACCEPT="application/json")
+
     assert answer.status_code == 404
-    assert answer.json() == {
-        "error": "not found",
-        "message": "The requested resource does not exist.",
-    }
+    assert answer.json()["error"] == "not found"
+
+
+def test_every_entry_point_of_the_index_is_served(client, settings):
+    settings.PUBLIC_BASE_URL = "http://testserver"
+    index = client.get("/", HTTP_ACCEPT="application/json").json()
+
+    for entry in index["entry_points"]:
+        path = entry["url"].removeprefix("http://testserver")
+        if path in ("/mcp", "/a2a/jsonrpc"):
+            continue  # served by the agents' ASGI application, beside Django (agents/asgi.py)
+        answer = client.get(path, HTTP_ACCEPT="*/*")
+        # routed, though not every one answers 200 here: recommend without an intent is a 400
+        assert answer.status_code != 404, path
 
 
 def test_the_protocol_document_is_html_for_a_browser_with_anchors_and_no_dead_links(client):

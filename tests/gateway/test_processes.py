@@ -1,6 +1,7 @@
 """The Procfile's roles under honcho, as `make run` starts them: on Ctrl-C every process stops by
-itself (honcho kills whatever still runs 5 s after the first one stopped), and while they run
-the sweeps beat sends every second leave no line in the output."""
+itself (honcho kills whatever still runs 5 s after the first one stopped), while they run the
+sweeps beat sends every second leave no line in the output, and the links `make run` prints
+beside honcho (gateway/web_banner.py) come once the web role has started, not before."""
 
 import contextlib
 import os
@@ -72,6 +73,12 @@ def test_every_role_stops_by_itself_when_make_run_is_interrupted(tmp_path):
     }
     log_path = tmp_path / "honcho.log"
     with log_path.open("ab") as log:
+        banner = subprocess.Popen(  # noqa: S603 - as `make run` starts it, into the same output
+            [sys.executable, ROOT / "gateway" / "web_banner.py", "--base", "http://gw.example",
+             "--url", f"http://127.0.0.1:{env['PORT']}"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
         honcho = subprocess.Popen(  # noqa: S603 - the Procfile's own roles
             [Path(sys.executable).parent / "honcho", "-f", procfile(tmp_path), "-d", ROOT, "start"],
             cwd=ROOT,
@@ -82,6 +89,7 @@ def test_every_role_stops_by_itself_when_make_run_is_interrupted(tmp_path):
         )
     try:
         wait_until(lambda: started(log_path.read_text()), timeout=120, what="every role to start")
+        assert banner.wait(timeout=60) == 0
 
         honcho.send_signal(signal.SIGINT)  # what Ctrl-C sends it
         returncode = honcho.wait(timeout=60)
@@ -90,9 +98,12 @@ def test_every_role_stops_by_itself_when_make_run_is_interrupted(tmp_path):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)  # only if the test failed: never leave them
         honcho.wait(timeout=10)
+        banner.kill()
     output = log_path.read_text()
     print(output)  # shown when the test failed
 
+    links = output.index("Gateway on http://gw.example ")
+    assert output.index("Application startup complete") < links  # the web role answers then
     assert returncode == 130  # honcho's exit on SIGINT, which `make run` takes as no error
     for role in ROLES:
         assert f"{role}.1 stopped" in output

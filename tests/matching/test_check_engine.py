@@ -1,11 +1,13 @@
 """`manage.py check_engine`: what a newcomer runs to see whether the configured engine works,
 against the scripted engine on loopback through litellm."""
 
+import re
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from tests.support.engine import ScriptedEngine
 from tests.support.network import free_port
 
 pytestmark = pytest.mark.django_db
@@ -69,3 +71,22 @@ def test_no_engine_configured_says_which_settings(settings):
 
     with pytest.raises(CommandError, match="set INTENT_ENGINE_MODEL"):
         run()
+
+
+def test_the_time_reported_is_the_engines_round_trip_with_loading_reported_apart(settings):
+    with ScriptedEngine(delay_s=0.3) as slow:  # a model that takes 0.3 s to answer
+        settings.INTENT_ENGINE_MODEL = "openai/scripted"
+        settings.INTENT_ENGINE_API_BASE = slow.api_base
+        settings.INTENT_ENGINE_API_KEY = "sk-test"
+        settings.INTENT_ENGINE_TIMEOUT_S = 5.0
+        settings.INTENT_ENGINE_RETRIES = 0
+
+        out = run()
+
+        assert slow.calls_count == 1  # the rehearsal that loads litellm never reaches the engine
+    loaded = re.search(r"^litellm loaded in (\d+\.\d\d) s$", out, flags=re.MULTILINE)
+    answered = re.search(r"^The engine answered in (\d+\.\d\d) s:$", out, flags=re.MULTILINE)
+    assert loaded is not None, out
+    assert answered is not None, out
+    assert loaded.start() < answered.start()
+    assert 0.3 <= float(answered.group(1)) < 0.3 + 1.0
