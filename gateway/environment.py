@@ -1,6 +1,7 @@
 """The environment the settings read: `.env` beside manage.py (the real environment wins), and
 numbers that must fall within bounds, refused at start otherwise."""
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -135,3 +136,20 @@ def usd_rates(raw: str) -> dict[str, Decimal]:
             )
         rates[code] = rate
     return rates
+
+
+def idempotency_windows(engine_timeout_s: float) -> tuple[int, int]:
+    """IDEMPOTENCY_KEY_TTL_S, how long a key and its answer are kept (a day), and
+    IDEMPOTENCY_LOCK_S, how long a request that never finished (a killed worker) holds its key:
+    longer than any request takes, the engine's whole timeout included (by default that
+    timeout and 30 s, at least a minute), and at most the key's own life."""
+    ttl = bounded_int("IDEMPOTENCY_KEY_TTL_S", 86_400, 60, 30 * 86_400, " seconds")
+    lock = bounded_int(
+        "IDEMPOTENCY_LOCK_S", max(60, math.ceil(engine_timeout_s) + 30), 5, 3600, " seconds"
+    )
+    if not engine_timeout_s < lock <= ttl:
+        raise ImproperlyConfigured(
+            f"IDEMPOTENCY_LOCK_S ({lock}) must be longer than INTENT_ENGINE_TIMEOUT_S "
+            f"({engine_timeout_s:g}) and at most IDEMPOTENCY_KEY_TTL_S ({ttl})"
+        )
+    return ttl, lock

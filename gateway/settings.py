@@ -21,6 +21,7 @@ from gateway.environment import (
     bounded_int,
     database,
     env,
+    idempotency_windows,
     served_at,
     supply_keys,
     throttle_rates,
@@ -34,7 +35,6 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # The embedded default's files: file cache, filesystem broker, beat's schedule. A relative path is
 # read against the project; the test suite gives each of its parallel workers one of its own.
 VAR_DIR = BASE_DIR / env.str("VAR_DIR", default="var")
-
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
@@ -141,7 +141,6 @@ TEMPLATES = [
     },
 ]
 
-
 DATABASES = {"default": database(env.str("DATABASE_URL", default="sqlite:///var/gateway.sqlite3"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -220,7 +219,6 @@ DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
     "mcp": "300/min",  # every MCP request, lists and notifications included
 }
 
-
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["kernel.jsonio.OrjsonRenderer"],
     "DEFAULT_PARSER_CLASSES": ["kernel.jsonio.OrjsonParser"],
@@ -235,7 +233,7 @@ REST_FRAMEWORK: dict[str, Any] = {
     # trusting X-Forwarded-For blindly would let anyone pick their own throttle bucket.
     "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
     "EXCEPTION_HANDLER": "kernel.handlers.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "kernel.contract.GatewaySchema",
     "URL_FORMAT_OVERRIDE": None,
 }
 
@@ -360,6 +358,9 @@ INTENT_ENGINE_BAD_INPUT_S = bounded_int("INTENT_ENGINE_BAD_INPUT_S", 60, 0, 86_4
 INTENT_ENGINE_CANARY_TIMEOUT_S = bounded("INTENT_ENGINE_CANARY_TIMEOUT_S", 2.0, 0.2, 30, " seconds")
 # Resolutions are reused this long for the same normalized text and region.
 INTENT_ENGINE_CACHE_S = bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400, " seconds")
+# Idempotency-Key of the API's POSTs (kernel/idempotency.py): how long a key and its answer are
+# kept, and how long a request that never finished holds its key (gateway/environment.py).
+IDEMPOTENCY_KEY_TTL_S, IDEMPOTENCY_LOCK_S = idempotency_windows(INTENT_ENGINE_TIMEOUT_S)
 # litellm would fetch its price list from the network on import; its own copy does (DESIGN.md 3).
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 

@@ -1,4 +1,5 @@
-"""What /openapi.json says of shared things: the error responses, typed id parameters."""
+"""What /openapi.json says of shared things: the error responses, typed id parameters, and
+what a view's mixins add to its operations (`GatewaySchema`)."""
 
 from collections.abc import Mapping
 from typing import Any
@@ -6,11 +7,13 @@ from typing import Any
 from drf_spectacular.extensions import (
     OpenApiSerializerExtension,
 )
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from kernel import errors as catalog
+from kernel import idempotency
 
 # --- Shared serializers ------------------------------------------------------------------------
 
@@ -50,6 +53,22 @@ BAD_BODY = (
     )
     + " `fields` names each."
 )
+
+
+class GatewaySchema(AutoSchema):
+    """drf-spectacular's AutoSchema (DEFAULT_SCHEMA_CLASS), plus what a view's mixins add to its
+    operations: the Idempotency-Key of an idempotent view's POSTs (kernel/idempotency.py)."""
+
+    def get_operation(
+        self, path: str, path_regex: str, path_prefix: str, method: str, registry: Any
+    ) -> dict[str, Any] | None:
+        operation: dict[str, Any] | None = super().get_operation(
+            path, path_regex, path_prefix, method, registry
+        )
+        if operation is not None and idempotency.applies(self.view, method):
+            envelope = self.resolve_serializer(ErrorSerializer, "response").ref
+            idempotency.document(operation, envelope)
+        return operation
 
 
 def id_parameter(name: str, prefix: str, description: str) -> OpenApiParameter:

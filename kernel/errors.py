@@ -251,6 +251,26 @@ BODY_NOT_AN_OBJECT = Error(400, "invalid_body", "The request body must be a JSON
 MISSING_FIELDS = Error(400, "missing_fields", "Required fields are missing: {names}.")
 REPEATED_PARAMETER = Error(400, "invalid_parameter", "Give each query parameter once: {names}.")
 
+# --- Idempotency-Key (kernel/idempotency.py) ---------------------------------------------------
+INVALID_IDEMPOTENCY_KEY = Error(
+    400,
+    "invalid_idempotency_key",
+    "Idempotency-Key must be 1 to 255 printable ASCII characters, without a space at either end.",
+    described="The Idempotency-Key header is not 1 to 255 printable ASCII characters without a "
+    "space at either end.",
+)
+IDEMPOTENCY_KEY_REUSED = Error(
+    422,
+    "idempotency_key_reused",
+    "This Idempotency-Key was sent with another request (method, path or body): send a new key "
+    "with a new request.",
+)
+IDEMPOTENCY_KEY_IN_FLIGHT = Error(
+    409,
+    "idempotency_key_in_flight",
+    "A request with this Idempotency-Key is still being answered: retry it in a moment.",
+)
+
 # --- Agent protocols (A2A, MCP) -----------------------------------------------------------------
 UNKNOWN_OPERATION = Error(400, "unknown_operation", "No operation is called {name!r}; ask {names}.")
 NOT_ARGUMENTS = Error(400, "invalid_arguments", "The arguments of {operation} must be an object.")

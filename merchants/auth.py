@@ -30,8 +30,12 @@ def presented_token(request: Request) -> str | None:
     return request.headers.get(HEADER) or None
 
 
+def merchant_of_token(token: str) -> MerchantAgent | None:
+    return MerchantAgent.objects.filter(token_hash=token_digest(token)).first()
+
+
 def merchant_for_token(token: str) -> MerchantAgent:
-    merchant = MerchantAgent.objects.filter(token_hash=token_digest(token)).first()
+    merchant = merchant_of_token(token)
     if merchant is None:
         raise invalid_token()
     return merchant

@@ -33,6 +33,7 @@ from merchants.delivery_serializers import (
     verification_log,
 )
 from merchants.examples import DELIVERIES, RETRIED
+from merchants.idempotency import Idempotent
 from merchants.views import MERCHANT_ID
 
 DELIVERY_ID = OpenApiParameter(
@@ -44,7 +45,7 @@ DELIVERY_ID = OpenApiParameter(
 )
 
 
-class DeliveryViewSet(MerchantTokenActions, viewsets.ViewSet):
+class DeliveryViewSet(Idempotent, MerchantTokenActions, viewsets.ViewSet):
     lookup_url_kwarg = "deliveryId"
     lookup_value_regex = "[^/]+"
     token_actions = ("list", "retry")

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from merchants import delivery, probes, verification
+from merchants.idempotency import idempotency_keys_prune
 from merchants.models import MerchantAgent, ProbeTrigger
 
 SOFT_LIMIT, HARD_LIMIT = delivery.attempt_time_limits()
@@ -91,7 +92,8 @@ def probe_merchants() -> None:
 
 @shared_task(acks_late=True, soft_time_limit=600, time_limit=660, ignore_result=True)
 def prune_records() -> None:
-    """Delete finished deliveries and probes past their retention. Idempotent: it only deletes."""
+    """Delete finished deliveries and probes past their retention, and expired idempotency
+    keys. Idempotent: it only deletes."""
     now = timezone.now()
     deliveries = delivery.deliveries_prune(
         finished_before=now - timedelta(days=settings.WEBHOOK_RETENTION_DAYS)
@@ -99,5 +101,11 @@ def prune_records() -> None:
     checks = probes.probes_prune(
         checked_before=now - timedelta(days=settings.HEALTH_PROBE_RETENTION_DAYS)
     )
-    if deliveries or checks:
-        logger.info("pruned %d deliveries and %d health probes", deliveries, checks)
+    keys = idempotency_keys_prune(now=now)
+    if deliveries or checks or keys:
+        logger.info(
+            "pruned %d deliveries, %d health probes and %d expired idempotency keys",
+            deliveries,
+            checks,
+            keys,
+        )

@@ -30,6 +30,7 @@ from merchants.examples import (
     REGISTER_REQUEST,
     REGISTERED,
 )
+from merchants.idempotency import Idempotent
 from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
 from merchants.models import RESERVED_MERCHANT_IDS
 from merchants.serializers import (
@@ -60,7 +61,7 @@ MERCHANT_ID = OpenApiParameter(
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
 
 
-class MerchantViewSet(MerchantTokenActions, WaitingViewSet):
+class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
     lookup_url_kwarg = "merchantId"
     lookup_value_regex = "[^/]+"
     # Lookups are public; registration checks a presented token itself (a new merchant has

@@ -30,6 +30,7 @@ from kernel.throttles import ScopeThrottle, client_address
 from kernel.validation import validated
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
+from merchants.idempotency import Idempotent
 from merchants.services import merchant_get
 from reporting import services
 from reporting.auth import SupplyKeyAuthentication, SupplyKeyRequired
@@ -80,7 +81,7 @@ class BuyLinkViewSet(viewsets.ViewSet):
         return HttpResponseRedirect(target)
 
 
-class ConversionViewSet(MerchantTokenActions, viewsets.ViewSet):
+class ConversionViewSet(Idempotent, MerchantTokenActions, viewsets.ViewSet):
     token_actions = ("create",)
     throttle_scope = "conversions"
 

@@ -41,13 +41,14 @@ from matching.serializers import (
 )
 from matching.views.parameters import INTENT_ID, NOT_STORED, TOKEN_ERRORS
 from merchants.auth import MerchantTokenActions
+from merchants.idempotency import Idempotent
 
 
 def _intent_data(intent: Any) -> dict[str, Any]:
     return dict(IntentSerializer(intent).data)
 
 
-class IntentViewSet(MerchantTokenActions, WaitingViewSet):
+class IntentViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
     lookup_url_kwarg = "intentId"
     lookup_value_regex = "[^/]+"
     token_actions = ("list",)  # the merchants' polling feed

@@ -32,9 +32,10 @@ from matching.serializers import (
     IntentMandateVerifySerializer,
     SignedIntentMandateSerializer,
 )
+from merchants.idempotency import Idempotent
 
 
-class IntentMandateViewSet(viewsets.ViewSet):
+class IntentMandateViewSet(Idempotent, viewsets.ViewSet):
     def get_throttles(self) -> list[Any]:
         self.throttle_scope = "mandates" if self.action == "sign" else "mandate_verify"
         return super().get_throttles()

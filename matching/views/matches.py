@@ -53,6 +53,7 @@ from matching.serializers import (
 )
 from matching.views.parameters import DEMAND_TOKEN, MATCH_SESSION_ID, MATCH_TOKEN_ID
 from merchants.auth import merchant_for_token, presented_token
+from merchants.idempotency import Idempotent
 
 
 def _demand_tokens(request: Request, in_body: str | None) -> list[str]:
@@ -61,7 +62,7 @@ def _demand_tokens(request: Request, in_body: str | None) -> list[str]:
     return [token for token in (request.headers.get(DEMAND_HEADER), in_body) if token]
 
 
-class MatchViewSet(viewsets.ViewSet):
+class MatchViewSet(Idempotent, viewsets.ViewSet):
     lookup_url_kwarg = "matchSessionId"
     lookup_value_regex = "[^/]+"
 

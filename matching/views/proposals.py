@@ -37,10 +37,11 @@ from matching.serializers import (
 from matching.views.parameters import PROPOSAL_ID
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
+from merchants.idempotency import Idempotent
 from merchants.services import merchant_get
 
 
-class ProposalViewSet(MerchantTokenActions, viewsets.ViewSet):
+class ProposalViewSet(Idempotent, MerchantTokenActions, viewsets.ViewSet):
     lookup_url_kwarg = "proposalId"
     lookup_value_regex = "[^/]+"
     token_actions = ("create",)

@@ -29,6 +29,7 @@ API_ONLY = [
     "merchants.merchantagent",
     "merchants.webhookdelivery",
     "merchants.healthprobe",
+    "merchants.idempotencykey",
     "catalog.recommendation",
     "catalog.searchword",  # written by the database as products are
     "reporting.click",

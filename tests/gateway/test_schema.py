@@ -123,7 +123,8 @@ def test_mandate_signing_declares_its_errors_and_the_signed_body(client):
     schema = client.get("/openapi.json").json()
 
     sign = schema["paths"]["/v1/intent-mandates/sign"]["post"]
-    assert set(sign["responses"]) == {"201", "400", "413", "429", "503"}
+    # 409 and 422: an Idempotency-Key in flight, or reused with another body.
+    assert set(sign["responses"]) == {"201", "400", "409", "413", "422", "429", "503"}
     signed = schema["components"]["schemas"]["SignedIntentMandate"]
     assert set(signed["required"]) == {
         "mandate",
@@ -136,7 +137,7 @@ def test_mandate_signing_declares_its_errors_and_the_signed_body(client):
     request = schema["components"]["schemas"]["IntentMandateSignRequest"]
     assert set(request["required"]) == {"product_id", "amount_limit"}
     verify = schema["paths"]["/v1/intent-mandates/verify"]["post"]
-    assert set(verify["responses"]) == {"200", "400", "413", "429"}
+    assert set(verify["responses"]) == {"200", "400", "409", "413", "422", "429"}
 
 
 def test_the_report_declares_the_supply_key_scheme(client):

@@ -128,6 +128,15 @@ def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess
             {"DJANGO_SECRET_KEY": "k", "SUPPLY_API_KEYS": "long-enough-key-0001,short"},
             "SUPPLY_API_KEYS entries must be at least 16 characters",
         ),
+        ({"DJANGO_SECRET_KEY": "k", "IDEMPOTENCY_KEY_TTL_S": "59"}, "IDEMPOTENCY_KEY_TTL_S must"),
+        (
+            {"DJANGO_SECRET_KEY": "k", "IDEMPOTENCY_LOCK_S": "8", "INTENT_ENGINE_TIMEOUT_S": "8"},
+            "IDEMPOTENCY_LOCK_S (8) must be longer than INTENT_ENGINE_TIMEOUT_S (8)",
+        ),
+        (
+            {"DJANGO_SECRET_KEY": "k", "IDEMPOTENCY_LOCK_S": "120", "IDEMPOTENCY_KEY_TTL_S": "60"},
+            "and at most IDEMPOTENCY_KEY_TTL_S (60)",
+        ),
     ],
 )
 @pytest.mark.processes

@@ -9,8 +9,12 @@ from django.db import connection, transaction
 
 from kernel.secrets import reencrypt
 
-# (table, primary key, column) of every secret at rest.
-COLUMNS = [("merchants_merchantagent", "id", "webhook_secret")]
+# (table, primary key, column) of every secret at rest: merchants' webhook secrets, and the
+# answers kept for Idempotency-Key retries (NULL while their request runs).
+COLUMNS = [
+    ("merchants_merchantagent", "id", "webhook_secret"),
+    ("merchants_idempotencykey", "id", "stored_answer"),
+]
 
 
 class Command(BaseCommand):
@@ -21,7 +25,8 @@ class Command(BaseCommand):
         with transaction.atomic(), connection.cursor() as cursor:
             for table, key, column in COLUMNS:
                 # Constant names of our own tables; the values are bound parameters.
-                cursor.execute(f"SELECT {key}, {column} FROM {table}")  # noqa: S608
+                stored = f"SELECT {key}, {column} FROM {table} WHERE {column} IS NOT NULL"  # noqa: S608
+                cursor.execute(stored)
                 for pk, value in cursor.fetchall():
                     cursor.execute(
                         f"UPDATE {table} SET {column} = %s WHERE {key} = %s",  # noqa: S608

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("merchants", "0008_webhookevent_traceparent"),
+        ("merchants", "0009_idempotency_keys"),
     ]
 
     operations = [

@@ -1,0 +1,109 @@
+"""The Idempotency-Key of kernel/idempotency.py over the IdempotencyKey table, and the view mixin
+that opts a ViewSet in: `class MyViewSet(Idempotent, viewsets.ViewSet)`.
+
+A key is claimed by inserting its row: the unique key_hash makes one of two concurrent claims win
+on SQLite and PostgreSQL alike (the other's insert fails, and it reads the winner's row). Every
+later change is a conditional UPDATE or DELETE on the row as it was read, healthchecks' claim: a
+retry takes over a run whose lock lapsed, or renews a key that expired, only if no other did
+first; a run keeps its answer, or releases the key, only while the key is still its own.
+"""
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.request import Request
+
+from kernel.errors import IDEMPOTENCY_KEY_IN_FLIGHT, IDEMPOTENCY_KEY_REUSED, Error
+from kernel.idempotency import Answer, Claim, IdempotentPosts, Keyed
+from merchants.auth import merchant_of_token, presented_token
+from merchants.delivery.sweeper import delete_in_batches
+from merchants.models import IdempotencyKey, MerchantAgent
+
+PATH_MAX = IdempotencyKey._meta.get_field("path").max_length or 300
+# Tries of a claim whose key changes under it (expired and renewed, released, pruned).
+CLAIM_TRIES = 3
+
+
+def _lease(now: datetime) -> dict[str, object]:
+    return {"locked_until": now + timedelta(seconds=settings.IDEMPOTENCY_LOCK_S)}
+
+
+def _fresh(keyed: Keyed, now: datetime) -> dict[str, object]:
+    """The columns of a key's first run."""
+    return {
+        "request_hash": keyed.request_hash,
+        "caller": keyed.caller,
+        "method": keyed.method,
+        "path": keyed.path[:PATH_MAX],
+        "created_at": now,
+        "expires_at": now + timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_S),
+        "status_code": None,
+        "stored_answer": None,
+        **_lease(now),
+    }
+
+
+class KeyTable:
+    """The keys, one row each (kernel.idempotency.Store)."""
+
+    def claim(self, keyed: Keyed) -> Claim | Answer | Error:
+        for _ in range(CLAIM_TRIES):
+            now = timezone.now()
+            try:
+                with transaction.atomic():
+                    row = IdempotencyKey.objects.create(
+                        key_hash=keyed.key_hash, **_fresh(keyed, now)
+                    )
+                return Claim(row.pk, row.run)
+            except IntegrityError:
+                pass  # the key is taken: see by whom
+            found = IdempotencyKey.objects.filter(key_hash=keyed.key_hash).first()
+            if found is None:
+                continue  # released or pruned meanwhile
+            held = IdempotencyKey.objects.filter(pk=found.pk, run=found.run)
+            if found.expires_at <= now:  # an expired key is a new one
+                if held.filter(expires_at__lte=now).update(run=found.run + 1, **_fresh(keyed, now)):
+                    return Claim(found.pk, found.run + 1)
+                continue
+            if found.request_hash != keyed.request_hash:
+                return IDEMPOTENCY_KEY_REUSED
+            if found.status_code is not None and found.stored_answer is not None:
+                return Answer.unsealed(found.status_code, found.stored_answer)
+            if found.locked_until is not None and found.locked_until > now:
+                return IDEMPOTENCY_KEY_IN_FLIGHT
+            # The run that held it died: this retry runs instead, unless another took it first.
+            taken = held.filter(status_code__isnull=True).update(run=found.run + 1, **_lease(now))
+            return Claim(found.pk, found.run + 1) if taken else IDEMPOTENCY_KEY_IN_FLIGHT
+        return IDEMPOTENCY_KEY_IN_FLIGHT
+
+    def keep(self, claim: Claim, answer: Answer) -> None:
+        IdempotencyKey.objects.filter(pk=claim.row, run=claim.run, status_code__isnull=True).update(
+            status_code=answer.status, stored_answer=answer.sealed(), locked_until=None
+        )
+
+    def release(self, claim: Claim) -> None:
+        IdempotencyKey.objects.filter(
+            pk=claim.row, run=claim.run, status_code__isnull=True
+        ).delete()
+
+
+# Every POST action of a ViewSet that takes this first among its bases takes an Idempotency-Key
+# (kernel/idempotency.py). No docstring: it would describe the view's operations in the contract.
+class Idempotent(IdempotentPosts):
+    idempotency_store = KeyTable()
+
+    def idempotency_principal(self, request: Request) -> Any:
+        """The merchant: authenticated by the view, or (registration, acceptance) by the
+        X-Merchant-Token presented, whichever of its tokens it is."""
+        if isinstance(request.user, MerchantAgent):
+            return request.user
+        token = presented_token(request)
+        return None if token is None else merchant_of_token(token)
+
+
+def idempotency_keys_prune(*, now: datetime) -> int:
+    """Delete the keys expired by `now` (an expired key already acts as new); how many went."""
+    return delete_in_batches(IdempotencyKey.objects.filter(expires_at__lte=now))
