@@ -24,6 +24,8 @@ def spectacular_settings(public_base_url: str) -> dict[str, Any]:
             "MandateVerificationReasonEnum": "matching.mandates.Reason",
             # A mandate's algorithm and a JWK's alg: the same choice under one name.
             "SigningAlgorithmEnum": "kernel.signing.ALGORITHM_CHOICES",
+            # A merchant record's verification_state and its verification's state: one choice.
+            "VerificationStateEnum": "merchants.serializers.VERIFICATION_STATES",
         },
         "POSTPROCESSING_HOOKS": [
             "drf_spectacular.hooks.postprocess_schema_enums",

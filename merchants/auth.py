@@ -99,6 +99,17 @@ def require_merchant(request: Request, merchant_id: str) -> MerchantAgent:
     return merchant
 
 
+def presented_by_owner(request: Request, merchant: MerchantAgent) -> bool:
+    """Whether a public request carries the merchant's own token (it may carry none): 403 for a
+    token that is not its own, as for the actions that need one."""
+    token = presented_token(request)
+    if token is None:
+        return False
+    if merchant_for_token(token).pk != merchant.pk:
+        raise OTHER_MERCHANTS_TOKEN()
+    return True
+
+
 class MerchantTokenScheme(OpenApiAuthenticationExtension):
     target_class = "merchants.auth.MerchantTokenAuthentication"
     name = "MerchantToken"

@@ -25,14 +25,15 @@ from kernel.validation import validated
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
 from merchants.delivery import merchant_deliveries, merchant_delivery_retry
-from merchants.examples import DELIVERIES, RETRIED
-from merchants.idempotency import Idempotent
-from merchants.serializers import (
+from merchants.delivery_serializers import (
     DeliveriesPageSerializer,
     DeliveriesQuerySerializer,
     DeliveryEnvelopeSerializer,
     DeliverySerializer,
+    verification_log,
 )
+from merchants.examples import DELIVERIES, RETRIED
+from merchants.idempotency import Idempotent
 from merchants.views import MERCHANT_ID
 
 DELIVERY_ID = OpenApiParameter(
@@ -56,12 +57,15 @@ class DeliveryViewSet(Idempotent, MerchantTokenActions, viewsets.ViewSet):
 
     @extend_schema(
         operation_id="listMerchantDeliveries",
-        summary="The merchant agent's webhook deliveries, with every attempt",
+        summary="The merchant agent's webhook deliveries, with every attempt, and its "
+        "endpoint's verification attempts",
         description="Newest first, `limit` at a time (pass next_cursor back as cursor for the "
         "next page), optionally only those in one `status`. Each delivery shows its event (the "
         "webhook-id it is sent under), where it stands, when it is tried next and each attempt: "
-        "when, the HTTP status or the error, how long it took. Never the signature headers nor "
-        "the merchant's own answers. Only the merchant's own deliveries, with its token.",
+        "when, the HTTP status or the error, how long it took. `verification` shows the same of "
+        "the endpoint's current verification (no Intent.Surge is delivered until it is "
+        "verified), on every page. Never the signature headers nor the merchant's own answers. "
+        "Only the merchant's own deliveries, with its token.",
         tags=["merchants"],
         parameters=[MERCHANT_ID, DeliveriesQuerySerializer],
         responses={
@@ -82,6 +86,7 @@ class DeliveryViewSet(Idempotent, MerchantTokenActions, viewsets.ViewSet):
         return Response(
             {
                 "merchant_id": merchant.merchant_id,
+                "verification": verification_log(merchant, page.verification_attempts),
                 "count": len(page.deliveries),
                 "deliveries": DeliverySerializer(page.deliveries, many=True).data,
                 "next_cursor": page.next_cursor,

@@ -23,6 +23,17 @@ MERCHANT: dict[str, Any] = {
     "endpoint_verified_at": "2025-11-20T09:00:01Z",
     "verification_state": "verified",
     "verification_error": None,
+    "verification": None,
+}
+
+# Where the verification of acme-running's endpoint stands, as the merchant itself sees it.
+VERIFICATION: dict[str, Any] = {
+    "webhook_id": "evt_5e2b8c0f4d1a49b7a3c6e910",
+    "state": "verified",
+    "attempt_count": 2,
+    "next_attempt_at": None,
+    "last_error": None,
+    "parked_at": None,
 }
 
 REGISTER_REQUEST = OpenApiExample(
@@ -57,6 +68,29 @@ MERCHANT_RECORD = OpenApiExample(
     "Merchant",
     summary="An active merchant agent",
     value={"status": "active", "merchant": MERCHANT},
+    response_only=True,
+)
+
+UNVERIFIED_ERROR = 'The endpoint answered 2xx without {"challenge": "<the challenge sent>"}.'
+OWN_MERCHANT_RECORD = OpenApiExample(
+    "Own merchant, endpoint unverified",
+    summary="Looked up with its own token: why its endpoint is not verified yet",
+    value={
+        "status": "active",
+        "merchant": {
+            **MERCHANT,
+            "endpoint_verified_at": None,
+            "verification_state": "pending",
+            "verification_error": UNVERIFIED_ERROR,
+            "verification": {
+                **VERIFICATION,
+                "state": "pending",
+                "attempt_count": 3,
+                "next_attempt_at": "2025-11-20T09:35:10Z",
+                "last_error": UNVERIFIED_ERROR,
+            },
+        },
+    },
     response_only=True,
 )
 
@@ -140,6 +174,13 @@ DELIVERIES = OpenApiExample(
     summary="The newest deliveries: one delivered at its second attempt, one failed",
     value={
         "merchant_id": "acme-running",
+        "verification": {
+            **VERIFICATION,
+            "attempts": [
+                _attempt(1, "2025-11-17T08:00:00Z", 503, 143),
+                _attempt(2, "2025-11-17T08:00:05Z", 200, 88),
+            ],
+        },
         "count": 2,
         "deliveries": [DELIVERED, FAILED],
         "next_cursor": None,

@@ -234,6 +234,35 @@ class DeliveryAttempt(models.Model):
         return f"attempt {self.number}"
 
 
+class VerificationAttempt(models.Model):
+    """One request of an endpoint verification (merchants/verification.py) and what came of it:
+    what the merchant reads in its deliveries log when its endpoint stays unverified. Only the
+    attempts of the merchant's current verification are kept."""
+
+    merchant = models.ForeignKey(
+        MerchantAgent, on_delete=models.CASCADE, related_name="verification_attempts_made"
+    )
+    # The verification's event (verification_event_id): the webhook-id of every attempt.
+    event_id = models.CharField(max_length=40)
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    verified = models.BooleanField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    latency_ms = models.PositiveIntegerField()
+    error = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        ordering = ["merchant", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["merchant", "event_id", "number"], name="verification_attempt_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"verification attempt {self.number}"
+
+
 class ProbeTrigger(models.TextChoices):
     SCHEDULE = "schedule"  # the beat task
     API = "api"  # GET /v1/merchant/{id}/health

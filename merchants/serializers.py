@@ -1,23 +1,19 @@
-"""Merchant agent requests (validation), the MerchantAgent representation and a merchant's view
-of its deliveries."""
+"""Merchant agent requests (validation) and the MerchantAgent representation, with its endpoint's
+verification (a merchant's deliveries are in merchants/delivery_serializers.py)."""
 
-from datetime import datetime
 from typing import Any
 
 from django.core.validators import RegexValidator
-from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from kernel.serializer_fields import JsonStringField, MetadataField, limit_field
+from kernel.serializer_fields import JsonStringField, MetadataField
 from merchants.endpoints import ENDPOINT_PATTERN
 from merchants.models import (
     MERCHANT_ID,
     MUTABLE_FIELDS,
     RESERVED_MERCHANT_IDS,
-    AttemptOutcome,
-    DeliveryStatus,
     MerchantAgent,
-    WebhookDelivery,
 )
 
 
@@ -107,6 +103,54 @@ def verification_state(merchant: MerchantAgent) -> str:
     return "parked" if merchant.verification_parked_at is not None else "pending"
 
 
+class BlankAsNullField(serializers.CharField):
+    """Stored text that is blank when there is nothing to say: shown as null."""
+
+    def to_representation(self, value: Any) -> Any:  # a str, or None
+        return str(value) if value else None
+
+
+class EndpointVerificationSerializer(serializers.Serializer):
+    """Where the proof of the endpoint's ownership stands, in full: for the merchant itself."""
+
+    webhook_id = BlankAsNullField(
+        source="verification_event_id",
+        allow_null=True,
+        help_text="The endpoint.verification event's id: the webhook-id of each of its "
+        "attempts. A new one for every change of the endpoint.",
+    )
+    state = serializers.SerializerMethodField()
+    attempt_count = serializers.IntegerField(
+        source="verification_attempts",
+        help_text="Attempts made for the current endpoint (the schedule makes 8 at most).",
+    )
+    next_attempt_at = serializers.DateTimeField(
+        source="next_verification_at",
+        allow_null=True,
+        help_text="When the next attempt is due (while one is under way, when it is given up "
+        "for lost); null once verified or parked.",
+    )
+    last_error = BlankAsNullField(
+        source="last_verification_error",
+        allow_null=True,
+        help_text="Why the latest attempt failed, in the gateway's words (never the endpoint's "
+        "own answer); null when none failed since the endpoint was set.",
+    )
+    parked_at = serializers.DateTimeField(
+        source="verification_parked_at",
+        allow_null=True,
+        help_text="When the schedule ran out without the challenge echoed; null unless parked.",
+    )
+
+    @extend_schema_field(serializers.ChoiceField(choices=VERIFICATION_STATES))
+    def get_state(self, merchant: MerchantAgent) -> str:
+        return verification_state(merchant)
+
+
+# The context that shows a merchant record to its own merchant (its token was presented).
+OWNER = {"owner": True}
+
+
 class MerchantAgentSerializer(serializers.ModelSerializer):
     verification_state = serializers.SerializerMethodField(
         help_text="Where the proof of the endpoint's ownership stands."
@@ -114,6 +158,11 @@ class MerchantAgentSerializer(serializers.ModelSerializer):
     verification_error = serializers.SerializerMethodField(
         help_text="Why the latest verification attempt failed, in the gateway's words (never "
         "the endpoint's own answer); null when none failed since the endpoint was set."
+    )
+    verification = serializers.SerializerMethodField(
+        help_text="The endpoint's verification in full (its attempts, the next one, the last "
+        "error), shown to the merchant itself: in the answers to its token, and in the lookup "
+        "when it sends its X-Merchant-Token. Null for anyone else."
     )
 
     @extend_schema_field(serializers.ChoiceField(choices=VERIFICATION_STATES))
@@ -123,6 +172,12 @@ class MerchantAgentSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_verification_error(self, merchant: MerchantAgent) -> str | None:
         return merchant.last_verification_error or None
+
+    @extend_schema_field(EndpointVerificationSerializer(allow_null=True))
+    def get_verification(self, merchant: MerchantAgent) -> dict[str, Any] | None:
+        if not self.context.get("owner"):
+            return None
+        return EndpointVerificationSerializer(merchant).data
 
     class Meta:
         model = MerchantAgent
@@ -137,6 +192,7 @@ class MerchantAgentSerializer(serializers.ModelSerializer):
             "endpoint_verified_at",
             "verification_state",
             "verification_error",
+            "verification",
         ]
         extra_kwargs = {
             "deliveries_disabled_at": {
@@ -151,9 +207,11 @@ class MerchantAgentSerializer(serializers.ModelSerializer):
         }
 
 
-def merchant_body(merchant: MerchantAgent) -> dict[str, Any]:
-    """The `{status, merchant}` body of lookups and merchant commands."""
-    return {"status": merchant.status, "merchant": MerchantAgentSerializer(merchant).data}
+def merchant_body(merchant: MerchantAgent, *, owner: bool) -> dict[str, Any]:
+    """The `{status, merchant}` body of lookups and merchant commands; `owner` when the request
+    carries the merchant's own token."""
+    record = MerchantAgentSerializer(merchant, context={"owner": owner}).data
+    return {"status": merchant.status, "merchant": record}
 
 
 class MerchantEnvelopeSerializer(serializers.Serializer):
@@ -199,122 +257,3 @@ class MerchantHealthSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Why it is unhealthy, in the gateway's words; never the merchant's own answer.",
     )
-
-
-# --- A merchant's deliveries -------------------------------------------------------------------
-
-
-# What each status and outcome means, for the contract (one enum each, shared by the filter and
-# the representation).
-DELIVERY_STATUSES = [
-    (DeliveryStatus.PENDING.value, "waiting for its next attempt (next_retry_at)"),
-    (DeliveryStatus.SENDING.value, "an attempt is under way"),
-    (DeliveryStatus.SUCCEEDED.value, "an attempt was answered 2xx"),
-    (
-        DeliveryStatus.FAILED.value,
-        "failed for good: attempts exhausted, 410 Gone, or nothing could be sent",
-    ),
-]
-ATTEMPT_OUTCOMES = [
-    (AttemptOutcome.IN_FLIGHT.value, "under way"),
-    (AttemptOutcome.SUCCEEDED.value, "answered 2xx"),
-    (AttemptOutcome.FAILED.value, "another answer, no answer in time, or not sent"),
-    (AttemptOutcome.ABANDONED.value, "the worker stopped before the endpoint answered"),
-]
-
-
-class DeliveriesQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(
-        choices=DELIVERY_STATUSES, required=False, help_text="Only deliveries in this status."
-    )
-    cursor = JsonStringField(max_length=200, required=False)
-    limit = limit_field(default=20, maximum=100)
-
-
-class BlankAsNullField(serializers.CharField):
-    """Stored text that is blank when there is nothing to say: shown as null."""
-
-    def to_representation(self, value: Any) -> Any:  # a str, or None
-        return str(value) if value else None
-
-
-class DeliveryEventSerializer(serializers.Serializer):
-    webhook_id = JsonStringField(
-        source="event_id",
-        help_text="The event's id: the webhook-id header and the body's id of every attempt, "
-        "the same on every retry.",
-    )
-    type = JsonStringField(source="event_type", help_text="The event's type: intent.surge.")
-    intent_id = JsonStringField(allow_null=True, help_text="The intent the event announces.")
-
-
-class DeliveryAttemptSerializer(serializers.Serializer):
-    """One HTTP request of a delivery. The merchant's own answer is never shown."""
-
-    number = serializers.IntegerField(help_text="1 for the first attempt.")
-    started_at = serializers.DateTimeField()
-    outcome = serializers.ChoiceField(choices=ATTEMPT_OUTCOMES)
-    status_code = serializers.IntegerField(
-        allow_null=True, help_text="The endpoint's HTTP status; null when it did not answer."
-    )
-    latency_ms = serializers.IntegerField(
-        allow_null=True, help_text="How long the attempt took; null while it is under way."
-    )
-    error = BlankAsNullField(
-        allow_null=True, help_text="Why the attempt failed, in the gateway's words; else null."
-    )
-
-
-def _moment(value: datetime | None) -> str | None:
-    return serializers.DateTimeField().to_representation(value) if value else None
-
-
-NULLABLE_MOMENT = serializers.DateTimeField(allow_null=True)
-
-
-class DeliverySerializer(serializers.Serializer):
-    """One event for the merchant: where it stands, and every attempt made."""
-
-    delivery_id = serializers.IntegerField(source="pk")
-    event = DeliveryEventSerializer()
-    status = serializers.ChoiceField(choices=DELIVERY_STATUSES)
-    attempt_count = serializers.IntegerField()
-    attempts = DeliveryAttemptSerializer(many=True, help_text="Oldest first.")
-    last_status_code = serializers.IntegerField(allow_null=True)
-    last_error = BlankAsNullField(allow_null=True)
-    next_retry_at = serializers.SerializerMethodField(
-        help_text="When the next attempt is due; null unless the delivery is pending."
-    )
-    created_at = serializers.DateTimeField()
-    delivered_at = serializers.SerializerMethodField(help_text="When an attempt succeeded.")
-    failed_at = serializers.SerializerMethodField(help_text="When the delivery failed for good.")
-
-    @extend_schema_field(NULLABLE_MOMENT)
-    def get_next_retry_at(self, delivery: WebhookDelivery) -> str | None:
-        pending = delivery.status == DeliveryStatus.PENDING
-        return _moment(delivery.next_attempt_at if pending else None)
-
-    @extend_schema_field(NULLABLE_MOMENT)
-    def get_delivered_at(self, delivery: WebhookDelivery) -> str | None:
-        succeeded = delivery.status == DeliveryStatus.SUCCEEDED
-        return _moment(delivery.completed_at if succeeded else None)
-
-    @extend_schema_field(NULLABLE_MOMENT)
-    def get_failed_at(self, delivery: WebhookDelivery) -> str | None:
-        failed = delivery.status == DeliveryStatus.FAILED
-        return _moment(delivery.completed_at if failed else None)
-
-
-# Served by a `list` action, yet one object: never an array in the contract.
-@extend_schema_serializer(many=False)
-class DeliveriesPageSerializer(serializers.Serializer):
-    merchant_id = JsonStringField()
-    count = serializers.IntegerField(help_text="Deliveries on this page.")
-    deliveries = DeliverySerializer(many=True, help_text="Newest first.")
-    next_cursor = JsonStringField(
-        allow_null=True, help_text="Pass it back as cursor for the next page; null on the last."
-    )
-
-
-class DeliveryEnvelopeSerializer(serializers.Serializer):
-    delivery = DeliverySerializer()

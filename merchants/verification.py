@@ -47,7 +47,12 @@ from merchants.client import MOST_SIGNATURES, Answer, post_signed
 from merchants.delivery import RETRY_SCHEDULE, event_body
 from merchants.delivery.hosts import host_allows
 from merchants.endpoints import Target, endpoint_target_within
-from merchants.models import VERIFICATION_FIELDS, MerchantAgent, MerchantStatus
+from merchants.models import (
+    VERIFICATION_FIELDS,
+    MerchantAgent,
+    MerchantStatus,
+    VerificationAttempt,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -227,16 +232,40 @@ def _attempt(
         mine = MerchantAgent.objects.filter(
             pk=member.pk, verification_event_id=member.verification_event_id
         )
+        number = member.verification_attempts + 1
         if verified:
-            mine.update(
+            settled = mine.update(
                 endpoint_verified_at=done,
-                verification_attempts=member.verification_attempts + 1,
+                verification_attempts=number,
                 next_verification_at=None,
                 last_verification_error="",
             )
         else:
-            mine.update(**_after_failure(member.verification_attempts + 1, _failure(answer), done))
+            settled = mine.update(**_after_failure(number, _failure(answer), done))
+        if settled:
+            _logged(member, number, now, answer, verified)
     return verified
+
+
+def _logged(
+    merchant: MerchantAgent, number: int, started: datetime, answer: Answer, verified: bool
+) -> None:
+    """The attempt in the merchant's log (its deliveries list); the attempts of its earlier
+    verifications go, so the log holds one schedule's worth at most."""
+    event_id = merchant.verification_event_id
+    VerificationAttempt.objects.filter(merchant_id=merchant.pk).exclude(event_id=event_id).delete()
+    attempt = VerificationAttempt(
+        merchant_id=merchant.pk,
+        event_id=event_id,
+        number=number,
+        started_at=started,
+        verified=verified,
+        status_code=answer.status_code,
+        latency_ms=answer.latency_ms,
+        error="" if verified else _failure(answer)[:300],
+    )
+    # A worker whose claim lapsed may settle the same attempt late: logged once.
+    VerificationAttempt.objects.bulk_create([attempt], ignore_conflicts=True)
 
 
 def verification_rearm(*, merchant: MerchantAgent) -> MerchantAgent:

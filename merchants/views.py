@@ -21,14 +21,20 @@ from kernel.errors import (
 from kernel.errors import MISSING_TOKEN as MISSING_TOKEN_ERROR
 from kernel.validation import validated
 from merchants import probes, services
-from merchants.auth import MerchantTokenActions, presented_token
+from merchants.auth import MerchantTokenActions, presented_by_owner, presented_token
 from merchants.auth import require_merchant as authenticated_as
 from merchants.endpoint_changes import endpoint_change_count
-from merchants.examples import MERCHANT_RECORD, REGISTER_REQUEST, REGISTERED
+from merchants.examples import (
+    MERCHANT_RECORD,
+    OWN_MERCHANT_RECORD,
+    REGISTER_REQUEST,
+    REGISTERED,
+)
 from merchants.idempotency import Idempotent
 from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
 from merchants.models import RESERVED_MERCHANT_IDS
 from merchants.serializers import (
+    OWNER,
     HeartbeatSerializer,
     MerchantAgentSerializer,
     MerchantEnvelopeSerializer,
@@ -111,7 +117,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
             "created": registration.created,
             "merchant_id": merchant.merchant_id,
             "registration_token": registration.registration_token,
-            "merchant": MerchantAgentSerializer(merchant).data,
+            "merchant": MerchantAgentSerializer(merchant, context=OWNER).data,
         }
         if registration.webhook_secret:
             answer["webhook_secret"] = registration.webhook_secret
@@ -121,16 +127,22 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
         operation_id="getMerchant",
         summary="A merchant agent's public record",
         tags=["merchants"],
-        description="Never shows the registration token or the webhook secret.",
+        description="Never shows the registration token or the webhook secret. Public; with "
+        "the merchant's own X-Merchant-Token it also shows `verification`, where the proof of "
+        "its endpoint stands in full (attempts, the next one, the last error). Another token "
+        "is refused (403).",
+        # The token is optional: anyone may read the record; its merchant sees more.
+        auth=[{"MerchantToken": []}, {}],  # type: ignore[list-item]
         parameters=[MERCHANT_ID],
         responses={
             200: MerchantEnvelopeSerializer,
-            **errors({404: MERCHANT_NOT_FOUND.doc()}),
+            **errors({403: INVALID_TOKEN, 404: MERCHANT_NOT_FOUND.doc()}),
         },
-        examples=[MERCHANT_RECORD],
+        examples=[MERCHANT_RECORD, OWN_MERCHANT_RECORD],
     )
     def retrieve(self, request: Request, merchantId: str) -> Response:
-        return Response(merchant_body(services.merchant_get(merchant_id=merchantId)))
+        merchant = services.merchant_get(merchant_id=merchantId)
+        return Response(merchant_body(merchant, owner=presented_by_owner(request, merchant)))
 
     @extend_schema(  # type: ignore[type-var]  # DRF's stubs know only synchronous actions
         operation_id="probeMerchant",
@@ -181,7 +193,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
     def heartbeat(self, request: Request) -> Response:
         body = validated(HeartbeatSerializer, request.data, source="body")
         merchant = authenticated_as(request, body["merchant_id"])
-        return Response(merchant_body(services.merchant_heartbeat(merchant=merchant)))
+        return Response(merchant_body(services.merchant_heartbeat(merchant=merchant), owner=True))
 
     @extend_schema(
         operation_id="updateMerchant",
@@ -203,7 +215,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
         merchant = services.merchant_update(
             merchant=merchant, changes=changes, on_move=partial(endpoint_change_count, request)
         )
-        return Response(merchant_body(merchant))
+        return Response(merchant_body(merchant, owner=True))
 
     @extend_schema(
         operation_id="verifyMerchantEndpoint",
@@ -224,7 +236,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
         if merchant.endpoint_verified_at is None and not merchant.is_deactivated:
             endpoint_change_count(request, merchant)
         merchant = verification_rearm(merchant=merchant)
-        return Response(merchant_body(merchant))
+        return Response(merchant_body(merchant, owner=True))
 
     @extend_schema(
         operation_id="rotateMerchantToken",
@@ -244,7 +256,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
                 "status": merchant.status,
                 "merchant_id": merchant.merchant_id,
                 "registration_token": token,
-                "merchant": MerchantAgentSerializer(merchant).data,
+                "merchant": MerchantAgentSerializer(merchant, context=OWNER).data,
             }
         )
 
@@ -262,4 +274,4 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
     def deactivate(self, request: Request, merchantId: str) -> Response:
         authenticated_as(request, merchantId)
         merchant = services.merchant_deactivate(merchant_id=merchantId)
-        return Response(merchant_body(merchant))
+        return Response(merchant_body(merchant, owner=True))

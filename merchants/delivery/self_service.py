@@ -20,7 +20,7 @@ from kernel.errors import (
 from kernel.paging import NUMBERED, page_of
 from merchants.delivery.attempts import MAX_ATTEMPTS
 from merchants.delivery.sweeper import deliveries_retry
-from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery
+from merchants.models import DeliveryStatus, MerchantAgent, VerificationAttempt, WebhookDelivery
 
 # The most attempts one delivery may have, retries included: each retry adds one, and the
 # record of a delivery stays bounded however often its merchant asks.
@@ -31,12 +31,15 @@ MOST_ATTEMPTS = 3 * MAX_ATTEMPTS
 class DeliveriesPage:
     deliveries: list[WebhookDelivery]
     next_cursor: str | None
+    # The attempts of the endpoint's current verification, oldest first, on every page.
+    verification_attempts: list[VerificationAttempt]
 
 
 def merchant_deliveries(
     *, merchant: MerchantAgent, status: str | None, cursor: str | None, limit: int
 ) -> DeliveriesPage:
-    """A page of the merchant's deliveries, newest first, with their events and attempts."""
+    """A page of the merchant's deliveries, newest first, with their events and attempts, and
+    the attempts of its endpoint's current verification."""
     rows = (
         WebhookDelivery.objects.filter(merchant=merchant)
         .select_related("event")
@@ -47,7 +50,10 @@ def merchant_deliveries(
     page, next_cursor = page_of(
         rows, id_field="id", prefix=None, cursor=cursor, limit=limit, newest_first=True
     )
-    return DeliveriesPage(page, next_cursor)
+    verifications = VerificationAttempt.objects.filter(
+        merchant=merchant, event_id=merchant.verification_event_id
+    ).order_by("number")
+    return DeliveriesPage(page, next_cursor, list(verifications))
 
 
 def _own_delivery(merchant: MerchantAgent, delivery_id: str) -> WebhookDelivery:

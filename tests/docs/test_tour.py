@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from reporting.models import Click
 from tests.support.engine import ScriptedEngine
 from tests.support.web import WebServer
 
@@ -56,14 +57,21 @@ def test_the_readme_tour_runs_as_written(tmp_path):
     assert run.returncode == 0, run.stderr + out
     assert run.stderr == ""
     lines = out.splitlines()
+    shown = re.findall(r'"rec_id": "([^"]+)"', out)
     assert '"title": "Gritline Waterproof Cushioned Trail Running Shoe",' in out  # 1: the card
     assert '"video_url"' in out  # ... with its creators' videos
     assert "Gritline Waterproof Cushioned Trail Running Shoe" in lines  # 2: by its rec_id
     assert any(re.fullmatch(r"302 https?://\S+", line) for line in lines)  # 2: the buy link
     assert '"raw_query": "waterproof trail running shoes under $120",' in out  # 3: the intent
-    assert any(re.fullmatch(r"mss_[0-9a-f]{24}", line) for line in lines)  # 3: a session
+    assert [click.recommendation_id for click in Click.objects.all()] == [shown[0]]  # 2: its click
     assert "Product Recommendation and Intent-Matching Gateway" in lines  # 4: the contract
     assert engine.intent_texts == [INTENT]  # the recommend block reached the engine
     guide = out.split("Product Recommendation and Intent-Matching Gateway\n", 1)[1]
     assert "its title mentions “trail running shoe” and “waterproof”" in guide  # the picks, why
     assert re.search(r"\$\d+\.\d\d under your budget", guide)
+    ranked = re.findall(r"^#(\d) score (0\.\d+): product (\d+) \(catalog\) - (.+)$", guide, re.M)
+    assert [rank for rank, *_ in ranked] == ["1", "2", "3"]  # 5: the recommend's proposals, ranked
+    scores = [float(score) for _, score, *_ in ranked]
+    assert scores == sorted(scores, reverse=True)
+    assert ranked[0][3].startswith("matches 3 of 3 intent tags: trail (title, tags), ")
+    assert "within budget: " in ranked[0][3]

@@ -54,8 +54,18 @@ def test_a_merchant_sees_its_delivery_with_every_attempt(client, receiver, shop)
 
     assert response.status_code == 200
     sent = receiver.wait_for(2)
+    stored = MerchantAgent.objects.get(merchant_id="shop-1")
     assert response.json() == {
         "merchant_id": "shop-1",
+        "verification": {
+            "webhook_id": stored.verification_event_id,
+            "state": "verified",
+            "attempt_count": 0,  # taken as proven (tests/protocol.py)
+            "next_attempt_at": None,
+            "last_error": None,
+            "parked_at": None,
+            "attempts": [],
+        },
         "count": 1,
         "deliveries": [
             {
@@ -217,8 +227,9 @@ def test_the_list_costs_the_same_queries_however_many_deliveries(
     for delivery in WebhookDelivery.objects.all():
         delivery_attempt(delivery_id=delivery.pk)
 
-    # The merchant by its token, a page of deliveries with their events, their attempts.
-    with django_assert_max_num_queries(3):
+    # The merchant by its token, a page of deliveries with their events, their attempts, and
+    # the attempts of the endpoint's verification.
+    with django_assert_max_num_queries(4):
         response = _deliveries(client, shop.token)
 
     assert response.json()["count"] == 6

@@ -1,12 +1,15 @@
 """The merchant endpoint of docs/protocol.md ("Trying it on your machine"), run as written: it
-refuses the verification that comes before its secret is saved, echoes the one after, and then
-receives an Intent.Surge, all through the gateway's own signed delivery on loopback."""
+answers 503 to the verification that comes before its secret is saved (the file missing, or
+created empty by the shell and not filled yet), echoes the one after, and then receives an
+Intent.Surge, all through the gateway's own signed delivery on loopback."""
 
 import re
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -32,7 +35,11 @@ def endpoint(tmp_path):
     port = free_port()
     env = {"PORT": str(port), "SECRET_FILE": str(tmp_path / "webhook-secret.txt")}
     process = subprocess.Popen(  # noqa: S603 - the guide's own script, our interpreter
-        [sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True
+        [sys.executable, str(script)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -71,6 +78,38 @@ def test_the_guides_endpoint_proves_ownership_and_receives_intents(client, setti
     assert WebhookDelivery.objects.get().status == DeliveryStatus.SUCCEEDED
     process.terminate()
     printed = process.communicate(timeout=5)[0]
-    assert printed.startswith("refused:")
+    assert printed.startswith("not ready: no secret in ")
     assert "\nendpoint.verification " in printed
     assert "\nintent.surge " in printed
+
+
+@pytest.mark.processes
+def test_the_guides_endpoint_answers_503_while_its_secret_file_is_empty(client, settings, endpoint):
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = settings.WEBHOOK_ALLOW_HTTP = True
+    port, secret_file, process = endpoint
+    register(
+        client,
+        "my-shop",
+        verified=False,
+        agent_endpoint=f"http://127.0.0.1:{port}/hook",
+        subscription_tags=["trail"],
+    )
+    secret_file.write_text("")  # `> webhook-secret.txt` creates it before python3 writes it
+    pk = MerchantAgent.objects.get(merchant_id="my-shop").pk
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/hook", data=b"{}", method="POST")
+
+    with pytest.raises(urllib.error.HTTPError) as answered:
+        urllib.request.urlopen(request, timeout=5)  # noqa: S310 - the receiver on loopback
+    verified = endpoint_verify(merchant_pk=pk)
+
+    assert answered.value.code == 503
+    assert answered.value.headers["Retry-After"] == "5"
+    assert verified is False
+    merchant = MerchantAgent.objects.get(pk=pk)
+    assert merchant.last_verification_error == "The endpoint answered 503."
+    assert merchant.endpoint_verified_at is None
+    process.terminate()
+    printed, logged = process.communicate(timeout=5)
+    assert printed.count("not ready: no secret in ") == 2
+    assert "Traceback" not in logged
+    assert "Error" not in logged
