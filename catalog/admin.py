@@ -1,5 +1,6 @@
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -7,8 +8,9 @@ from django.utils.safestring import SafeString
 
 from catalog import versions
 from catalog.cards import discount_percent
-from catalog.models import Creator, Product, Recommendation, SearchWord, Video
+from catalog.models import Creator, Product, Recommendation, SearchWord, Video, http_url
 from kernel.admin_display import ReadOnlyAdmin, pretty_json
+from kernel.admin_lists import StringListField, country_codes
 
 
 class VideoInline(admin.TabularInline):
@@ -41,8 +43,22 @@ class CatalogEditAdmin(admin.ModelAdmin):
         versions.changed()
 
 
+class ProductForm(forms.ModelForm):
+    """A product's lists as the catalog import takes them (catalog/import_format.py); the
+    admin adds the model's other fields."""
+
+    tags = StringListField(max_items=30, max_length=64)
+    regions = country_codes(
+        help_text="The countries it is sold in (e.g. US, GB), separated by commas; empty: "
+        "everywhere."
+    )
+    # One URL a line only: a URL may hold a comma.
+    gallery = StringListField(max_items=20, max_length=1000, separators="\n", item=http_url)
+
+
 @admin.register(Product)
 class ProductAdmin(CatalogEditAdmin):
+    form = ProductForm
     list_display = (
         "id",
         "title",

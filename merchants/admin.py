@@ -1,7 +1,6 @@
 from datetime import datetime, timedelta
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -21,9 +20,8 @@ from kernel.admin_display import (
 )
 from kernel.dispatch import dispatch
 from merchants import delivery, services, tasks
-from merchants.endpoints import registration_problem
+from merchants.admin_forms import MerchantAgentForm
 from merchants.models import (
-    MUTABLE_FIELDS,
     VERIFICATION_FIELDS,
     DeliveryAttempt,
     DeliveryStatus,
@@ -35,20 +33,6 @@ from merchants.models import (
 )
 from merchants.serializers import VERIFICATION_STATES, verification_state
 from merchants.verification import VERIFY_ENDPOINT
-
-
-class MerchantAgentForm(forms.ModelForm):
-    class Meta:
-        model = MerchantAgent
-        fields = MUTABLE_FIELDS
-
-    def clean_agent_endpoint(self) -> str:
-        endpoint: str = self.cleaned_data["agent_endpoint"]
-        problem = registration_problem(endpoint)
-        if problem:
-            raise forms.ValidationError(f"The endpoint {problem}.")
-        return endpoint
-
 
 keep_out_of_reach(VERIFICATION_FIELDS)
 
