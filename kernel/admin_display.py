@@ -157,8 +157,11 @@ def related_filter(title: str, parameter: str, lookup: str) -> type[admin.Simple
             value = self.value()
             if not value:
                 return queryset
+            # As a subquery: a join through a to-many relation would multiply the list's rows
+            # and the counts it annotates (a product's videos).
             try:
-                return queryset.filter(**{lookup: value}).distinct()
+                related = queryset.model._default_manager.filter(**{lookup: value})
+                return queryset.filter(pk__in=related.values("pk"))
             except (ValueError, ValidationError) as exc:  # not a key of that record
                 raise IncorrectLookupParameters(exc) from exc
 

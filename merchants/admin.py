@@ -101,11 +101,6 @@ class MerchantAgentAdmin(admin.ModelAdmin):
     )
     verification_attempt_count = figure("verification_attempts", "verification attempts")
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
-        # The attempts' count in its grouped form, where the field would have been.
-        fields = super().get_fields(request, obj)
-        return [name for name in fields if name != "verification_attempts"]
-
     @admin.display(description="records")
     def records(self, merchant: MerchantAgent) -> SafeString:
         """Its deliveries, probes and proposals, each the list filtered to this merchant."""

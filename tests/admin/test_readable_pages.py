@@ -28,12 +28,12 @@ def staff(client, django_user_model):
 
 @pytest.fixture
 def creator():
-    """A creator with two videos of two products, and a product of no video of theirs."""
+    """A creator with three videos of two products, and a product of no video of theirs."""
     ProductFactory(id=1001, title="Trail Shoe", price_usd=Decimal("1299.00"))
     ProductFactory(id=1002, title="Trail Vest")
     ProductFactory(id=1003, title="Canvas Sneaker")
     runner = Creator.objects.create(username="runner", display_name="Runner", followers=1234567)
-    for n, product in enumerate((1001, 1002)):
+    for n, product in enumerate((1001, 1002, 1001)):
         Video.objects.create(
             task_id=f"v-{n}",
             creator=runner,
@@ -80,15 +80,19 @@ def test_a_creator_leads_to_its_videos_and_products_and_back(staff, creator):
 
     assert videos_url in _hrefs(page)
     assert products_url in _hrefs(page)
-    assert "2 videos" in _text(page)
+    assert "3 videos" in _text(page)
     assert "2 products" in _text(page)
     assert videos.status_code == products.status_code == 200
-    assert re.findall(r"\bv-\d\b", _text(videos)) == ["v-0", "v-1"]
+    assert sorted(re.findall(r"\bv-\d\b", _text(videos))) == ["v-0", "v-1", "v-2"]
     assert "Trail Shoe" in _text(products)
     assert "Canvas Sneaker" not in _text(products)
+    # Each product once, with its own count of videos.
+    assert _text(products).count("Trail Shoe") == 1
+    counts = re.findall(r'<td class="field-video_count">(\d+)</td>', products.content.decode())
+    assert counts == ["2", "1"]
     # Each video leads back to its creator.
     creator_page = reverse("admin:catalog_creator_change", args=[creator.pk])
-    assert _hrefs(videos).count(creator_page) == 2
+    assert _hrefs(videos).count(creator_page) == 3
     # The list says it is filtered, and to what.
     assert "By creator" in _text(videos)
 
