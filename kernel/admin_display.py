@@ -93,6 +93,11 @@ class Tile:
     one: str = ""  # the label under a count of 1 ("intent"), when it differs
 
     @property
+    def shown(self) -> str:
+        """The value as read on the tile: a count grouped in thousands."""
+        return grouped(self.value) if isinstance(self.value, int) else self.value
+
+    @property
     def caption(self) -> str:
         return self.one if self.value == 1 and self.one else self.label
 

@@ -101,9 +101,13 @@ class StringListField(forms.Field):
         """Why `item` cannot be kept, naming it; None when it can."""
         if len(item) > self.max_length:
             return ValidationError(
-                "“%(item)s” is %(length)d characters long; at most %(limit)d.",
+                "“%(item)s” is %(length)s characters long; at most %(limit)s.",
                 code="max_length",
-                params={"item": _shown(item), "length": len(item), "limit": self.max_length},
+                params={
+                    "item": _shown(item),
+                    "length": f"{len(item):,}",
+                    "limit": f"{self.max_length:,}",
+                },
             )
         if "\x00" in item:
             return ValidationError(
@@ -129,7 +133,7 @@ class StringListField(forms.Field):
 
 def _help(max_items: int, max_length: int, separators: str) -> str:
     apart = "One a line, or separated by commas" if "," in separators else "One a line"
-    return f"{apart}; up to {max_items} items of at most {max_length} characters each."
+    return f"{apart}; up to {max_items:,} items of at most {max_length:,} characters each."
 
 
 COUNTRY_CODE = RegexValidator(r"\A[A-Z]{2}\Z", "not a two-letter country code (e.g. US, GB).")

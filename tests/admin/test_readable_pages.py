@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from catalog.models import Creator, Video
+from kernel.admin_display import Tile
 from matching.models import MatchSession, Proposal, Provenance
 from merchants.models import DeliveryStatus, HealthProbe, MerchantAgent, WebhookDelivery
 from tests.factories import ProductFactory
@@ -233,3 +234,8 @@ def test_no_doubled_breadcrumb_and_no_api_label(staff, deliveries):
     ]
     assert ">Api<" not in probes.content.decode()
     assert "by its merchant (health API)" in _text(probes)
+
+
+def test_a_front_page_tile_groups_its_count_and_keeps_an_amount_as_formatted():
+    assert Tile("intents", 12345, "/admin/").shown == "12,345"
+    assert Tile("GMV, USD", "1,204.50", "/admin/").shown == "1,204.50"
