@@ -105,9 +105,7 @@ def summary_table(session: MatchSession) -> SafeString:
         rows.append(
             (
                 "weights",
-                format_html_join(
-                    ", ", "{} {}", ((name, weight) for name, weight in weights.items())
-                ),
+                format_html_join(", ", "{} {}", _in_ranking_order(weights)),
             )
         )
     for key, label in (("tie_break", "ties broken by"), ("intent_tags", "intent tags")):
@@ -122,6 +120,13 @@ def summary_table(session: MatchSession) -> SafeString:
         '<table class="summary"><tbody>{}</tbody></table>',
         format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows),
     )
+
+
+def _in_ranking_order(weights: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The weights in the order the ranking states them (PostgreSQL's jsonb keeps its own
+    order of keys), any it does not know after."""
+    known = [name for name in ranking.WEIGHTS if name in weights]
+    return [(name, weights[name]) for name in [*known, *sorted(set(weights) - set(known))]]
 
 
 def _excluded(excluded: Any) -> SafeString | str:
