@@ -2,10 +2,11 @@
 so no admin module has to remember them:
 
 - JSON: a read-only JSON field reads as an indented block instead of one long line (a list of
-  strings as its items, one a line); an editable
-  one is a monospace editor, indented, that says at once when its text is not JSON (the server
-  says it again on save: "Enter a valid JSON."), and is read by the API's reader
-  (gateway/jsonio.loads), so text nested deeper than the API takes is the form's error.
+  strings as its items, one a line); an editable one is a monospace editor, indented, that says
+  at once when its text is not JSON (the server says it again on save: "Enter a valid JSON."),
+  and is read by the API's reader (gateway/jsonio.loads), so text nested deeper than the API
+  takes is the form's error. Lists of strings the apps know are edited as text instead
+  (kernel/admin_lists.py).
 - Related records picked by search (`autocomplete_fields`), with a value that names no record
   refused as a form error: Django's own widget, re-rendering such a value, fails with a 500.
 """
