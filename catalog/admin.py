@@ -1,5 +1,6 @@
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -7,15 +8,32 @@ from django.utils.safestring import SafeString
 
 from catalog import versions
 from catalog.cards import discount_percent
-from catalog.models import Creator, Product, Recommendation, SearchWord, Video
-from kernel.admin_display import ReadOnlyAdmin, pretty_json
+from catalog.models import Creator, Product, Recommendation, SearchWord, Video, http_url
+from kernel.admin_display import (
+    ReadOnlyAdmin,
+    change_link,
+    counted,
+    figure,
+    grouped,
+    list_link,
+    pretty_json,
+    related_filter,
+)
+from kernel.admin_lists import StringListField, country_codes
+
+# The figures of a video, grouped in thousands wherever they are read.
+GMV = figure("gmv_usd", "GMV (USD)")
+ORDERS = figure("orders", "orders")
+VIEWS = figure("views", "views")
 
 
 class VideoInline(admin.TabularInline):
     model = Video
     extra = 0
-    fields = ("task_id", "creator", "gmv_usd", "orders", "views", "duration_s", "published_at")
+    fields = ("task_id", "creator", "gmv", "order_count", "view_count", "length", "published_at")
     readonly_fields = fields
+    gmv, order_count, view_count = GMV, ORDERS, VIEWS
+    length = figure("duration_s", "duration (s)")
     ordering = ("-gmv_usd",)
     show_change_link = True
     can_delete = False
@@ -41,23 +59,43 @@ class CatalogEditAdmin(admin.ModelAdmin):
         versions.changed()
 
 
+class ProductForm(forms.ModelForm):
+    """A product's lists as the catalog import takes them (catalog/import_format.py); the
+    admin adds the model's other fields."""
+
+    tags = StringListField(max_items=30, max_length=64)
+    regions = country_codes(
+        help_text="The countries it is sold in (e.g. US, GB), separated by commas; empty: "
+        "everywhere."
+    )
+    # One URL a line only: a URL may hold a comma.
+    gallery = StringListField(max_items=20, max_length=1000, separators="\n", item=http_url)
+
+
 @admin.register(Product)
 class ProductAdmin(CatalogEditAdmin):
+    form = ProductForm
     list_display = (
         "id",
         "title",
         "brand",
         "category_l2",
-        "price_usd",
+        "price",
         "discount",
         "risk_level",
         "video_count",
         "updated_at",
     )
-    list_filter = ("category_l1", "category_l2", "risk_level")
+    # From a creator's page: the products their videos sell.
+    list_filter = (
+        "category_l1",
+        "category_l2",
+        "risk_level",
+        related_filter("creator", "creator", "videos__creator__username"),
+    )
     search_fields = ("=id", "title", "brand", "category_l2")
     date_hierarchy = "updated_at"
-    readonly_fields = ("created_at", "updated_at", "search_document_json")
+    readonly_fields = ("created_at", "updated_at", "videos_link", "search_document_json")
     inlines = [VideoInline]
     list_per_page = 50
     ordering = ("id",)  # the annotated count below drops the model's own ordering
@@ -70,9 +108,16 @@ class ProductAdmin(CatalogEditAdmin):
         percent = discount_percent(product)
         return f"-{percent}%" if percent else "-"
 
+    price = figure("price_usd", "price (USD)")
+
     @admin.display(description="videos", ordering="video_count")
-    def video_count(self, product: Product) -> int:
-        return product.video_count  # type: ignore[attr-defined]
+    def video_count(self, product: Product) -> str:
+        return grouped(product.video_count)  # type: ignore[attr-defined]
+
+    @admin.display(description="videos")
+    def videos_link(self, product: Product) -> SafeString:
+        count = product.videos.count()
+        return list_link(Video, counted(count, "video", "videos"), product=product.pk)
 
     @admin.display(description="search document")
     def search_document_json(self, product: Product) -> SafeString:
@@ -93,28 +138,65 @@ class SearchWordAdmin(ReadOnlyAdmin):
 
 @admin.register(Creator)
 class CreatorAdmin(admin.ModelAdmin):
-    list_display = ("username", "display_name", "followers", "video_count", "updated_at")
+    list_display = ("username", "display_name", "follower_count", "video_count", "updated_at")
     search_fields = ("username", "display_name")
     ordering = ("-followers",)
     date_hierarchy = "created_at"
-    readonly_fields = ("created_at", "updated_at")
+    readonly_fields = ("videos_link", "products_link", "created_at", "updated_at")
+    follower_count = figure("followers", "followers")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Creator]:
         return super().get_queryset(request).annotate(video_count=Count("videos"))
 
     @admin.display(description="videos", ordering="video_count")
-    def video_count(self, creator: Creator) -> int:
-        return creator.video_count  # type: ignore[attr-defined]
+    def video_count(self, creator: Creator) -> SafeString:
+        """The count, leading to those videos."""
+        count = creator.video_count  # type: ignore[attr-defined]
+        return list_link(Video, grouped(count), creator=creator.username)
+
+    @admin.display(description="videos")
+    def videos_link(self, creator: Creator) -> SafeString:
+        count = creator.videos.count()
+        return list_link(Video, counted(count, "video", "videos"), creator=creator.username)
+
+    @admin.display(description="products")
+    def products_link(self, creator: Creator) -> SafeString:
+        """The products the creator's videos sell."""
+        count = Product.objects.filter(videos__creator=creator).distinct().count()
+        text = counted(count, "product", "products")
+        return list_link(Product, text, creator=creator.username)
 
 
 @admin.register(Video)
 class VideoAdmin(CatalogEditAdmin):
-    list_display = ("task_id", "creator", "product", "gmv_usd", "orders", "views", "published_at")
+    list_display = (
+        "task_id",
+        "creator_link",
+        "product_link",
+        "gmv",
+        "order_count",
+        "view_count",
+        "published_at",
+    )
     list_select_related = ("creator", "product")
+    # From a creator's or a product's page: their videos.
+    list_filter = (
+        related_filter("creator", "creator", "creator__username"),
+        related_filter("product", "product", "product_id"),
+    )
     search_fields = ("task_id", "creator__username", "product__title")
     date_hierarchy = "published_at"
     autocomplete_fields = ("product", "creator")
     readonly_fields = ("created_at", "updated_at")
+    gmv, order_count, view_count = GMV, ORDERS, VIEWS
+
+    @admin.display(description="creator", ordering="creator__username")
+    def creator_link(self, video: Video) -> SafeString:
+        return change_link(video.creator)
+
+    @admin.display(description="product", ordering="product")
+    def product_link(self, video: Video) -> SafeString:
+        return change_link(video.product)
 
 
 @admin.register(Recommendation)

@@ -1,10 +1,12 @@
 """Fields of the staff console's forms, on every ModelAdmin of the site (gateway/admin_site.py),
 so no admin module has to remember them:
 
-- JSON: a read-only JSON field reads as an indented block instead of one long line; an editable
-  one is a monospace editor, indented, that says at once when its text is not JSON (the server
-  says it again on save: "Enter a valid JSON."), and is read by the API's reader
-  (gateway/jsonio.loads), so text nested deeper than the API takes is the form's error.
+- JSON: a read-only JSON field reads as an indented block instead of one long line (a list of
+  strings as its items, one a line); an editable one is a monospace editor, indented, that says
+  at once when its text is not JSON (the server says it again on save: "Enter a valid JSON."),
+  and is read by the API's reader (gateway/jsonio.loads), so text nested deeper than the API
+  takes is the form's error. Lists of strings the apps know are edited as text instead
+  (kernel/admin_lists.py).
 - Related records picked by search (`autocomplete_fields`), with a value that names no record
   refused as a form error: Django's own widget, re-rendering such a value, fails with a 500.
 """
@@ -19,6 +21,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.forms.fields import InvalidJSONInput
 from django.http import HttpRequest
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from kernel.admin_display import pretty_json
 from kernel.jsonio import NotJson, loads
@@ -103,11 +107,22 @@ class ConsoleForms(admin.ModelAdmin):
             **(self.formfield_overrides or {}),
         }
         super().__init__(model, admin_site)
-        # A read-only field is displayed by the admin's attribute of the same name when there
-        # is one (django.contrib.admin.utils.lookup_field): one per JSON field that has none.
-        for field in model._meta.get_fields():
-            if isinstance(field, models.JSONField) and not hasattr(self, field.name):
-                setattr(self, field.name, _shown_pretty(field.name))
+        # The admin displays a model field by the field itself (a JSON value on one line,
+        # django.contrib.admin.utils.lookup_field): on a page staff may only view, each JSON
+        # field is displayed by an attribute of its own instead (get_fields).
+        self.json_fields = [
+            field for field in model._meta.get_fields() if isinstance(field, models.JSONField)
+        ]
+        for field in self.json_fields:
+            if not hasattr(self, _shown(field.name)):  # the admin's own display comes first
+                setattr(self, _shown(field.name), _readable(field))
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        if obj is None or self.has_change_permission(request, obj):
+            return fields
+        names = {field.name for field in self.json_fields}
+        return [_shown(name) if name in names else name for name in fields]
 
     def formfield_for_foreignkey(
         self, db_field: Any, request: HttpRequest, **kwargs: Any
@@ -117,9 +132,20 @@ class ConsoleForms(admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
-def _shown_pretty(name: str) -> Any:
-    def display(obj: models.Model) -> Any:
-        value = getattr(obj, name)
-        return pretty_json(value) if value not in (None, "", [], {}) else "-"
+def _shown(name: str) -> str:
+    return f"{name}_shown"
 
-    return display
+
+def _readable(field: "models.Field[Any, Any]") -> Any:
+    """The JSON field's value as staff read it: a list of strings as its items, one a line;
+    any other value indented (kernel.admin_display.pretty_json)."""
+
+    def display(obj: models.Model) -> Any:
+        value = getattr(obj, field.name)
+        if value in (None, "", [], {}):
+            return "-"
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return format_html_join(mark_safe("<br>"), "{}", ((item,) for item in value))
+        return pretty_json(value)
+
+    return admin.display(description=field.verbose_name)(display)

@@ -1,13 +1,19 @@
-"""Small pieces the apps' admin pages share: readable JSON and read-only record pages."""
+"""Small pieces the apps' admin pages share: readable JSON, grouped numbers, links between
+records and read-only record pages."""
 
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.utils import quote
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -18,6 +24,27 @@ def pretty_json(value: Any) -> SafeString:
     """A JSON value indented in a <pre> block, escaped."""
     text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str)
     return format_html('<pre class="json">{}</pre>', text)
+
+
+def grouped(value: Any) -> str:
+    """A number with thousands separators (1,234,567; an amount 1,204.50), "-" for none."""
+    if value is None:
+        return "-"
+    if isinstance(value, Decimal | float):
+        return f"{value:,.2f}"
+    return f"{value:,}"
+
+
+def figure(name: str, description: str) -> Any:
+    """A list column or read-only field showing the number field `name` grouped in thousands,
+    sorted by the field. The admin's own display groups digits only when the whole site does
+    (USE_THOUSAND_SEPARATOR), which would group ids and years as well; the attribute needs a
+    name other than the field's, which the admin would display first."""
+
+    def display(model_admin: Any, obj: Any) -> str:
+        return grouped(getattr(obj, name))
+
+    return admin.display(description=description, ordering=name)(display)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -66,6 +93,11 @@ class Tile:
     one: str = ""  # the label under a count of 1 ("intent"), when it differs
 
     @property
+    def shown(self) -> str:
+        """The value as read on the tile: a count grouped in thousands."""
+        return grouped(self.value) if isinstance(self.value, int) else self.value
+
+    @property
     def caption(self) -> str:
         return self.one if self.value == 1 and self.one else self.label
 
@@ -90,6 +122,57 @@ def changelist(model: type[Any], **filters: Any) -> str:
     opts = model._meta
     url = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
     return f"{url}?{urlencode(filters)}" if filters else url
+
+
+# --- Links between related records, both ways -------------------------------------------------
+
+
+def change_link(obj: Any, text: Any = None) -> SafeString:
+    """A link to the admin page of `obj`, reading `text` (by default what the record calls
+    itself)."""
+    opts = obj._meta
+    url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[quote(obj.pk)])
+    return format_html('<a href="{}">{}</a>', url, obj if text is None else text)
+
+
+def list_link(model: type[Any], text: str, **filters: Any) -> SafeString:
+    """A link to the admin list of `model` filtered to the records related to one other."""
+    return format_html('<a href="{}">{}</a>', changelist(model, **filters), text)
+
+
+def counted(count: int, one: str, many: str) -> str:
+    """ "1 video", "1,204 videos"."""
+    return f"{count:,} {one if count == 1 else many}"
+
+
+def related_filter(title: str, parameter: str, lookup: str) -> type[admin.SimpleListFilter]:
+    """A filter of an admin list to the records of one other record (`?creator=runner`), which
+    that record's page links to. It shows in the sidebar only while it filters, naming the
+    value, with "All" to leave it: a sidebar choice per creator or merchant would be longer than
+    the list, and Django refuses a lookup through two relations that no filter declares."""
+
+    class RelatedFilter(admin.SimpleListFilter):
+        parameter_name = parameter
+
+        def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+            value = self.value()
+            return [(value, value)] if value else []
+
+        def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+            value = self.value()
+            if not value:
+                return queryset
+            # As a subquery: a join through a to-many relation would multiply the list's rows
+            # and the counts it annotates (a product's videos).
+            try:
+                related = queryset.model._default_manager.filter(**{lookup: value})
+                return queryset.filter(pk__in=related.values("pk"))
+            except (ValueError, ValidationError) as exc:  # not a key of that record
+                raise IncorrectLookupParameters(exc) from exc
+
+    RelatedFilter.title = title
+    RelatedFilter.__name__ = f"{parameter.title()}Filter"
+    return RelatedFilter
 
 
 # Columns that hold a secret or a hash of one. No admin page filters, searches or orders by

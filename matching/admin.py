@@ -3,10 +3,8 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib import admin, messages
-from django.contrib.admin.utils import quote
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -16,11 +14,16 @@ from kernel.admin_display import (
     ReadOnlyAdmin,
     ReadOnlyInline,
     Tile,
+    change_link,
     changelist,
     console_tiles,
+    counted,
+    figure,
+    list_link,
     pretty_json,
+    related_filter,
 )
-from matching import ranking
+from matching.admin_session import CATALOG, ranking_table, summary_table
 from matching.models import (
     AcceptanceState,
     Intent,
@@ -31,14 +34,36 @@ from matching.models import (
     Proposal,
     ResolutionSource,
 )
-from merchants.models import MerchantAgent
+from merchants.models import WebhookDelivery
+
+
+@admin.display(description="merchant", ordering="merchant__merchant_id")
+def offered_by(proposal: Proposal) -> Any:
+    """The merchant, linked; the gateway's own catalog for a catalog proposal, which has none."""
+    return change_link(proposal.merchant) if proposal.merchant else CATALOG
+
+
+PRICE = figure("price", "price")
 
 
 class ProposalInline(ReadOnlyInline):
     model = Proposal
-    fields = ("proposal_id", "merchant", "product", "offer_title", "price", "status", "valid_until")
+    fields = (
+        "proposal_id",
+        "offered_by",
+        "product",
+        "offer_title",
+        "shown_price",
+        "status",
+        "valid_until",
+    )
     readonly_fields = fields
     show_change_link = True
+    shown_price = PRICE
+
+    @admin.display(description="merchant")
+    def offered_by(self, proposal: Proposal) -> Any:
+        return offered_by(proposal)
 
 
 class MatchSessionInline(ReadOnlyInline):
@@ -79,7 +104,7 @@ class IntentAdmin(ReadOnlyAdmin):
         "raw_query",
         "region",
         "resolution_source",
-        "resolution_attempts",
+        "attempts",
         "next_resolution_at",
         "created_at",
     )
@@ -89,6 +114,27 @@ class IntentAdmin(ReadOnlyAdmin):
     inlines = [ProposalInline, MatchSessionInline]
     actions = ["resolve_now"]
     exclude = ("demand_token_hash",)  # the digest of a secret: never shown
+    readonly_fields = ("records",)
+    attempts = figure("resolution_attempts", "resolution attempts")
+
+    @admin.display(description="records")
+    def records(self, intent: Intent) -> SafeString:
+        """Its match sessions, proposals and webhook deliveries, each the list filtered to it."""
+        sessions = intent.match_sessions.count()
+        proposals = intent.proposals.count()
+        deliveries = WebhookDelivery.objects.filter(event__intent_id=intent.pk).count()
+        return format_html(
+            "{} &middot; {} &middot; {}",
+            list_link(
+                MatchSession, counted(sessions, "match session", "match sessions"), intent=intent.pk
+            ),
+            list_link(Proposal, counted(proposals, "proposal", "proposals"), intent=intent.pk),
+            list_link(
+                WebhookDelivery,
+                counted(deliveries, "webhook delivery", "webhook deliveries"),
+                intent=intent.pk,
+            ),
+        )
 
     @admin.action(
         description="Try the selected unresolved intents again (given up ones too)",
@@ -112,12 +158,36 @@ class IntentAdmin(ReadOnlyAdmin):
 class ProposalAdmin(ReadOnlyAdmin):
     # Merchants propose through the API (recommend proposes for the catalog); a proposal is
     # what a match session ranked and a match token may hold: never edited afterwards.
-    list_display = ("proposal_id", "merchant", "intent", "product", "price", "status", "created_at")
+    list_display = (
+        "proposal_id",
+        "offered_by",
+        "intent",
+        "product",
+        "shown_price",
+        "status",
+        "created_at",
+    )
     list_select_related = ("merchant", "intent", "product")
-    list_filter = ("status", "provenance", "inventory_status")
+    # From an intent's page: its proposals (`?intent=`); from a merchant's: `?merchant__id__exact`.
+    list_filter = (
+        "status",
+        "provenance",
+        "inventory_status",
+        related_filter("intent", "intent", "intent_id"),
+    )
     search_fields = ("=proposal_id", "=intent__intent_id", "merchant__merchant_id", "offer_title")
     date_hierarchy = "created_at"
-    readonly_fields = ("ranked_in",)
+    readonly_fields = ("offered_by", "ranked_in")
+    shown_price = PRICE
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        """Who offered it in the merchant's place, naming the catalog where there is none."""
+        fields = [name for name in super().get_fields(request, obj) if name != "offered_by"]
+        return [("offered_by" if name == "merchant" else name) for name in fields]
+
+    @admin.display(description="merchant", ordering="merchant__merchant_id")
+    def offered_by(self, proposal: Proposal) -> Any:
+        return offered_by(proposal)
 
     @admin.display(description="ranked in")
     def ranked_in(self, proposal: Proposal) -> SafeString:
@@ -133,74 +203,10 @@ class ProposalAdmin(ReadOnlyAdmin):
                 if found
                 else "not among the returned"
             )
-            link = _link("matching_matchsession", session.pk, session.pk)
-            places.append(format_html("{}: {}", link, place))
+            places.append(format_html("{}: {}", change_link(session), place))
         if not places:
             return format_html("-")
         return format_html_join(mark_safe("<br>"), "{}", ((place,) for place in places))
-
-
-def _link(model: str, pk: Any, text: Any) -> SafeString:
-    return format_html(
-        '<a href="{}">{}</a>', reverse(f"admin:{model}_change", args=[quote(pk)]), text
-    )
-
-
-def ranking_table(session: MatchSession) -> SafeString:
-    """The session's ranking as staff read it, best first: each proposal with its merchant and
-    product, the score, the components that made it (each with its weight) and the reasons, in
-    a table that fits the page (the reasons wrap in the widest column)."""
-    merchants = dict(
-        MerchantAgent.objects.filter(
-            merchant_id__in={item.get("merchant_agent_id") for item in session.ranked_proposals}
-        ).values_list("merchant_id", "pk")
-    )
-    rows = []
-    for item in session.ranked_proposals:
-        merchant = item.get("merchant_agent_id") or "catalog"
-        product = item.get("product_id")
-        components = item.get("components") or {}
-        who = format_html(
-            "{}<small>{} &middot; product {}</small>",
-            _link("matching_proposal", item["proposal_id"], item["proposal_id"]),
-            _link("merchants_merchantagent", merchants[merchant], merchant)
-            if merchant in merchants
-            else merchant,
-            _link("catalog_product", product, product) if product is not None else "-",
-        )
-        parts = format_html_join(
-            "",
-            '<span title="weight {}">{} {}</span>',
-            (
-                (weight, name, _component(components.get(name)))
-                for name, weight in ranking.WEIGHTS.items()
-            ),
-        )
-        reasons = format_html_join(
-            "", '<div class="reason">{}</div>', ((r,) for r in item.get("reasons") or [])
-        )
-        rows.append(
-            format_html(
-                '<tr><td>{}</td><td>{}</td><td><b>{}</b></td><td class="parts">{}</td>'
-                "<td>{}</td></tr>",
-                item.get("rank"),
-                who,
-                f"{item.get('score', 0):.3f}",
-                parts,
-                reasons,
-            )
-        )
-    return format_html(
-        '<table class="ranking"><colgroup><col class="rank"><col class="who"><col class="score">'
-        '<col class="parts"><col class="reasons"></colgroup><thead><tr><th>#</th>'
-        "<th>proposal</th><th>score</th><th>components</th><th>reasons</th></tr></thead>"
-        "<tbody>{}</tbody></table>",
-        format_html_join("", "{}", ((row,) for row in rows)),
-    )
-
-
-def _component(value: Any) -> str:
-    return f"{value:.2f}" if isinstance(value, int | float) else "-"
 
 
 class MatchTokenInline(ReadOnlyInline):
@@ -219,12 +225,14 @@ class MatchTokenInline(ReadOnlyInline):
 
 @admin.register(MatchSession)
 class MatchSessionAdmin(ReadOnlyAdmin):
-    list_display = ("match_session_id", "intent", "best_proposal", "status", "created_at")
-    list_filter = ("status",)
+    list_display = ("match_session_id", "intent_link", "best_proposal", "status", "created_at")
+    list_select_related = ("intent",)
+    # From an intent's page: its sessions.
+    list_filter = ("status", related_filter("intent", "intent", "intent_id"))
     search_fields = ("=match_session_id", "=intent__intent_id")
     date_hierarchy = "created_at"
-    fields = ("match_session_id", "intent", "best_proposal", "status", "ranking", "summary_json")
-    readonly_fields = ("ranking", "summary_json")
+    fields = ("match_session_id", "intent", "best_proposal", "status", "ranking", "summary_shown")
+    readonly_fields = ("ranking", "summary_shown")
     inlines = [MatchTokenInline]
     actions = ["expire"]
 
@@ -232,9 +240,13 @@ class MatchSessionAdmin(ReadOnlyAdmin):
     def ranking(self, session: MatchSession) -> SafeString:
         return ranking_table(session)
 
+    @admin.display(description="intent", ordering="intent")
+    def intent_link(self, session: MatchSession) -> SafeString:
+        return change_link(session.intent)
+
     @admin.display(description="summary")
-    def summary_json(self, session: MatchSession) -> SafeString:
-        return pretty_json(session.summary)
+    def summary_shown(self, session: MatchSession) -> SafeString:
+        return summary_table(session)
 
     @admin.action(description="Expire the selected open sessions", permissions=["act"])
     def expire(self, request: HttpRequest, queryset: QuerySet[MatchSession]) -> None:
@@ -289,13 +301,14 @@ class IntentMandateAdmin(ReadOnlyAdmin):
     list_display = (
         "mandate_id",
         "product",
-        "amount_limit",
+        "limit",
         "currency",
         "key_id",
         "algorithm",
         "issued_at",
         "expires_at",
     )
+    limit = figure("amount_limit", "amount limit")
     list_select_related = ("product",)
     list_filter = ("currency", "algorithm", "key_id")
     search_fields = ("=mandate_id", "=product__id", "product__title", "=key_id")

@@ -1,10 +1,11 @@
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlencode
 
-from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -17,13 +18,18 @@ from kernel.admin_display import (
     Tile,
     changelist,
     console_tiles,
+    counted,
+    figure,
+    grouped,
     keep_out_of_reach,
+    list_link,
+    related_filter,
 )
 from kernel.dispatch import dispatch
 from merchants import delivery, services, tasks
-from merchants.endpoints import registration_problem
+from merchants.admin_forms import MerchantAgentForm
+from merchants.admin_probes import LATENCY, TRIGGERS
 from merchants.models import (
-    MUTABLE_FIELDS,
     VERIFICATION_FIELDS,
     DeliveryAttempt,
     DeliveryStatus,
@@ -36,20 +42,6 @@ from merchants.models import (
 )
 from merchants.serializers import VERIFICATION_STATES, verification_state
 from merchants.verification import VERIFY_ENDPOINT
-
-
-class MerchantAgentForm(forms.ModelForm):
-    class Meta:
-        model = MerchantAgent
-        fields = MUTABLE_FIELDS
-
-    def clean_agent_endpoint(self) -> str:
-        endpoint: str = self.cleaned_data["agent_endpoint"]
-        problem = registration_problem(endpoint)
-        if problem:
-            raise forms.ValidationError(f"The endpoint {problem}.")
-        return endpoint
-
 
 keep_out_of_reach(VERIFICATION_FIELDS)
 
@@ -100,13 +92,36 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "status",
         "deliveries_disabled_at",
         "endpoint_verified_at",
-        "verification_attempts",
+        "verification_attempt_count",
         "next_verification_at",
         "last_verification_error",
         "verification_parked_at",
         "delivery_health",
         "recent_probes",
+        "records",
     )
+    verification_attempt_count = figure("verification_attempts", "verification attempts")
+
+    @admin.display(description="records")
+    def records(self, merchant: MerchantAgent) -> SafeString:
+        """Its deliveries, probes and proposals, each the list filtered to this merchant."""
+        deliveries = merchant.deliveries.count()
+        probes = merchant.probes.count()
+        proposals = merchant.proposals.count()
+        return format_html(
+            "{} &middot; {} &middot; {}",
+            list_link(
+                WebhookDelivery,
+                counted(deliveries, "webhook delivery", "webhook deliveries"),
+                merchant__id__exact=merchant.pk,
+            ),
+            list_link(
+                HealthProbe,
+                counted(probes, "health probe", "health probes"),
+                merchant__id__exact=merchant.pk,
+            ),
+            _proposals_link(merchant, proposals),
+        )
 
     @admin.display(description="endpoint verification")
     def verification(self, merchant: MerchantAgent) -> str:
@@ -136,7 +151,9 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         last = merchant.deliveries.exclude(last_error="").first()
         return format_html(
             "{}<br>{}",
-            ", ".join(f"{counts.get(status, 0)} {status}" for status in DeliveryStatus.values),
+            ", ".join(
+                f"{grouped(counts.get(status, 0))} {status}" for status in DeliveryStatus.values
+            ),
             f"Latest error: {last.last_error}" if last else "No errors.",
         )
 
@@ -151,9 +168,9 @@ class MerchantAgentAdmin(admin.ModelAdmin):
             (
                 (
                     f"{probe.checked_at:%Y-%m-%d %H:%M:%S}",
-                    probe.trigger,
+                    TRIGGERS.get(probe.trigger, probe.trigger),  # type: ignore[call-overload]
                     "healthy" if probe.healthy else "unhealthy",
-                    probe.error or f"{probe.status_code} in {probe.latency_ms} ms",
+                    probe.error or f"{probe.status_code} in {grouped(probe.latency_ms)} ms",
                 )
                 for probe in probes
             ),
@@ -216,6 +233,10 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         self.message_user(request, message % {"count": len(merchants)}, messages.SUCCESS)
 
 
+# Deliveries that wait for no further attempt.
+FINISHED = frozenset({DeliveryStatus.SUCCEEDED, DeliveryStatus.FAILED})
+
+
 class DeliveryAttemptInline(ReadOnlyInline):
     model = DeliveryAttempt
     fields = (
@@ -223,11 +244,12 @@ class DeliveryAttemptInline(ReadOnlyInline):
         "started_at",
         "outcome",
         "status_code",
-        "latency_ms",
+        "latency",
         "error",
         "response_excerpt",
     )
     readonly_fields = fields
+    latency = LATENCY
 
 
 @admin.register(WebhookDelivery)
@@ -238,13 +260,19 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
         "merchant",
         "intent_id",
         "status",
-        "attempt_count",
+        "attempts",
         "last_status_code",
-        "next_attempt_at",
+        "next_attempt",
         "created_at",
     )
     list_select_related = ("merchant", "event")
-    list_filter = ("status", "event__event_type", ("merchant", admin.RelatedOnlyFieldListFilter))
+    # From an intent's page: the deliveries that announced it (`?intent=`).
+    list_filter = (
+        "status",
+        "event__event_type",
+        ("merchant", admin.RelatedOnlyFieldListFilter),
+        related_filter("intent", "intent", "event__intent_id"),
+    )
     search_fields = ("=event__event_id", "=event__intent_id", "merchant__merchant_id")
     date_hierarchy = "created_at"
     fields = (
@@ -253,8 +281,8 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
         "merchant",
         "intent_id",
         "status",
-        "attempt_count",
-        "next_attempt_at",
+        "attempts",
+        "next_attempt",
         "last_status_code",
         "last_error",
         "created_at",
@@ -264,6 +292,21 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
     readonly_fields = fields
     inlines = [DeliveryAttemptInline]
     actions = ["retry_now"]
+    attempts = figure("attempt_count", "attempts")
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        """A finished delivery (succeeded, failed for good) has no next attempt to show."""
+        fields = list(super().get_fields(request, obj))
+        if obj is not None and obj.status in FINISHED:
+            fields.remove("next_attempt")
+        return fields
+
+    @admin.display(description="next attempt at", ordering="next_attempt_at")
+    def next_attempt(self, delivery: WebhookDelivery) -> datetime | str | None:
+        """When the next attempt is due, while one is pending; nothing once it finished."""
+        if delivery.status in FINISHED:
+            return ""
+        return delivery.next_attempt_at
 
     @admin.display(description="event type", ordering="event__event_type")
     def event_type(self, delivery: WebhookDelivery) -> str:
@@ -293,21 +336,14 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
         self.message_user(request, message % {"count": count}, messages.SUCCESS)
 
 
-@admin.register(HealthProbe)
-class HealthProbeAdmin(ReadOnlyAdmin):
-    list_display = (
-        "merchant",
-        "checked_at",
-        "healthy",
-        "status_code",
-        "latency_ms",
-        "trigger",
-        "error",
+def _proposals_link(merchant: MerchantAgent, count: int) -> SafeString:
+    """Its proposals, in the matching app's list (`?merchant=`: the proposals' own filter)."""
+    return format_html(
+        '<a href="{}?{}">{}</a>',
+        reverse("admin:matching_proposal_changelist"),
+        urlencode({"merchant__id__exact": merchant.pk}),
+        counted(count, "proposal", "proposals"),
     )
-    list_select_related = ("merchant",)
-    list_filter = ("healthy", "trigger", ("merchant", admin.RelatedOnlyFieldListFilter))
-    search_fields = ("merchant__merchant_id",)
-    date_hierarchy = "checked_at"
 
 
 # An idempotency key's hashes, and its answer (encrypted: it may show a secret once).

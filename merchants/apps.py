@@ -6,7 +6,9 @@ from django.apps import AppConfig
 
 class MerchantsConfig(AppConfig):
     name = "merchants"
-    verbose_name = "Merchant agents"
+    # The staff console's section, above its "Merchant agents" list (the breadcrumbs would read
+    # "Merchant agents > Merchant agents").
+    verbose_name = "Merchants"
 
     def readings(self) -> Iterator[Any]:
         """At each scrape of /metrics: the deliveries' backlog, verifications and merchants

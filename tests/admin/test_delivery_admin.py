@@ -141,7 +141,7 @@ def test_a_new_endpoint_set_in_the_admin_re_enables_deliveries(staff, failed_del
     data = {name: form.initial.get(name) for name in form.fields}
     data = {key: ("" if value is None else value) for key, value in data.items()}
     for name in ("subscription_tags", "capabilities", "regions", "category_tags"):
-        data[name] = json.dumps(form.initial[name])
+        data[name] = "\n".join(form.initial[name])  # one item a line (kernel/admin_lists.py)
     for name in ("inventory_scope", "a2a_capabilities", "metadata"):
         data[name] = json.dumps(form.initial[name])
     data["agent_endpoint"] = "http://127.0.0.1:9/new-hook"

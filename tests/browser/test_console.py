@@ -129,7 +129,8 @@ def test_the_lists_show_every_column_at_1366_px(staff_browser, live_server, staf
 
     for model in [
         "matching/intent", "matching/proposal", "matching/matchsession", "matching/matchtoken",
-        "merchants/merchantagent", "catalog/product", "catalog/recommendation",
+        "merchants/merchantagent", "catalog/product", "catalog/creator", "catalog/video",
+        "catalog/recommendation",
         "reporting/click", "reporting/conversion",
     ]:  # fmt: skip
         findings = visit(staff_browser, f"{live_server.url}/admin/{model}/", ready="#result_list")

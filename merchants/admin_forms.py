@@ -1,0 +1,34 @@
+"""The merchant's page in the staff console edits what the merchant itself may change (PATCH),
+checked as the API checks it: its endpoint, and its lists as the API keeps them."""
+
+from django import forms
+
+from kernel.admin_lists import StringListField, country_codes
+from merchants.endpoints import registration_problem
+from merchants.models import MUTABLE_FIELDS, MerchantAgent
+
+
+def _tags(help_text: str = "") -> StringListField:
+    """Tags as the API takes them (merchants/serializers.py): at most 100 of 64 characters,
+    lower-cased."""
+    return StringListField(max_items=100, max_length=64, normalize=str.lower, help_text=help_text)
+
+
+class MerchantAgentForm(forms.ModelForm):
+    subscription_tags = _tags(
+        'The intent tags it receives, "*" for all; one a line or separated by commas.'
+    )
+    capabilities = _tags()
+    category_tags = _tags()
+    regions = country_codes()
+
+    class Meta:
+        model = MerchantAgent
+        fields = MUTABLE_FIELDS
+
+    def clean_agent_endpoint(self) -> str:
+        endpoint: str = self.cleaned_data["agent_endpoint"]
+        problem = registration_problem(endpoint)
+        if problem:
+            raise forms.ValidationError(f"The endpoint {problem}.")
+        return endpoint
