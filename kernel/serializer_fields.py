@@ -85,10 +85,12 @@ class JsonDecimalField(serializers.DecimalField):
 
 
 class JsonIntegerField(serializers.IntegerField):
-    """An integer in a JSON body: a JSON integer, never a string, a boolean or a fraction
-    (DRF would read "7", true and 7.0 as 7)."""
+    """An integer in a JSON body: a JSON number without a fraction (7, or 7.0, which JSON Schema
+    counts as an integer too), never a string or a boolean (DRF would read "7" and true as 7)."""
 
     def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return int(super().to_internal_value(data))

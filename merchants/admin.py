@@ -28,13 +28,13 @@ from kernel.admin_display import (
 from kernel.dispatch import dispatch
 from merchants import delivery, services, tasks
 from merchants.admin_forms import MerchantAgentForm
+from merchants.admin_idempotency import IdempotencyKeyAdmin  # noqa: F401 - registers it
 from merchants.admin_probes import LATENCY, TRIGGERS
 from merchants.models import (
     VERIFICATION_FIELDS,
     DeliveryAttempt,
     DeliveryStatus,
     HealthProbe,
-    IdempotencyKey,
     MerchantAgent,
     MerchantStatus,
     ProbeTrigger,
@@ -344,36 +344,6 @@ def _proposals_link(merchant: MerchantAgent, count: int) -> SafeString:
         urlencode({"merchant__id__exact": merchant.pk}),
         counted(count, "proposal", "proposals"),
     )
-
-
-# An idempotency key's hashes, and its answer (encrypted: it may show a secret once).
-keep_out_of_reach(("key_hash", "request_hash", "stored_answer"))
-
-
-@admin.register(IdempotencyKey)
-class IdempotencyKeyAdmin(ReadOnlyAdmin):
-    """POSTs sent with an Idempotency-Key (kernel/idempotency.py): which request, by what kind of
-    caller, how it was answered, until when its retries are answered again. Never the key, the
-    caller nor the answer."""
-
-    list_display = ("method", "path", "caller", "status_code", "created_at", "expires_at")
-    list_filter = ("caller", "method", "status_code")
-    search_fields = ("path",)
-    date_hierarchy = "created_at"
-    fields = (
-        "method",
-        "path",
-        "caller",
-        "status_code",
-        "run",
-        "locked_until",
-        "created_at",
-        "expires_at",
-    )
-    readonly_fields = fields
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[IdempotencyKey]:
-        return super().get_queryset(request).defer("stored_answer")  # never even decrypted
 
 
 @console_tiles(position=20)

@@ -105,6 +105,17 @@ def test_a_search_answers_ucp_products_with_attributed_buy_links(client, shelf, 
     assert Intent.objects.count() == 1
 
 
+def test_a_whole_number_written_with_a_fraction_is_an_integer_as_json_schema_says(
+    client, shelf, engine
+):
+    engine.answer("running shoes", **SHOES)
+
+    answer = search(client, {"query": "running shoes", "filters": {"price": {"max": 10000.0}}})
+
+    assert answer["products"]
+    assert all(product["price_range"]["max"]["amount"] <= 10000 for product in answer["products"])
+
+
 def test_prices_are_cents_and_the_list_price_stands_beside_a_discount(client, trail_shoe, engine):
     engine.answer("trail shoe", **{**SHOES, "keywords": ["trail"]})
 
@@ -234,6 +245,8 @@ def test_a_cursor_of_another_search_is_refused(client, shelf, engine):
         ({"query": 7}, "query"),
         ({"query": "x", "filters": {"price": {"min": 500, "max": 100}}}, "price"),
         ({"query": "x", "filters": {"price": {"max": -1}}}, "max"),
+        ({"query": "x", "filters": {"price": {"max": 10.5}}}, "max"),
+        ({"query": "x", "filters": {"price": {"max": "100"}}}, "max"),
         ({"query": "x", "pagination": {"limit": 0}}, "limit"),
         ({"query": "x", "context": {"currency": "euro"}}, "currency"),
         ({"query": "x", "filters": {"categories": "Socks"}}, "categories"),
