@@ -18,12 +18,17 @@ def cache_settings(
     if redis_url:
         # django-redis keeps one connection pool per server and process, whichever cache
         # object Django makes (one per thread and per async context: a coroutine view's
-        # request gets its own), so requests reuse the worker's connections.
+        # request gets its own), so requests reuse the worker's connections; and
+        # gateway/redis_clients.py one client over it, which each cache object reuses.
         redis = {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": "gw",
-            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 2, "SOCKET_TIMEOUT": 2},
+            "OPTIONS": {
+                "SOCKET_CONNECT_TIMEOUT": 2,
+                "SOCKET_TIMEOUT": 2,
+                "CONNECTION_FACTORY": "gateway.redis_clients.SharedClients",
+            },
         }
         # A2A tasks under their own prefix, on their own server when one is named, so an
         # operator can give them a store whose eviction can never reach a throttle counter.

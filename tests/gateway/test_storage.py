@@ -37,6 +37,20 @@ def test_every_redis_cache_object_of_a_process_shares_one_connection_pool():
     assert caches["tasks"].get("storage-test") == "tasks"
 
 
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL: the Redis cache")
+def test_a_new_cache_object_reuses_the_process_client_of_its_server():
+    """A coroutine request's cache objects are new (Django makes one per async context):
+    each must take the process's client of its server (gateway/redis_clients.py), not build
+    one. Fails if django-redis stops asking its connection factory for the client."""
+    first = caches.create_connection("default")
+    second = caches.create_connection("engine")
+    first.set("storage-client", "shared", 5)
+
+    assert second.get("storage-client") == "shared"
+    clients = [cache.client.get_client() for cache in (first, second)]  # type: ignore[attr-defined]
+    assert clients[0] is clients[1] is get_redis_connection("default")
+
+
 def test_recommend_writes_its_json_rows_without_unnest(client, shelf, engine):
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/v1/recommend", {"intent": "running", "limit": "3"})
