@@ -56,7 +56,7 @@ from django.core import signals  # noqa: E402
 from django.core.cache import caches  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix  # noqa: E402
 from django.core.handlers.base import BaseHandler  # noqa: E402
-from django.db import DatabaseError, close_old_connections, connection  # noqa: E402
+from django.db import DatabaseError, close_old_connections, connection, reset_queries  # noqa: E402
 from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
@@ -75,7 +75,9 @@ Send = Callable[[Message], Awaitable[None]]
 
 def _fresh(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run `fn` with this thread's database connections checked before and after, as Django
-    checks them around each request: one that broke or aged out is closed, never reused."""
+    checks them around each request: one that broke or aged out is closed, never reused (and
+    the query log of DEBUG emptied, as Django empties it as a request starts)."""
+    reset_queries()
     close_old_connections()
     try:
         return fn(*args, **kwargs)
@@ -213,6 +215,16 @@ _agents = Agents(_gateway)
 _served = telemetry.served(_agents, _route)
 
 
+def checked_by_the_pools() -> None:
+    """Leave the pools to do what Django's `request_started` receivers do (empty the query log,
+    close aged or broken connections): `_fresh` does both around every job, on the thread that
+    owns the connections. Django would otherwise run those receivers for a coroutine view on
+    the steps' thread, a hop before every such request. A receiver of a worker's own (none
+    today) would bring the hop back, not skip its work."""
+    signals.request_started.disconnect(reset_queries)
+    signals.request_started.disconnect(close_old_connections)
+
+
 def warm_up() -> None:
     """Each app's warm-up (its AppConfig's `warm_up()`), as a web worker starts; then what
     start-up loaded (Django, the URLconf, the agents' schemas: hundreds of thousands of
@@ -233,6 +245,7 @@ async def _lifespan(receive: Receive, send: Send) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                checked_by_the_pools()
                 await asyncio.get_running_loop().run_in_executor(_gateway.pool, warm_up)
                 for config in apps.get_app_configs():  # then what needs the event loop
                     if (awarm := getattr(config, "awarm_up", None)) is not None:

@@ -12,12 +12,25 @@ from typing import Any
 
 from adrf.viewsets import ViewSet
 from django.http import HttpResponse, HttpResponseBase
+from django.utils.functional import classproperty
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+# adrf's answer to "is this view a coroutine?" by class: it never changes once a class exists.
+_ASYNC: dict[type, bool] = {}
 
 
 class WaitingViewSet(ViewSet):
     """A ViewSet whose actions may be coroutines (`async def`)."""
+
+    @classproperty
+    def view_is_async(cls) -> bool:
+        """adrf's own answer (ViewSet.view_is_async), worked out once per class: adrf asks on
+        every request, and answers by listing every member of the class."""
+        found = _ASYNC.get(cls)
+        if found is None:
+            found = _ASYNC[cls] = ViewSet.__dict__["view_is_async"].fget(cls)
+        return found
 
     # adrf's check hands the throttles that are coroutines to the event loop (async_to_sync)
     # even when there are none: a round trip to the loop that holds the steps' thread. The

@@ -7,8 +7,11 @@ fails on the upgrade that changes it, and says what to re-check.
 - The synchronous views are served as Django's WSGI handler serves them (`request_started`,
   `create_request`, `get_response` on a synchronous chain), on a thread of the pool:
   `GatewayHandler._respond` is written after `ASGIHandler.handle` and `WSGIHandler.__call__`.
+- Django's `request_started` receivers are its own two (empty the query log, close aged or broken
+  connections), which the pools run around every job instead (`checked_by_the_pools`).
 - adrf's ViewSet makes a view whose actions are coroutines a coroutine function: that is how the
-  handler tells the views that wait from the others.
+  handler tells the views that wait from the others. adrf asks the view whether it is one on
+  every request (`view_is_async`), which kernel/asyncviews.py answers once per class.
 """
 
 import asyncio
@@ -17,11 +20,18 @@ import inspect
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from adrf.viewsets import ViewSet
 from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction, sync_to_async
+from django.core import signals
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIHandler
+from django.db import close_old_connections, connection, reset_queries
+from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
+
+from gateway import asgi
+from kernel import asyncviews
 
 # The source of each upstream function the handler relies on, as it was checked: Django 5.2,
 # and 6.0 (which changed only how send_response and WSGIHandler.__call__ write cookies).
@@ -85,3 +95,49 @@ def test_adrf_views_with_coroutine_actions_are_coroutine_functions():
         "each holding a thread while it waits on the engine or a merchant."
     )
     assert not iscoroutinefunction(resolve("/v1/cards/rec_1").func)
+
+
+def test_adrf_asks_each_request_whether_the_view_waits_and_gets_adrfs_own_answer(
+    db, client, engine
+):
+    """kernel/asyncviews.py keeps adrf's answer per class; it must be adrf's answer, and adrf
+    must still be asking (else the kept answer is dead code, or adrf answers otherwise)."""
+    view = resolve("/v1/recommend").func.cls  # type: ignore[attr-defined]
+    asyncviews._ASYNC.pop(view, None)
+
+    response = client.get("/v1/recommend", {"intent": "anything"})
+
+    assert response.status_code == 200
+    assert view in asyncviews._ASYNC, (
+        "adrf no longer reads view_is_async as it dispatches a request: drop the kept answer "
+        "in kernel/asyncviews.py, or keep it where adrf now asks."
+    )
+    adrfs_own = ViewSet.__dict__["view_is_async"].fget
+    for waiting in (view, resolve("/v1/intents").func.cls):  # type: ignore[attr-defined]
+        assert waiting.view_is_async is adrfs_own(waiting) is True
+
+    class Synchronous(asyncviews.WaitingViewSet):
+        def list(self, request: object) -> None: ...
+
+    assert Synchronous.view_is_async is adrfs_own(Synchronous) is False
+
+
+def test_the_pools_do_what_djangos_request_started_receivers_did(db):
+    """A coroutine request starts without a hop to the steps' thread for Django's receivers:
+    the pools empty the query log and check the connections around every job instead."""
+    receivers = [receiver() for _, receiver, *_ in signals.request_started.receivers]
+    assert receivers == [reset_queries, close_old_connections], (
+        "Django's request_started receivers changed: re-check gateway/asgi.py "
+        "(checked_by_the_pools, _fresh), which runs Django's two itself around every job."
+    )
+    try:
+        asgi.checked_by_the_pools()
+        assert not signals.request_started.has_listeners()
+        with CaptureQueriesContext(connection):  # the query log kept, as under DEBUG
+            connection.queries_log.append({"sql": "an earlier request's", "time": "0"})
+            assert asgi._fresh(lambda: len(connection.queries_log)) == 0
+            connection.errors_occurred = True  # a failed query: checked, kept if usable
+            assert asgi._fresh(lambda: connection.connection is not None)
+    finally:
+        signals.request_started.connect(reset_queries)
+        signals.request_started.connect(close_old_connections)
