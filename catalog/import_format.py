@@ -23,6 +23,7 @@ MAX_MONEY = 9_999_999_999.99
 
 
 MAX_VIDEOS = 200
+RISK_LEVELS = tuple(RiskLevel.values)  # Django builds the list on each use
 
 
 _URL = re.compile(r"https?://[^\s/?#@]+(?:[/?#]\S*)?")
@@ -192,7 +193,7 @@ def parse_line(raw: bytes | str) -> ProductRecord:
     ):
         raise LineError("id must be a positive integer")
     risk = data.get("risk_level") or RiskLevel.LOW
-    if risk not in RiskLevel.values:
+    if risk not in RISK_LEVELS:
         raise LineError(f"risk_level must be one of {', '.join(RiskLevel.values)}")
     regions = [region.upper() for region in _strings(data, "regions", limit=250, each=2)]
     if not all(REGION.fullmatch(region) for region in regions):

@@ -1,6 +1,8 @@
 """The product text analyzer (catalog/text.py): what import stores and how search reads it."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from catalog import text
 
@@ -18,6 +20,13 @@ from catalog import text
 )
 def test_clean(raw, stored):
     assert text.clean(raw) == stored
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_text_is_cleaned_as_any_other_text(raw):
+    """ASCII text takes a shorter path (one regular expression); it must store what the
+    character-by-character path of any other text stores."""
+    assert text.clean(raw) == text._SPACES.sub(" ", text._visible(raw)).strip()
 
 
 def test_terms_split_on_word_boundaries_and_stem():
