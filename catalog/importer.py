@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from catalog import fulltext, versions
@@ -18,6 +19,7 @@ from catalog.documents import of_fields
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
 from kernel.inserts import upsert
+from kernel.lookups import AnyOf
 
 BATCH_SIZE = 500
 
@@ -111,7 +113,7 @@ class _Writer:
         now = timezone.now()
         self._write_creators(records, now)
 
-        existing = set(Product.objects.filter(id__in=records).values_list("id", flat=True))
+        existing = set(Product.objects.filter(AnyOf(F("id"), records)).values_list("id", flat=True))
         products = [
             {
                 **record.product,
@@ -133,7 +135,8 @@ class _Writer:
                     "created_at": now,
                     "updated_at": now,
                 }
-        Video.objects.filter(product_id__in=records).exclude(task_id__in=videos).delete()
+        stale = Video.objects.filter(AnyOf(F("product_id"), records))
+        stale.exclude(AnyOf(F("task_id"), videos)).delete()
         upsert(
             Video,
             list(videos.values()),
