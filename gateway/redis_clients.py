@@ -3,8 +3,8 @@
 Django makes a cache object per thread and per async context, so each coroutine request gets
 cache objects of its own. django-redis shares its connection pools between them (per server
 and process), but each new cache object still builds a client over its pool on first use:
-parsing the URL and constructing a `redis.Redis`, about a tenth of a millisecond a store, paid
-again by every request. This connection factory, django-redis's documented extension point
+parsing the URL and constructing a `redis.Redis`, paid again by every request for every store
+it reads. This connection factory, django-redis's documented extension point
 (the `CONNECTION_FACTORY` option), keeps the client it built for a server and hands it to every
 later cache object: `redis.Redis` is safe to share between threads (each command takes a
 connection from the pool), and its pool starts over in a forked process by itself.

@@ -3,8 +3,8 @@
 A batch of the catalog import names hundreds of products and videos at once. As `IN (%s, %s,
 ...)`, every value is a placeholder of its own: Django compiles each, and psycopg splits the
 statement's text at each of them again for every batch (statements that long are not in its
-cache), which was about a sixth of the import's time on PostgreSQL. `= ANY(%s)` sends the values
-as one array, whatever their number. Elsewhere (SQLite) it is `__in` itself.
+cache), a sizeable share of the import's time on PostgreSQL (docs/benchmarks.md). `= ANY(%s)`
+sends the values as one array, whatever their number. Elsewhere (SQLite) it is `__in` itself.
 """
 
 from typing import Any
