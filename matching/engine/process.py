@@ -133,6 +133,10 @@ def trace_of(exc: BaseException) -> Trace:
             return Trace(kind, connection="name lookup")
         return Trace(kind, connection="failed")
     status = getattr(exc, "status_code", None)
+    if status == 500 and not any("HTTPStatusError" in name for name in names):
+        # litellm's own HTTP client reports a request its client refused to send (an address
+        # with credentials in it) as a 500 that no server answered.
+        return Trace(kind, connection="failed")
     return Trace(kind, status=status if isinstance(status, int) else None)
 
 

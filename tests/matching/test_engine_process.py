@@ -6,11 +6,13 @@ import asyncio
 import os
 import stat
 import time
+from importlib.metadata import version
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import litellm
 import pytest
+from django.conf import settings
 
 from matching.engine import process as engine_process
 from matching.engine.client import completion_kwargs, failure_of
@@ -126,3 +128,19 @@ def test_both_doors_answer_the_text_with_the_model_and_the_tokens_the_provider_r
     for answer in (through_the_process, in_this_process):
         assert "trail running shoes" in answer.content
         assert (answer.model, answer.input_tokens, answer.output_tokens) == ("scripted", 10, 20)
+
+
+def test_both_doors_reach_an_openai_compatible_engine_through_litellms_own_http_client(engine):
+    """The canary of gateway/settings.py's EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER: a litellm
+    that no longer reads it would send the OpenAI SDK's request (its user agent and headers)."""
+    from matching.engine.client import call
+
+    messages = messages_for("trail running shoes", [])
+    asyncio.run(engine_process.complete(completion_kwargs(messages)))
+    call(messages)
+
+    for sent in engine.calls:
+        assert sent.headers["user-agent"] == f"litellm/{version('litellm')}"
+        assert not any(name.startswith("x-stainless") for name in sent.headers)
+        assert sent.body["response_format"] == {"type": "json_object"}
+        assert sent.body["max_tokens"] == settings.INTENT_ENGINE_MAX_TOKENS
