@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import uvloop
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: where `-m matching...` is found
 STARTING_TIMEOUT_S = 60.0  # the child importing litellm, on a slow machine
@@ -351,7 +352,8 @@ def main() -> None:
     logging.getLogger("LiteLLM").setLevel(logging.WARNING)  # it logs every call at INFO
     lifeline, address, model = socket.socket(fileno=int(sys.argv[1])), sys.argv[2], sys.argv[3]
     try:
-        asyncio.run(serve(lifeline, address, model))
+        # uvloop, as the web worker's: its loop and streams cost the calls less CPU than asyncio's.
+        uvloop.run(serve(lifeline, address, model))
     finally:
         shutil.rmtree(Path(address).parent, ignore_errors=True)
 
