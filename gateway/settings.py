@@ -362,10 +362,6 @@ INTENT_ENGINE_CACHE_S = bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400
 IDEMPOTENCY_KEY_TTL_S, IDEMPOTENCY_LOCK_S = idempotency_windows(INTENT_ENGINE_TIMEOUT_S)
 # litellm would fetch its price list from the network on import; its own copy does (DESIGN.md 3).
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-# litellm sends OpenAI-compatible calls through its own HTTP client (the one its other providers
-# use), not the OpenAI SDK, whose request transforms cost each call more CPU than the rest of
-# litellm (docs/engine.md); the engine's process inherits it. Set to false, the SDK again.
-os.environ.setdefault("EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER", "True")
 
 # Keys accepted in X-Supply-Key by GET /v1/report/attribution (two while one replaces the other;
 # none: 503), and the report's US dollars per unit of other currencies ("EUR=1.08,GBP=1.27").

@@ -31,6 +31,7 @@ process.
 import asyncio
 import contextlib
 import logging
+import os
 import shutil
 import socket
 import subprocess
@@ -263,7 +264,11 @@ def stop() -> None:
 
 
 def load_litellm() -> Any:
-    """litellm, imported and told to keep quiet (no telemetry, no feedback banner per failure)."""
+    """litellm, imported and told to keep quiet (no telemetry, no feedback banner per failure),
+    and to send OpenAI-compatible calls through its own HTTP client rather than the OpenAI SDK,
+    whose transforms of each request cost more CPU than the rest of litellm's work on a call
+    (docs/engine.md; an environment that sets the switch keeps its choice)."""
+    os.environ.setdefault("EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER", "True")
     import litellm
 
     litellm.telemetry = False
