@@ -154,7 +154,9 @@ class Video(models.Model):
 
     task_id = models.CharField(max_length=128, unique=True)
     product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="videos")
-    creator = models.ForeignKey(Creator, on_delete=models.CASCADE, related_name="videos")
+    creator = models.ForeignKey(
+        Creator, on_delete=models.CASCADE, related_name="videos", db_index=False
+    )  # indexed by video_creator_gmv, which it leads
     thumbnail = models.URLField(max_length=1000, null=True, blank=True)
     video_url = models.URLField(max_length=1000, null=True, blank=True)
     platform_video_url = models.URLField(max_length=1000, null=True, blank=True)
@@ -190,7 +192,9 @@ class Recommendation(models.Model):
     """One issued card: the rec_id is the attribution key that the buy link carries."""
 
     rec_id = models.CharField(max_length=40, primary_key=True)
-    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="recommendations")
+    product = models.ForeignKey(
+        Product, on_delete=models.PROTECT, related_name="recommendations", db_index=False
+    )  # indexed by recommendation_product, which it leads
     card = JSONField(help_text="The card (PCD) exactly as it was served.")
     channel = models.CharField(max_length=64, null=True, blank=True)
     region = models.CharField(max_length=8, null=True, blank=True)

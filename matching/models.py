@@ -115,8 +115,11 @@ class Proposal(models.Model):
         related_name="proposals",
         null=True,
         blank=True,
+        db_index=False,  # indexed by proposal_merchant_status, which it leads
     )
-    intent = models.ForeignKey(Intent, on_delete=models.CASCADE, related_name="proposals")
+    intent = models.ForeignKey(
+        Intent, on_delete=models.CASCADE, related_name="proposals", db_index=False
+    )  # indexed by proposal_intent_status, which it leads
     product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="proposals")
     offer_title = models.CharField(max_length=300)
     price = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
@@ -230,7 +233,9 @@ class MatchToken(models.Model):
     """The agreement on one ranked proposal: minted (issued), then confirmed (accepted)."""
 
     match_token_id = models.CharField(max_length=40, primary_key=True)
-    session = models.ForeignKey(MatchSession, on_delete=models.CASCADE, related_name="tokens")
+    session = models.ForeignKey(
+        MatchSession, on_delete=models.CASCADE, related_name="tokens", db_index=False
+    )  # indexed by match_token_unique, which it leads
     intent = models.ForeignKey(Intent, on_delete=models.CASCADE, related_name="match_tokens")
     proposal = models.ForeignKey(Proposal, on_delete=models.PROTECT, related_name="match_tokens")
     acceptance_state = models.CharField(

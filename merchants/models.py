@@ -163,8 +163,13 @@ class WebhookEvent(models.Model):
 class WebhookDelivery(models.Model):
     """One event for one merchant: its state, and when to try next."""
 
-    merchant = models.ForeignKey(MerchantAgent, on_delete=models.CASCADE, related_name="deliveries")
-    event = models.ForeignKey(WebhookEvent, on_delete=models.CASCADE, related_name="deliveries")
+    # Indexed by delivery_merchant_status and delivery_once, which they lead.
+    merchant = models.ForeignKey(
+        MerchantAgent, on_delete=models.CASCADE, related_name="deliveries", db_index=False
+    )
+    event = models.ForeignKey(
+        WebhookEvent, on_delete=models.CASCADE, related_name="deliveries", db_index=False
+    )
     status = models.CharField(
         max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
     )
@@ -209,7 +214,9 @@ class AttemptOutcome(models.TextChoices):
 class DeliveryAttempt(models.Model):
     """One HTTP request of a delivery: when, how long, and what came back."""
 
-    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempts")
+    delivery = models.ForeignKey(
+        WebhookDelivery, on_delete=models.CASCADE, related_name="attempts", db_index=False
+    )  # indexed by attempt_once, which it leads
     number = models.PositiveSmallIntegerField()
     started_at = models.DateTimeField()
     outcome = models.CharField(
@@ -239,8 +246,11 @@ class VerificationAttempt(models.Model):
     what the merchant reads in its deliveries log when its endpoint stays unverified. Only the
     attempts of the merchant's current verification are kept."""
 
-    merchant = models.ForeignKey(
-        MerchantAgent, on_delete=models.CASCADE, related_name="verification_attempts_made"
+    merchant = models.ForeignKey(  # indexed by verification_attempt_once, which it leads
+        MerchantAgent,
+        on_delete=models.CASCADE,
+        related_name="verification_attempts_made",
+        db_index=False,
     )
     # The verification's event (verification_event_id): the webhook-id of every attempt.
     event_id = models.CharField(max_length=40)
@@ -272,7 +282,9 @@ class ProbeTrigger(models.TextChoices):
 class HealthProbe(models.Model):
     """One signed ping to a merchant agent and its result."""
 
-    merchant = models.ForeignKey(MerchantAgent, on_delete=models.CASCADE, related_name="probes")
+    merchant = models.ForeignKey(
+        MerchantAgent, on_delete=models.CASCADE, related_name="probes", db_index=False
+    )  # indexed by probe_merchant_latest, which it leads
     checked_at = models.DateTimeField(db_index=True)
     healthy = models.BooleanField()
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)

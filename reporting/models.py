@@ -23,8 +23,8 @@ class Click(models.Model):
     """One follow of a card's buy link (`/r/{rec_id}`)."""
 
     recommendation = models.ForeignKey(
-        Recommendation, on_delete=models.PROTECT, related_name="clicks"
-    )
+        Recommendation, on_delete=models.PROTECT, related_name="clicks", db_index=False
+    )  # indexed by click_client, which it leads
     clicked_at = models.DateTimeField(auto_now_add=True, db_index=True)
     user_agent = models.CharField(max_length=300, blank=True, default="")
     referrer = models.CharField(max_length=500, blank=True, default="")
@@ -50,8 +50,8 @@ class Conversion(models.Model):
 
     conversion_id = models.CharField(max_length=40, primary_key=True)
     merchant = models.ForeignKey(
-        MerchantAgent, on_delete=models.PROTECT, related_name="conversions"
-    )
+        MerchantAgent, on_delete=models.PROTECT, related_name="conversions", db_index=False
+    )  # indexed by conversion_order_unique, which it leads
     order_id = models.CharField(
         max_length=128, validators=[MinLengthValidator(1)], help_text="The merchant's order id."
     )
@@ -66,7 +66,9 @@ class Conversion(models.Model):
         MatchToken, on_delete=models.PROTECT, related_name="conversions", null=True, blank=True
     )
     # Derived from the reference when recorded, so the report groups without joins.
-    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="conversions")
+    product = models.ForeignKey(
+        Product, on_delete=models.PROTECT, related_name="conversions", db_index=False
+    )  # indexed by conversion_product, which it leads
     channel = models.CharField(max_length=64, null=True, blank=True)
     amount = models.DecimalField(max_digits=12, decimal_places=2, validators=[MinValueValidator(0)])
     currency = models.CharField(max_length=3, help_text="ISO 4217 code, upper case.")
