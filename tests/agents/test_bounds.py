@@ -174,6 +174,7 @@ def test_a_flood_of_large_failed_requests_leaves_the_store_bounded_and_others_in
         asyncio.run(read(FLOODER, failed[0].id))
 
 
+@pytest.mark.processes  # a web role of its own, with its own cap
 def test_a_task_past_its_size_cap_answers_whole_once_then_keeps_its_state(
     tmp_path_factory, scripted_engine, scripted, shelf
 ):
