@@ -90,6 +90,9 @@ def served(spans: list[Span], request_id: str) -> Span | None:
     )
 
 
+TASK_SPANS = ("run/merchants.tasks.fan_out", "run/merchants.tasks.deliver")
+
+
 def ancestors(spans: list[Span], span: Span) -> list[str]:
     """The names of `span`'s ancestors, nearest first, as far as they were received."""
     by_id = {s.span_id: s for s in spans}
@@ -149,10 +152,13 @@ def test_a_recommend_is_one_trace_down_to_its_surge_delivered_by_the_worker(
     assert "error.type" not in call.attributes
     assert call.status == "STATUS_CODE_UNSET"
     # Never the shopper's words, on any span of the trace.
-    # Each process exports its spans in batches of its own: the delivery's may come first.
+    # Each process exports its spans in batches of its own: the delivery's may come first, and
+    # a task's span (which ends after the spans inside it) in a later batch than they.
     spans = collector.wait_for(
         lambda spans: (
-            named(spans, "deliver", in_trace) and named(spans, "fan_out", in_trace) and spans
+            spans
+            if all(named(spans, name, in_trace) for name in ("deliver", "fan_out", *TASK_SPANS))
+            else None
         )
     )
     recorded = repr([s for s in spans if s.trace_id == in_trace])
@@ -238,7 +244,10 @@ def test_a_fan_out_the_sweeper_sends_later_links_to_the_request(
     )
     assert fan_out.trace_id != request.trace_id
     assert fan_out.links == [(request.trace_id, request.span_id)]
-    assert "run/merchants.tasks.sweep_deliveries" in ancestors(collector.spans, fan_out)
+    # The sweep's span ends after the fan-out inside it: it may come in a later batch.
+    assert collector.wait_for(
+        lambda spans: "run/merchants.tasks.sweep_deliveries" in ancestors(spans, fan_out) or None
+    )
     deliver = collector.wait_for(lambda spans: named(spans, "deliver", fan_out.trace_id))
     assert deliver.links == [(request.trace_id, request.span_id)]
     wait_until(
