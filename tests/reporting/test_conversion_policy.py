@@ -5,6 +5,7 @@ price allows, is flagged, kept apart and earns no GMV."""
 from decimal import Decimal
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
@@ -195,7 +196,7 @@ def test_the_admin_lists_flagged_conversions_with_their_reasons(
     priced = client.get(changelist, {"reason": "amount_above_price"}).content.decode()
     bogus = client.get(changelist, {"reason": "nothing"})
     big = Conversion.objects.get(order_id="BIG-1")
-    detail = client.get(reverse("admin:reporting_conversion_change", args=[big.pk]))
+    detail = client.get(reverse("admin:reporting_conversion_change", args=[quote(big.pk)]))
 
     assert ("ANON-1" in flagged, "BIG-1" in flagged, "FAIR-1" in flagged) == (True, True, False)
     assert '<td class="field-reasons">not_confirmed_by_demand</td>' in flagged
