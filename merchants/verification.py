@@ -129,18 +129,26 @@ def _url_keys(url: str) -> tuple[str, str]:
     return f"verification-url-busy:{digest}", f"verification-url-asked:{digest}"
 
 
-def _url_wait(url: str, *, first: bool) -> timedelta | None:
+# What _url_wait says when the URL's turn is taken by the same verification (the same event):
+# another task for it is under way or has just asked; this one leaves the row as it is.
+TAKEN = timedelta(0)
+
+
+def _url_wait(url: str, event_id: str, *, first: bool) -> timedelta | None:
     """Take the URL's turn, or say how long to wait for it: while a verification of the URL is
     under way, and for a first attempt (a new endpoint, a re-arm) URL_GAP after the URL was last
     asked, so merchants naming it meanwhile join the next attempt instead of causing one each.
-    Attempts on the schedule are spaced by the schedule itself."""
+    Attempts on the schedule are spaced by the schedule itself. TAKEN when the turn is the same
+    event's: a repeated task (a merchant that changed its endpoint several times has a task for
+    each change) must not postpone the attempt another worker is about to claim."""
     busy, asked = _url_keys(url)
     try:
-        if first and cache.get(asked) is not None:
-            return URL_GAP
-        if not cache.add(busy, 1, timeout=int(LEASE.total_seconds())):
-            return RETRY_SCHEDULE[0]
-        cache.set(asked, 1, timeout=int(URL_GAP.total_seconds()))
+        asked_for = cache.get(asked) if first else None
+        if asked_for is not None:
+            return TAKEN if asked_for == event_id else URL_GAP
+        if not cache.add(busy, event_id, timeout=int(LEASE.total_seconds())):
+            return TAKEN if cache.get(busy) == event_id else RETRY_SCHEDULE[0]
+        cache.set(asked, event_id, timeout=int(URL_GAP.total_seconds()))
     except (RedisError, OSError) as exc:
         logger.warning("cache unavailable, verifications not spaced per URL: %s", exc)
     return None
@@ -186,7 +194,10 @@ def endpoint_verify(*, merchant_pk: int) -> bool | None:
         fields = verification_reset(merchant, now)
         due.update(**{field: getattr(merchant, field) for field in fields})
     target = endpoint_target_within(merchant.agent_endpoint, settings.WEBHOOK_TIMEOUT_S)
-    wait = _url_wait(merchant.agent_endpoint, first=merchant.verification_attempts == 0)
+    first = merchant.verification_attempts == 0
+    wait = _url_wait(merchant.agent_endpoint, merchant.verification_event_id, first=first)
+    if wait is TAKEN:
+        return None
     if wait is not None:
         VERIFYING.postpone(due, now + wait)
         return None

@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
+from kernel.scheduling import Scheduled
 from merchants.delivery import delivery_attempt
 from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery
 from merchants.tasks import sweep_verifications
@@ -198,3 +199,29 @@ def test_unverified_merchants_are_not_probed(client, receiver):
     assert health["healthy"] is False
     assert "ownership" in health["message"]
     assert receiver.received == []
+
+
+def test_a_repeated_task_leaves_the_attempt_to_the_task_that_took_the_urls_turn(
+    client, receiver, monkeypatch
+):
+    """A merchant that changed its endpoint several times has a verify task for each change,
+    and workers run them at once: one that finds the URL's turn taken by the same event must
+    neither attempt nor postpone the attempt the other task is about to claim."""
+    register(client, "mover", verified=False, agent_endpoint=receiver.url)
+    pk = merchant("mover").pk
+    due_before = merchant("mover").next_verification_at
+    repeats: list[bool | None] = []
+    claim = Scheduled.claim
+
+    def claim_after_a_repeated_task(self, rows, now, **changes):
+        if not repeats:  # between the first task's turn and its claim, the repeat runs
+            repeats.append(endpoint_verify(merchant_pk=pk))
+            repeats.append(merchant("mover").next_verification_at == due_before)
+        return claim(self, rows, now, **changes)
+
+    monkeypatch.setattr(Scheduled, "claim", claim_after_a_repeated_task)
+
+    assert verify("mover") is True
+    assert repeats == [None, True]  # the repeat did nothing and left the row due
+    assert len(receiver.verifications) == 1
+    assert merchant("mover").endpoint_verified_at is not None
