@@ -41,6 +41,9 @@ ALGORITHM_CHOICES = [
 MIN_KEY_BITS = 2048
 # ES256's JWS signature is r || s, each a 32-byte big-endian integer (RFC 7518 section 3.4).
 ES256_COORDINATE_BYTES = 32
+# The order of P-256's base point. ECDSA's (r, s) and (r, n - s) both verify; only the low one
+# (s <= n / 2) is made and accepted, so that a signature has one spelling (no malleability).
+P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 # A key file is a few kilobytes; anything far larger is not one.
 MAX_KEY_FILE_BYTES = 1024 * 1024
 # RFC 7638 section 3.2: the members of each key type that its thumbprint covers.
@@ -126,19 +129,22 @@ class SigningKey:
         RFC 7518 section 3.4; not the DER that cryptography returns).
 
         ECDSA is deterministic (RFC 6979): the same payload gives the same bytes in every
-        process, so a signed document served by several workers keeps one ETag.
+        process, so a signed document served by several workers keeps one ETag. Its `s` is the
+        low one of the two that verify (`P256_ORDER`).
         """
         key = self.private_key
         if isinstance(key, ec.EllipticCurvePrivateKey):
             der = key.sign(payload, ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
             r, s = decode_dss_signature(der)
+            s = min(s, P256_ORDER - s)
             size = ES256_COORDINATE_BYTES
             return b64url(r.to_bytes(size, "big") + s.to_bytes(size, "big"))
         return b64url(key.sign(payload, padding.PKCS1v15(), hashes.SHA256()))
 
     def verifies(self, payload: bytes, signature: bytes) -> bool:
         """Whether `signature` (raw bytes, decoded from base64url) is this key's signature of
-        `payload` under the key's own algorithm, whatever a caller claims."""
+        `payload` under the key's own algorithm, whatever a caller claims. An ES256 signature
+        counts only in its low-S form: its twin `(r, n - s)` is refused."""
         key = self.private_key
         try:
             if isinstance(key, ec.EllipticCurvePrivateKey):
@@ -147,6 +153,8 @@ class SigningKey:
                     return False
                 r = int.from_bytes(signature[:size], "big")
                 s = int.from_bytes(signature[size:], "big")
+                if not 0 < s <= P256_ORDER // 2:
+                    return False
                 der = encode_dss_signature(r, s)
                 key.public_key().verify(der, payload, ec.ECDSA(hashes.SHA256()))
             else:

@@ -10,6 +10,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
 from django.utils import timezone
 
+from kernel.signing import P256_ORDER
+
 from tests.matching.mandate_calls import (
     JWKS,
     VERIFY,
@@ -91,6 +93,22 @@ def test_a_signature_of_another_mandate_fails(client, signing_key, product):
     result = verify(client, first, signature=second["signature"])
 
     assert result == {"valid": False, "reason": "bad_signature"}
+
+
+def test_an_es256_signatures_high_s_twin_is_refused(client, settings, ec_pems, product):
+    """ECDSA's (r, s) and (r, n - s) both verify mathematically: only the low-S form counts,
+    so a signature has one spelling. The mandates the gateway signs are all low-S."""
+    settings.MANDATE_SIGNING_KEY, settings.MANDATE_SIGNING_KEY_FILE = ec_pems[0], ""
+    for _ in range(8):  # about half of raw ECDSA signatures are high-S: every one is mended
+        body = signed(client)
+        raw = b64url_decode(body["signature"])
+        r, s = int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")
+        assert s <= P256_ORDER // 2
+        twin = r.to_bytes(32, "big") + (P256_ORDER - s).to_bytes(32, "big")
+        forged = base64.urlsafe_b64encode(twin).rstrip(b"=").decode()
+
+        assert verify(client, body) == {"valid": True, "reason": None}
+        assert verify(client, body, signature=forged) == {"valid": False, "reason": "bad_signature"}
 
 
 @pytest.mark.parametrize("signature", ["not base64!", "AAAA=", "A", "a.b.c"])
