@@ -14,6 +14,11 @@ THROTTLED_CODE (in JSON-RPC's range for implementation-defined server errors, us
 A2A nor MCP) whose data is the gateway's `throttled` error; on A2A's HTTP+JSON binding, the
 binding's error object (`RESOURCE_EXHAUSTED`). A body that is not JSON gets each protocol's
 parse error: JSON-RPC -32700, or the HTTP+JSON binding's 400 `INVALID_ARGUMENT`.
+
+- **Version.** A JSON-RPC request whose `A2A-Version` header names a version its method's dialect
+  is not (v0.3's `message/send` under `A2A-Version: 2.0`) gets v1.0's VersionNotSupported
+  (-32009). The SDK checks v1.0's methods itself, but answers v0.3's as an internal error
+  (-32603), since v0.3 has no such code; a client naming another version is no v0.3 client.
 """
 
 import math
@@ -23,7 +28,9 @@ from urllib.parse import urlsplit
 
 from a2a.server.jsonrpc_models import JSONParseError
 from a2a.server.request_handlers.response_helpers import build_error_response
+from a2a.utils.constants import PROTOCOL_VERSION_0_3, VERSION_HEADER
 from a2a.utils.error_handlers import ERROR_INFO_TYPE, build_rest_error_payload
+from a2a.utils.errors import VersionNotSupportedError
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http.request import HttpHeaders
@@ -39,6 +46,8 @@ from kernel.throttles import ScopeThrottle
 from kernel.wellknown import A2A_JSONRPC_PATH, MCP_PATH
 
 THROTTLED_CODE = -32029
+# How much of a caller's version header an answer quotes.
+VERSION_QUOTED = 16
 
 
 def _protocol(path: str) -> str:
@@ -104,6 +113,26 @@ def _not_json(protocol: str, message: str) -> JSONResponse:
     return JSONResponse(payload, status_code=400)  # as the MCP SDK answers its parse errors
 
 
+def _version_refused(scope: Scope, message: Any) -> JSONResponse | None:
+    """VersionNotSupported for a v0.3 method (its name has a slash) asked under an
+    `A2A-Version` of another major version; v1.0's methods are the SDK's to check."""
+    if not isinstance(message, dict) or "/" not in str(message.get("method", "")):
+        return None
+    header = VERSION_HEADER.lower().encode("ascii")
+    named = next((value for name, value in scope["headers"] if name == header), b"")
+    asked = named.decode("latin-1").strip()
+    if not asked or asked.partition(".")[0] == PROTOCOL_VERSION_0_3.partition(".")[0]:
+        return None  # no header is v0.3, and so is any 0.x, as the SDK reads them
+    error = VersionNotSupportedError(
+        message=f"A2A version {asked[:VERSION_QUOTED]!r} is not supported by the method "
+        f"{str(message['method'])[:64]!r}, a v{PROTOCOL_VERSION_0_3} method."
+    )
+    request_id = message.get("id")
+    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
+        request_id = None
+    return JSONResponse(build_error_response(request_id, error))
+
+
 async def refusal(scope: Scope, body: bytes) -> JSONResponse | None:
     """The answer refusing the agent request of `scope` with `body`, or None to serve it."""
     protocol = _protocol(scope["path"])
@@ -114,7 +143,9 @@ async def refusal(scope: Scope, body: bytes) -> JSONResponse | None:
             return _throttled(protocol, wait)
     if scope["method"] == "POST" and (body or protocol != "rest"):
         try:
-            loads(body)
+            message = loads(body)
         except NotJson as exc:
             return _not_json(protocol, exc.message)
+        if protocol == "jsonrpc":
+            return _version_refused(scope, message)
     return None

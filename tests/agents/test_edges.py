@@ -92,3 +92,49 @@ def test_a2a_reads_no_task_that_does_not_exist_and_lists_none(web):
                         await client.list_tasks(ListTasksRequest())
 
         asyncio.run(ask())
+
+
+def _send_message(web, method: str, message: dict, version: str):
+    body = orjson.dumps(
+        {"jsonrpc": "2.0", "id": 7, "method": method, "params": {"message": message}}
+    )
+    headers = {"Content-Type": "application/json", "A2A-Version": version}
+    return web.request("POST", "/a2a/jsonrpc", body, headers)
+
+
+V03_MESSAGE = {
+    "messageId": "m1",
+    "role": "user",
+    "kind": "message",
+    "parts": [{"kind": "text", "text": INTENT}],
+}
+V10_MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": INTENT}]}
+
+
+@pytest.mark.parametrize("version", ["9.0", "2", "1.0", "latest"])
+def test_an_unsupported_a2a_version_is_version_not_supported_in_both_dialects(
+    web, scripted, version
+):
+    """v1.0's -32009, also for a v0.3 method (whose SDK adapter would answer -32603), before
+    anything runs."""
+    calls = scripted.calls_count
+    answers = [_send_message(web, "message/send", V03_MESSAGE, version)]
+    if version != "1.0":
+        answers.append(_send_message(web, "SendMessage", V10_MESSAGE, version))
+
+    for answer in answers:
+        assert answer.status == 200
+        assert answer.json()["id"] == 7
+        assert answer.json()["error"]["code"] == -32009, answer.json()
+    assert scripted.calls_count == calls
+
+
+def test_the_versions_each_dialect_speaks_are_served(web, scripted, shelf):
+    for method, message, version in [
+        ("message/send", V03_MESSAGE, "0.3"),
+        ("message/send", V03_MESSAGE, ""),
+        ("SendMessage", V10_MESSAGE, "1.0"),
+    ]:
+        answer = _send_message(web, method, message, version)
+
+        assert "error" not in answer.json(), (method, version, answer.json())
