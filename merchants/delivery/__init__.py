@@ -39,8 +39,6 @@ from merchants.delivery.events import (
     SURGE,
     event_body,
     event_fan_out,
-    fits,
-    subscribed_to,
     surge_announce,
     surge_body,
     surge_event,
@@ -70,6 +68,7 @@ from merchants.delivery.sweeper import (
     deliveries_retry,
     deliveries_sweep,
 )
+from merchants.subscriptions import fits, subscribed_to
 
 __all__ = [
     "DELIVER",

@@ -33,7 +33,9 @@ from merchants.models import (
     MerchantAgent,
     MerchantStatus,
     WebhookDelivery,
+    WebhookEvent,
 )
+from merchants.subscriptions import fits, subscribed_to
 
 # Waits after each failed attempt: the Standard Webhooks (Svix) schedule, jittered by 10%.
 RETRY_SCHEDULE = (
@@ -116,20 +118,26 @@ def _undeliverable(merchant: MerchantAgent) -> str:
     return ""
 
 
-def _secrets(merchant: MerchantAgent) -> list[str]:
+def _secrets(merchant: MerchantAgent, event: WebhookEvent) -> list[str]:
     """What an event to the merchant's URL is signed with: its secret, then those of the other
-    proven merchants naming the same URL, earliest proven first (an event reaches a URL once, so
-    it is signed for each of them: one merchant naming another's URL cannot take its events)."""
+    proven merchants naming the same URL that the event is for too (subscribed to its tags, in
+    its region), earliest proven first. An event reaches a URL once, so it is signed for each of
+    them; one merchant naming another's URL cannot take its events, and a merchant is never
+    signed an event it did not subscribe to."""
+    tags = set(event.tags)
     others = (
         MerchantAgent.objects.filter(
-            agent_endpoint=merchant.agent_endpoint, endpoint_verified_at__isnull=False
+            subscribed_to(tags),
+            agent_endpoint=merchant.agent_endpoint,
+            endpoint_verified_at__isnull=False,
         )
         .exclude(pk=merchant.pk)
         .exclude(status=MerchantStatus.DEACTIVATED)
         .order_by("endpoint_verified_at", "pk")
-        .values_list("webhook_secret", flat=True)
+        .only("webhook_secret", "subscription_tags", "regions")
     )
-    return [merchant.webhook_secret, *others[: MOST_SIGNATURES - 1]]
+    fitting = (other for other in others if fits(other, tags, event.region))
+    return [merchant.webhook_secret, *(other.webhook_secret for other in fitting)][:MOST_SIGNATURES]
 
 
 def attempt_attributes(delivery: WebhookDelivery | None) -> Attributes:
@@ -221,7 +229,7 @@ def delivery_attempt(*, delivery_id: int, lane: str = FAST_LANE) -> WebhookDeliv
         attempt = DeliveryAttempt.objects.create(
             delivery=delivery, number=delivery.attempt_count, started_at=now
         )
-        signing = _secrets(delivery.merchant)
+        signing = _secrets(delivery.merchant, delivery.event)
     if not connection.in_atomic_block:
         connection.close()  # no connection held while the merchant takes its time
     merchant = delivery.merchant

@@ -2,16 +2,13 @@
 fanning out to one delivery per merchant."""
 
 import logging
-from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import BooleanField
-from django.db.models.expressions import RawSQL
+from django.db import transaction
 from django.utils import timezone
 
 from kernel.dispatch import dispatch_after_commit
@@ -27,6 +24,7 @@ from merchants.models import (
     WebhookDelivery,
     WebhookEvent,
 )
+from merchants.subscriptions import fits, subscribed_to
 
 PROTOCOL_VERSION = "0.2"
 
@@ -38,31 +36,6 @@ logger = logging.getLogger(__name__)
 
 
 SURGE = "intent.surge"
-
-
-def subscribed_to(tags: Iterable[str]) -> RawSQL:
-    """A filter on merchants: subscribed to any of `tags` or to "*", decided by the database
-    (a JSON array of strings on both vendors), so a surge reads only the merchants it fits
-    rather than every active one."""
-    # Constant SQL; the tags are bound parameters.
-    wanted = sorted({*tags, "*"})
-    if connection.vendor == "postgresql":
-        sql = "merchants_merchantagent.subscription_tags ?| %s::text[]"
-        return RawSQL(sql, [wanted], output_field=BooleanField())  # noqa: S611
-    marks = ", ".join(["%s"] * len(wanted))
-    sql = (
-        "EXISTS (SELECT 1 FROM json_each(merchants_merchantagent.subscription_tags) "  # noqa: S608
-        f"WHERE json_each.value IN ({marks}))"
-    )
-    return RawSQL(sql, wanted, output_field=BooleanField())  # noqa: S611
-
-
-def fits(merchant: MerchantAgent, tags: set[str], region: str | None) -> bool:
-    """Whether an intent with these (lower-case) tags and region is for this merchant."""
-    subscriptions = set(merchant.subscription_tags)
-    if "*" not in subscriptions and not subscriptions & tags:
-        return False
-    return not merchant.regions or region is None or region in merchant.regions
 
 
 def event_body(event_id: str, event_type: str, data: dict[str, Any], at: datetime) -> bytes:

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.utils import timezone
-from standardwebhooks.webhooks import Webhook
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from merchants.delivery import delivery_attempt
 from merchants.endpoints import (
@@ -180,3 +180,32 @@ def test_an_event_to_a_shared_url_is_signed_for_every_merchant_naming_it(client,
     assert len(request.headers["webhook-signature"].split()) == 3
     for shop in shops:
         assert Webhook(shop.webhook_secret).verify(request.body, request.headers)["type"]
+
+
+def test_an_event_to_a_shared_url_is_signed_only_for_the_merchants_it_is_for(client, receiver):
+    """Merchants proven on one URL: an event is signed for those it is for (subscribed to its
+    tags, in its region), never for one that would take it for its own."""
+    subscribed = register(
+        client, "tenant-trail", agent_endpoint=receiver.url, subscription_tags=["trail"]
+    )
+    elsewhere = register(
+        client,
+        "tenant-far",
+        agent_endpoint=receiver.url,
+        subscription_tags=["trail"],
+        regions=["JP"],
+    )
+    other_tags = register(
+        client, "tenant-tea", agent_endpoint=receiver.url, subscription_tags=["tea"]
+    )
+    create_intent(client, intent_tags=["trail"], region="US")
+    fan_out()
+
+    delivery_attempt(delivery_id=WebhookDelivery.objects.get().pk)
+
+    (request,) = receiver.wait_for(1)
+    assert len(request.headers["webhook-signature"].split()) == 1
+    assert Webhook(subscribed.webhook_secret).verify(request.body, request.headers)["type"]
+    for outsider in (elsewhere, other_tags):
+        with pytest.raises(WebhookVerificationError):
+            Webhook(outsider.webhook_secret).verify(request.body, request.headers)
