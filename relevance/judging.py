@@ -45,6 +45,10 @@ class Query:
     categories: list[str]
     title: list[re.Pattern[str]]
     not_title: list[re.Pattern[str]] = field(default_factory=list)
+    excluded: list[re.Pattern[str]] = field(default_factory=list)
+    kind: str = "general"
+    constraints: list[str] = field(default_factory=list)
+    exclude: list[str] | None = None
     category: frozenset[str] | None = None
     region: str = "IN"
     budget_min: float | None = None
@@ -54,8 +58,13 @@ class Query:
         return (
             all(pattern.search(product.title) for pattern in self.title)
             and not any(pattern.search(product.title) for pattern in self.not_title)
+            and not self.rules_out(product)
             and (self.category is None or bool(product.categories & self.category))
         )
+
+    def rules_out(self, product: Product) -> bool:
+        """Whether the shopper ruled this product out (an excluded product)."""
+        return any(pattern.search(product.title) for pattern in self.excluded)
 
     def violation(self, product: Product) -> str | None:
         """Why serving `product` breaks the query's region or budget, if it does."""
@@ -73,7 +82,7 @@ class Query:
 
     def resolution(self) -> dict[str, Any]:
         """What the scripted engine answers for this query: the model's part of the labels."""
-        return {
+        answer: dict[str, Any] = {
             "normalized_query": " ".join(self.text.lower().split()),
             "keywords": self.keywords,
             "categories": self.categories,
@@ -81,9 +90,12 @@ class Query:
             "target_audience": None,
             "budget": {"min": self.budget_min, "max": self.budget_max, "currency": "USD"},
             "region": self.region,
-            "constraints": [],
+            "constraints": self.constraints,
             "summary": self.text,
         }
+        if self.exclude is not None:
+            answer["exclude"] = self.exclude
+        return answer
 
 
 def load_queries(path: Path = QUERIES) -> list[Query]:
@@ -100,6 +112,10 @@ def load_queries(path: Path = QUERIES) -> list[Query]:
             categories=list(entry.get("categories", [])),
             title=patterns(entry["title"]),
             not_title=patterns(entry.get("not_title", [])),
+            excluded=patterns(entry.get("excluded", [])),
+            kind=entry.get("kind", "general"),
+            constraints=list(entry.get("constraints", [])),
+            exclude=list(entry["exclude"]) if "exclude" in entry else None,
             category=frozenset(entry["category"]) if "category" in entry else None,
             region=entry.get("region", "IN"),
             budget_min=entry.get("budget_min"),
@@ -143,8 +159,10 @@ class Scores:
     p10: float = 0.0
     ndcg10: float = 0.0
     violations: int = 0
+    excluded: int = 0  # served products the shopper ruled out
     served: int = 0
     by_tier: dict[str, list[int]] = field(default_factory=dict)  # tier -> [relevant, served]
+    by_kind: dict[str, "Scores"] = field(default_factory=dict)
 
     def tier_precision(self, tier: str) -> float | None:
         relevant, served = self.by_tier.get(tier, [0, 0])
@@ -154,28 +172,39 @@ class Scores:
 def evaluate(
     queries: Sequence[Query], answers: Sequence[Served], catalog: dict[int, Product]
 ) -> Scores:
-    """Mean P@3, P@10 and nDCG@10 over the queries with a relevant product in reach; per-tier
-    precision and budget or region violations over every served product."""
+    """Mean P@3, P@10 and nDCG@10 over the queries with a relevant product in reach, overall and
+    per kind; per-tier precision, budget or region violations and excluded products over every
+    served product."""
     scores = Scores()
     for query, answer in zip(queries, answers, strict=True):
-        gains = [int(query.relevant(catalog[product])) for product in answer.ids]
-        scores.served += len(answer.ids)
-        scores.violations += sum(1 for product in answer.ids if query.violation(catalog[product]))
-        for gain, tier in zip(gains, answer.tiers, strict=True):
-            counts = scores.by_tier.setdefault(tier, [0, 0])
-            counts[0] += gain
-            counts[1] += 1
-        reachable = sum(
-            1 for item in catalog.values() if query.relevant(item) and not query.violation(item)
-        )
-        if not reachable:
-            continue
-        scores.queries += 1
-        scores.p3 += precision(gains, 3, reachable)
-        scores.p10 += precision(gains, 10, reachable)
-        scores.ndcg10 += ndcg(gains, reachable)
-    if scores.queries:
-        scores.p3 /= scores.queries
-        scores.p10 /= scores.queries
-        scores.ndcg10 /= scores.queries
+        kind = scores.by_kind.setdefault(query.kind, Scores())
+        for part in (scores, kind):
+            _add(part, query, answer, catalog)
+    for part in (scores, *scores.by_kind.values()):
+        if part.queries:
+            part.p3 /= part.queries
+            part.p10 /= part.queries
+            part.ndcg10 /= part.queries
     return scores
+
+
+def _add(scores: Scores, query: Query, answer: Served, catalog: dict[int, Product]) -> None:
+    """One query's answer added to the sums of `scores` (means are taken after)."""
+    served = [catalog[product] for product in answer.ids]
+    gains = [int(query.relevant(product)) for product in served]
+    scores.served += len(served)
+    scores.violations += sum(1 for product in served if query.violation(product))
+    scores.excluded += sum(1 for product in served if query.rules_out(product))
+    for gain, tier in zip(gains, answer.tiers, strict=True):
+        counts = scores.by_tier.setdefault(tier, [0, 0])
+        counts[0] += gain
+        counts[1] += 1
+    reachable = sum(
+        1 for item in catalog.values() if query.relevant(item) and not query.violation(item)
+    )
+    if not reachable:
+        return
+    scores.queries += 1
+    scores.p3 += precision(gains, 3, reachable)
+    scores.p10 += precision(gains, 10, reachable)
+    scores.ndcg10 += ndcg(gains, reachable)

@@ -4,8 +4,9 @@ checkout), through GET /v1/recommend with the
 scripted engine answering each query's labelled resolution, on SQLite and, when BENCH_POSTGRES_URL
 or DATABASE_URL names a PostgreSQL server, on PostgreSQL too (scratch databases, bench/common.py).
 
-Prints P@3, P@10 and nDCG@10 overall and per tier, budget and region violations, and how much
-the two databases' top-10s agree. Asserts nothing; docs/relevance.md reads the figures.
+Prints P@3, P@10 and nDCG@10 overall, per kind of query and per tier, budget and region
+violations, excluded products served, and how much the two databases' top-10s agree. Asserts
+nothing; docs/relevance.md reads the figures.
 """
 
 import json
@@ -76,6 +77,13 @@ def report(vendor: str, answers: list[Served], catalog: dict[int, Product]) -> N
     print(f"\n== {common.VENDORS[vendor]}: {len(queries)} queries, {scores.queries} judged")
     print(f"  P@3 {scores.p3:.3f}   P@10 {scores.p10:.3f}   nDCG@10 {scores.ndcg10:.3f}")
     print(f"  budget or region violations: {scores.violations} of {scores.served} served")
+    print(f"  excluded products served: {scores.excluded}")
+    print(f"  {'kind':<11} {'queries':>7} {'P@3':>6} {'P@10':>6} {'nDCG@10':>8} {'excluded':>9}")
+    for kind, part in sorted(scores.by_kind.items()):
+        print(
+            f"  {kind:<11} {part.queries:>7} {part.p3:>6.3f} {part.p10:>6.3f} "
+            f"{part.ndcg10:>8.3f} {part.excluded:>9}"
+        )
     for tier in TIERS:
         relevant, served = scores.by_tier.get(tier, [0, 0])
         if served:
