@@ -1,8 +1,8 @@
 """UCP's catalog search and lookup, answered by the services of recommend and cards.
 
-Search is a recommend (matching/recommend.py) with UCP's filters laid over what the engine
-understood (matching/refining.py): the words go through the intent engine, products come from
-the tiers, and the Intent, its cards, proposals and match session are recorded as for any
+Search is a recommend (matching/recommend/) with UCP's filters laid over what the engine
+understood (matching/recommend/options.py): the words go through the intent engine, products come
+from the tiers, and the Intent, its cards, proposals and match session are recorded as for any
 recommend, so a sale through a UCP buy link is credited like one through recommend. Its next
 pages come from the same retrieval further down, their cards recorded under the first page's
 Intent. The cursor is signed (Django's signing, with SECRET_KEY): it carries where the search
@@ -29,8 +29,8 @@ from catalog.models import Product
 from catalog.services import cards_build, cards_record, products_for_cards, products_with_videos
 from kernel.errors import UCP_BAD_CURSOR, UCP_TOO_MANY_IDS
 from matching.engine.resolution import MAX_INTENT_CHARS
-from matching.recommend import recommend, retrieved
-from matching.refining import Refinement
+from matching.recommend.options import Refinement
+from matching.recommend.pipeline import recommend, retrieved
 
 CHANNEL = "ucp"
 MAX_DEPTH = 100  # how far down a search pages: no agent reads further

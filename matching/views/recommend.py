@@ -1,4 +1,4 @@
-"""GET /v1/recommend: a shopper's words in, product cards out (matching/recommend.py)."""
+"""GET /v1/recommend: a shopper's words in, product cards out (matching/recommend/)."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
@@ -18,7 +18,7 @@ from matching.examples import (
     ENGINE_UNAVAILABLE,
     RECOMMEND_RESPONSE,
 )
-from matching.recommend import recommend
+from matching.recommend.pipeline import recommend
 from matching.serializers import (
     RecommendQuerySerializer,
     RecommendSerializer,

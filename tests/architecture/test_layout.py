@@ -38,6 +38,18 @@ PRIVATE_TO_AN_APP = ("views", "admin", "urls")
 # the kernel; nothing they hold may lean on it.
 PROJECT = "gateway"
 MAX_LINES = 400
+# The recommend pipeline's stages in their order (matching/recommend/): a stage imports only the
+# stages before it. A stage's helpers belong to it (the shopper guide is composed).
+PIPELINE = "matching/recommend"
+STAGES = (
+    ("resolve",),
+    ("retrieve",),
+    ("rank",),
+    ("compose", "guide"),
+    ("record",),
+    ("announce",),
+)
+MAX_FUNCTION_LINES = 60
 
 
 def imported(source: str) -> list[tuple[int, str]]:
@@ -112,11 +124,74 @@ def test_the_check_catches_an_upward_or_sideways_import(path, source, problem):
 
 def test_the_check_lets_the_allowed_imports_through():
     allowed = "from catalog.models import Product\nfrom merchants.services import merchant_get"
-    assert violations("matching/recommend.py", allowed) == []
+    assert violations("matching/recommend/retrieve.py", allowed) == []
     assert violations("gateway/urls.py", "from matching.urls import urlpatterns") == []
     assert violations("catalog/search.py", "from kernel.cache import cached") == []
     assert violations("gateway/settings.py", "from kernel.signing import key_of") == []
     assert violations("kernel/handlers.py", "from kernel.errors import ApiError") == []
+
+
+def stage_violations(path: str, source: str) -> list[str]:
+    """What a module of the recommend pipeline imports from a stage after its own."""
+    folder, _, name = path.rpartition("/")
+    order = {module: number for number, stage in enumerate(STAGES) for module in stage}
+    if folder != PIPELINE or name.removesuffix(".py") not in order:
+        return []
+    own = order[name.removesuffix(".py")]
+    package = PIPELINE.replace("/", ".")
+    problems = []
+    for line, module in imported(source):
+        if not module.startswith(package + "."):
+            continue
+        imported_name = module.removeprefix(package + ".").split(".")[0]
+        if order.get(imported_name, -1) > own:
+            problems.append(f"{path}:{line} imports {module}: a later stage of the pipeline")
+    return problems
+
+
+def test_each_stage_of_the_pipeline_imports_only_the_stages_before_it():
+    problems = [
+        problem
+        for path in modules()
+        for problem in stage_violations(str(path.relative_to(ROOT)), path.read_text())
+    ]
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("matching/recommend/retrieve.py", "from matching.recommend.rank import scored"),
+        ("matching/recommend/rank.py", "from matching.recommend import compose"),
+        ("matching/recommend/guide.py", "def f():\n    from matching.recommend import record"),
+        ("matching/recommend/resolve.py", "import matching.recommend.announce"),
+    ],
+)
+def test_the_stage_check_catches_a_stage_importing_a_later_one(path, source):
+    found = stage_violations(path, source)
+
+    assert len(found) == 1, found
+    assert "a later stage of the pipeline" in found[0]
+
+
+def test_the_stage_check_lets_earlier_stages_and_shared_values_through():
+    source = "from matching.recommend.offer import Offer\nfrom matching.recommend import retrieve"
+    assert stage_violations("matching/recommend/rank.py", source) == []
+    assert (
+        stage_violations("matching/recommend/pipeline.py", "from matching.recommend import record")
+        == []
+    )
+
+
+def test_no_function_of_the_pipeline_is_longer_than_a_screen():
+    long = []
+    for path in (ROOT / PIPELINE).glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {lines}")
+    assert long == []
 
 
 def test_no_module_is_longer_than_a_sitting():

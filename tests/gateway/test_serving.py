@@ -216,7 +216,7 @@ def test_commands_and_celery_never_load_the_engine_client():
         "from django.core.management import call_command\n"
         "call_command('check', verbosity=0)\n"
         "import gateway.celery, matching.tasks, merchants.tasks\n"
-        "import matching.views, matching.recommend\n"
+        "import matching.views, matching.recommend.pipeline\n"
         "print('litellm' in sys.modules)\n",
         DJANGO_SETTINGS_MODULE="gateway.settings",
         DATABASE_URL=database_url(),

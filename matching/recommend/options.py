@@ -1,4 +1,6 @@
-"""A search refined beyond the shopper's words, and its next pages (UCP's catalog search).
+"""What a caller asks of the pipeline beside the words: how many, where, through which channel,
+and, for a search refined beyond the shopper's words and paged (UCP's catalog search), the
+refinement.
 
 A recommend answers one list; UCP's search filters it (categories and a price range that are
 rules, not hints) and pages through it. The first page is a recommend with a Refinement: the
@@ -40,3 +42,20 @@ class Continuation:
 
     query: search.SearchQuery
     more: bool
+
+
+@dataclass(frozen=True)
+class Options:
+    """A recommend's options: `limit` cards at most, the `region` the shopper buys in (else the
+    one the engine understood), the `channel` its buy links name, and a `refinement`."""
+
+    limit: int
+    region: str | None = None
+    channel: str | None = None
+    refinement: Refinement | None = None
+
+    @property
+    def retrieved(self) -> int:
+        """How many products retrieval asks for: one more than asked when peeking."""
+        peek = self.refinement is not None and self.refinement.peek
+        return self.limit + 1 if peek else self.limit

@@ -1,0 +1,55 @@
+"""Retrieve: the catalog's products for a resolution, tier by tier (catalog/search.py), each an
+offer of the tier that found it, in retrieval order; and whether more were found than asked."""
+
+import hashlib
+from dataclasses import asdict
+
+import orjson
+from django.conf import settings
+
+from catalog import search, versions
+from catalog.services import products_for_cards
+from kernel.cache import cached
+from matching.engine.resolution import Resolution, normalize
+from matching.recommend.offer import Offer
+from matching.recommend.options import Options
+
+
+def query_of(intent: str, resolution: Resolution, options: Options) -> search.SearchQuery:
+    """What retrieval searches for: the resolution's words, categories and budget."""
+    refinement = options.refinement
+    return search.SearchQuery(
+        text=normalize(intent),
+        keywords=resolution.keywords,
+        categories=resolution.categories,
+        region=options.region or resolution.region,
+        budget_min=resolution.budget.min,
+        budget_max=resolution.budget.max,
+        only_categories=bool(refinement and refinement.categories),
+    )
+
+
+def retrieved(query: search.SearchQuery, limit: int) -> list[search.Hit]:
+    """The tiers' hits, reused from this process's memory for CATALOG_CACHE_S for the same
+    query while the catalog's version holds (catalog/versions.py): a warm recommend then costs
+    no search at all, and an edit reaches search on every process within CHECK_S."""
+    digest = hashlib.sha256(orjson.dumps([asdict(query), limit], option=orjson.OPT_SORT_KEYS))
+    found = cached(
+        f"recommend:retrieval:{versions.current()}:{digest.hexdigest()}",
+        settings.CATALOG_CACHE_S,
+        lambda: [(hit.product_id, hit.tier) for hit in search.retrieve(query, limit).hits],
+    )
+    return [search.Hit(product_id, tier) for product_id, tier in found]
+
+
+def offers(query: search.SearchQuery, options: Options) -> tuple[list[Offer], bool]:
+    """The offers of the first `options.limit` hits, loaded, and whether more were found.
+
+    None deleted, moved out of the region or repriced over the budget since it was found (as
+    far as this process's memory knows: catalog edits count within CATALOG_CACHE_S)."""
+    hits = retrieved(query, options.retrieved)
+    more = len(hits) > options.limit
+    hits = hits[: options.limit]
+    loaded = products_for_cards([hit.product_id for hit in hits])
+    kept = [hit for hit in hits if search.fits(query, loaded.get(hit.product_id))]
+    return [Offer(loaded[hit.product_id], hit.tier) for hit in kept], more
