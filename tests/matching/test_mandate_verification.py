@@ -11,7 +11,6 @@ from cryptography.hazmat.primitives.asymmetric import padding
 from django.utils import timezone
 
 from kernel.signing import P256_ORDER
-
 from tests.matching.mandate_calls import (
     JWKS,
     VERIFY,
