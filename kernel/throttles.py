@@ -58,18 +58,21 @@ class ScopeThrottle(ScopedRateThrottle):
         self.rate = self.get_rate() if self.scope else None
         if self.rate is None or count <= 0:
             return True
-        self.num_requests, self.duration = self.parse_rate(self.rate)
+        allowed, duration = self.parse_rate(self.rate)
+        if allowed is None or duration is None:  # a rate always parses to both
+            return True
+        self.num_requests, self.duration = allowed, duration
         try:
             self.key = self.get_cache_key(request, view)
             self.history = self.cache.get(self.key, [])
             self.now = self.timer()
-            while self.history and self.history[-1] <= self.now - self.duration:
+            while self.history and self.history[-1] <= self.now - duration:
                 self.history.pop()
-            if len(self.history) + count > self.num_requests:
+            if len(self.history) + count > allowed:
                 THROTTLED.labels(self.scope).inc()
                 return False
             self.history[:0] = [self.now] * count
-            self.cache.set(self.key, self.history, self.duration)
+            self.cache.set(self.key, self.history, duration)
         except RedisError as exc:
             logger.warning("cache unavailable, %s requests unthrottled: %s", self.scope, exc)
         return True
