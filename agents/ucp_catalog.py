@@ -5,21 +5,24 @@ understood (matching/recommend/options.py): the words go through the intent engi
 from the tiers, and the Intent, its cards, proposals and match session are recorded as for any
 recommend, so a sale through a UCP buy link is credited like one through recommend. Its next
 pages come from the same retrieval further down, their cards recorded under the first page's
-Intent. The cursor is signed (Django's signing, with SECRET_KEY): it carries where the search
-stands, and is refused for another search or once it is a day old.
+Intent. The cursor is sealed (kernel/secrets.py: encrypted and authenticated): it carries where
+the search stands and whom it was answered to, unreadable to anyone; it is refused for another
+search, from another client (the throttles' client address), or once it is a day old, so that
+nobody but the searcher records cards under the search's Intent.
 
 Lookup issues a fresh card (a rec_id) for each product asked for, as GET
-/v1/products/{id}/card does, and answers them in UCP's shape (agents/ucp_products.py).
+/v1/products/{id}/card does, and answers them in UCP's shape (agents/ucp_products.py). Each id
+asked for counts against the client's `cards` allowance (agents/ucp_views.py).
 """
 
 import hashlib
+import zlib
 from dataclasses import asdict
 from decimal import Decimal
 from typing import Any
 
 import orjson
 from asgiref.sync import sync_to_async
-from django.core import signing
 
 from agents import ucp
 from agents.ucp_products import VARIANT_SUFFIX, offered, ucp_product
@@ -27,14 +30,14 @@ from agents.ucp_serializers import MAX_IDS, MAX_PAGE
 from catalog import search
 from catalog.models import Product
 from catalog.services import cards_build, cards_record, products_for_cards, products_with_videos
-from kernel.errors import UCP_BAD_CURSOR, UCP_TOO_MANY_IDS
+from kernel import secrets
+from kernel.errors import UCP_BAD_CURSOR, UCP_CURSOR_OF_ANOTHER_CLIENT, UCP_TOO_MANY_IDS
 from matching.engine.resolution import MAX_INTENT_CHARS
 from matching.recommend.options import Refinement
 from matching.recommend.pipeline import recommend, retrieved
 
 CHANNEL = "ucp"
 MAX_DEPTH = 100  # how far down a search pages: no agent reads further
-CURSOR_SALT = "agents.ucp.cursor"
 CURSOR_MAX_AGE_S = 24 * 3600
 
 
@@ -81,6 +84,11 @@ def _fingerprint(request: dict[str, Any]) -> str:
     return hashlib.sha256(orjson.dumps(asked, option=orjson.OPT_SORT_KEYS)).hexdigest()[:32]
 
 
+def _caller(address: str) -> str:
+    """How a cursor names the client it was answered to, without its address."""
+    return hashlib.sha256(address.encode()).hexdigest()[:32]
+
+
 def _page_of(limit: int | None) -> int:
     return min(limit or 10, MAX_PAGE)
 
@@ -88,7 +96,7 @@ def _page_of(limit: int | None) -> int:
 def _pagination(state: dict[str, Any] | None) -> dict[str, Any]:
     if state is None:
         return {"has_next_page": False}
-    cursor = signing.dumps(state, salt=CURSOR_SALT, compress=True)
+    cursor = secrets.seal(zlib.compress(orjson.dumps(state)))
     return {"has_next_page": True, "cursor": cursor}
 
 
@@ -103,11 +111,12 @@ def _products(shown: list[Shown]) -> list[dict[str, Any]]:
     ]
 
 
-async def search_catalog(request: dict[str, Any]) -> dict[str, Any]:
-    """Answer UCP's catalog search (a validated search request). Raises ApiError."""
+async def search_catalog(request: dict[str, Any], *, caller: str) -> dict[str, Any]:
+    """Answer UCP's catalog search (a validated search request) to the client at `caller`,
+    an address. Raises ApiError."""
     pagination = request.get("pagination", {})
     if "cursor" in pagination:
-        return await sync_to_async(_next_page)(request, pagination["cursor"])
+        return await sync_to_async(_next_page)(request, pagination["cursor"], caller)
     messages: list[dict[str, str]] = []
     context = request.get("context", {})
     categories = tuple(request.get("filters", {}).get("categories", ()))
@@ -139,6 +148,7 @@ async def search_catalog(request: dict[str, Any]) -> dict[str, Any]:
             "offset": limit,
             "query": asdict(continuation.query),
             "search": _fingerprint(request),
+            "caller": _caller(caller),
         }
     messages.insert(0, _info("shopper_guide", body["shopper_guide"]))
     return {
@@ -149,14 +159,29 @@ async def search_catalog(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _next_page(request: dict[str, Any], cursor: str) -> dict[str, Any]:
+def _cursor_state(cursor: str, request: dict[str, Any], caller: str) -> dict[str, Any]:
+    """Where the search of `cursor` stands, if the cursor is this client's, for this search,
+    and less than a day old. Raises UCP_BAD_CURSOR, or UCP_CURSOR_OF_ANOTHER_CLIENT."""
+    sealed = secrets.unseal(cursor, max_age_s=CURSOR_MAX_AGE_S)
     try:
-        state = signing.loads(cursor, salt=CURSOR_SALT, max_age=CURSOR_MAX_AGE_S)
+        state = orjson.loads(zlib.decompress(sealed)) if sealed is not None else None
+    except (zlib.error, orjson.JSONDecodeError):
+        state = None
+    if not isinstance(state, dict) or state.get("search") != _fingerprint(request):
+        raise UCP_BAD_CURSOR()
+    if state.get("caller") != _caller(caller):
+        raise UCP_CURSOR_OF_ANOTHER_CLIENT()
+    return state
+
+
+def _next_page(request: dict[str, Any], cursor: str, caller: str) -> dict[str, Any]:
+    state = _cursor_state(cursor, request, caller)
+    try:
         query = search.SearchQuery(**state["query"])
         intent_id, offset = str(state["intent"]), int(state["offset"])
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError):
         raise UCP_BAD_CURSOR() from None
-    if state.get("search") != _fingerprint(request) or not 0 < offset < MAX_DEPTH:
+    if not 0 < offset < MAX_DEPTH:
         raise UCP_BAD_CURSOR()
     depth = min(offset + _page_of(request.get("pagination", {}).get("limit")), MAX_DEPTH)
     hits = retrieved(query, depth + 1)

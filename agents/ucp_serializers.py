@@ -17,6 +17,9 @@ MAX_PAGE = 20  # UCP: a page of at least 10 SHOULD be accepted; larger ones are 
 MAX_IDS = 50  # one lookup's identifiers; more is UCP's `request_too_large`
 MAX_CATEGORIES = 20
 MAX_CURSOR_CHARS = 4096
+# The highest price a catalog product can carry (catalog.Product.price_usd: 12 digits, 2 of them
+# cents): a filter beyond it keeps every product, and a number much larger is no price at all.
+MAX_PRICE_CENTS = 10**12 - 1
 
 
 class UcpContextSerializer(serializers.Serializer):
@@ -53,10 +56,16 @@ class UcpContextSerializer(serializers.Serializer):
 
 class UcpPriceFilterSerializer(serializers.Serializer):
     min = JsonIntegerField(
-        min_value=0, required=False, help_text="Lowest price, in cents (ISO 4217 minor units)."
+        min_value=0,
+        max_value=MAX_PRICE_CENTS,
+        required=False,
+        help_text="Lowest price, in cents (ISO 4217 minor units).",
     )
     max = JsonIntegerField(
-        min_value=0, required=False, help_text="Highest price, in cents (ISO 4217 minor units)."
+        min_value=0,
+        max_value=MAX_PRICE_CENTS,
+        required=False,
+        help_text="Highest price, in cents (ISO 4217 minor units).",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

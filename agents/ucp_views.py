@@ -2,7 +2,11 @@
 /ucp (agents/ucp_catalog.py answers). Each POST takes an Idempotency-Key (kernel/idempotency.py):
 a retried search announces its intent once. Every error of these routes is in UCP's error shape
 (`types/error_response.json`): the gateway's code and sentence as one error message, under the
-same HTTP status and headers (Retry-After included) the REST API gives."""
+same HTTP status and headers (Retry-After included) the REST API gives.
+
+A lookup issues and records a card per product it answers: each id it asks for counts against
+the client's `cards` allowance, as many requests of GET /v1/products/{id}/card would, so cards
+are recorded no faster than that allowance lets one client ask for them (docs/agents.md)."""
 
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -17,6 +21,7 @@ from rest_framework.views import APIView
 
 from agents import ucp, ucp_catalog
 from agents.ucp_serializers import (
+    MAX_IDS,
     UcpErrorResponseSerializer,
     UcpGetProductSerializer,
     UcpLookupSerializer,
@@ -35,6 +40,7 @@ from kernel.errors import (
 )
 from kernel.handlers import exception_handler
 from kernel.jsonio import dumps
+from kernel.throttles import ScopeThrottle, client_address
 from kernel.validation import validated
 from merchants.idempotency import Idempotent
 
@@ -124,7 +130,8 @@ class CatalogSearchView(Idempotent, WaitingViewSet):
     )
     async def create(self, request: Request) -> Response:
         asked = validated(UcpSearchSerializer, request.data, source="body")
-        return Response(await ucp_catalog.search_catalog(asked), headers=NOT_STORED)
+        answer = await ucp_catalog.search_catalog(asked, caller=client_address(request))
+        return Response(answer, headers=NOT_STORED)
 
 
 class CatalogLookupView(Idempotent, WaitingViewSet):
@@ -138,12 +145,23 @@ class CatalogLookupView(Idempotent, WaitingViewSet):
         "lookupCatalog",
         "UCP catalog lookup",
         "UCP's dev.ucp.shopping.catalog.lookup: products by product id or variant id, each "
-        "with a fresh attributed buy link; ids that name none are info messages `not_found`.",
+        "with a fresh attributed buy link; ids that name none are info messages `not_found`. "
+        "Each id counts as one request against the `cards` rate limit: a lookup that does not "
+        "fit what is left of it is 429, and records nothing.",
         UcpLookupSerializer,
     )
     async def create(self, request: Request) -> Response:
         asked = validated(UcpLookupSerializer, request.data, source="body")
-        return Response(await sync_to_async(ucp_catalog.lookup_catalog)(asked))
+        return Response(await sync_to_async(self._looked_up)(request, asked))
+
+    def _looked_up(self, request: Request, asked: dict[str, Any]) -> dict[str, Any]:
+        """The lookup's answer, once its ids (beyond the one the request counted) fit the
+        client's `cards` allowance. Raises Throttled (429) before anything is recorded."""
+        ids = min(len(set(asked["ids"])), MAX_IDS)
+        throttle = ScopeThrottle()
+        if not throttle.allow_more(request, self, ids - 1):
+            self.throttled(request, throttle.wait())
+        return ucp_catalog.lookup_catalog(asked)
 
 
 class CatalogProductView(Idempotent, WaitingViewSet):

@@ -2,9 +2,11 @@
 webhook signing secrets, kernel.fields.EncryptedTextField).
 
 Each passphrase of SECRETS_ENCRYPTION_KEYS (by default the one SECRET_KEY) gives a Fernet key
-through HKDF-SHA256; the first encrypts, every one decrypts. Rotation (docs/operations.md): put
-the new passphrase first and keep the old one after it, run `manage.py reencrypt_secrets`, then
-drop the old one.
+through HKDF-SHA256; the first encrypts, every one decrypts. The same passphrases give, under
+another HKDF label, the keys that seal what the gateway hands out and reads back without
+showing it (`seal`: UCP's search cursors): neither set of keys opens what the other closed.
+Rotation (docs/operations.md): put the new passphrase first and keep the old one after it, run
+`manage.py reencrypt_secrets`, then drop the old one.
 """
 
 import base64
@@ -17,18 +19,19 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 INFO = b"product-recommendation-gateway secrets at rest v1"
+SEALED_INFO = b"product-recommendation-gateway sealed tokens v1"
 
 
-def _fernet(passphrase: str) -> Fernet:
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=INFO).derive(
+def _fernet(passphrase: str, info: bytes = INFO) -> Fernet:
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(
         passphrase.encode()
     )
     return Fernet(base64.urlsafe_b64encode(key))
 
 
 @functools.cache
-def _keys(passphrases: tuple[str, ...]) -> MultiFernet:
-    return MultiFernet([_fernet(passphrase) for passphrase in passphrases])
+def _keys(passphrases: tuple[str, ...], info: bytes = INFO) -> MultiFernet:
+    return MultiFernet([_fernet(passphrase, info) for passphrase in passphrases])
 
 
 def keys() -> MultiFernet:
@@ -54,3 +57,20 @@ def decrypt(ciphertext: str) -> str:
 def reencrypt(ciphertext: str) -> str:
     """The same secret under the first key."""
     return keys().rotate(ciphertext.encode()).decode()
+
+
+def seal(data: bytes) -> str:
+    """`data` encrypted and authenticated, as URL-safe text to hand out: only this gateway (its
+    SECRETS_ENCRYPTION_KEYS) reads it back, and nobody can alter it unseen."""
+    return _keys(tuple(settings.SECRETS_ENCRYPTION_KEYS), SEALED_INFO).encrypt(data).decode()
+
+
+def unseal(token: str, *, max_age_s: int) -> bytes | None:
+    """What `seal` sealed in `token`; None when the gateway did not seal it, it was altered, or
+    it was sealed more than `max_age_s` ago."""
+    try:
+        sealed = token.encode("ascii")
+        keys = _keys(tuple(settings.SECRETS_ENCRYPTION_KEYS), SEALED_INFO)
+        return keys.decrypt(sealed, ttl=max_age_s)
+    except (InvalidToken, UnicodeEncodeError):
+        return None

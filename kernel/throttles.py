@@ -48,3 +48,31 @@ class ScopeThrottle(ScopedRateThrottle):
         if not allowed:
             THROTTLED.labels(self.scope).inc()
         return allowed
+
+    def allow_more(self, request: Any, view: Any, count: int) -> bool:
+        """Whether `count` more requests of the view's scope fit this client's allowance, on top
+        of the request itself (already counted): a request that stands for several, as a UCP
+        lookup stands for a card per id. When they fit they are counted; when they do not, none
+        is, and `wait()` says how long until they would."""
+        self.scope = getattr(view, self.scope_attr, None)
+        self.rate = self.get_rate() if self.scope else None
+        if self.rate is None or count <= 0:
+            return True
+        allowed, duration = self.parse_rate(self.rate)
+        if allowed is None or duration is None:  # a rate always parses to both
+            return True
+        self.num_requests, self.duration = allowed, duration
+        try:
+            self.key = self.get_cache_key(request, view)
+            self.history = self.cache.get(self.key, [])
+            self.now = self.timer()
+            while self.history and self.history[-1] <= self.now - duration:
+                self.history.pop()
+            if len(self.history) + count > allowed:
+                THROTTLED.labels(self.scope).inc()
+                return False
+            self.history[:0] = [self.now] * count
+            self.cache.set(self.key, self.history, duration)
+        except RedisError as exc:
+            logger.warning("cache unavailable, %s requests unthrottled: %s", self.scope, exc)
+        return True

@@ -5,9 +5,11 @@ acceptance alone cannot tell the shopper's agent from the merchant whose proposa
 request that creates an intent (POST /v1/intents, or GET /v1/recommend, which records an
 intent and its match session) answers a `demand_token`, shown once, like a merchant's
 registration token: 256 random bits, stored only as a SHA-256 digest. A match token confirmed
-with it (header X-Demand-Token) is the demand side's decision; any other confirmation is
-recorded as what it was, and the conversions policy (reporting/services/conversions.py) credits
-no sale to it.
+with it (header X-Demand-Token) is the demand side's decision: it alone accepts the match
+(`decides`). Any other confirmation is recorded on its token as what it was and binds nothing:
+the session stays open, the proposal available to the demand side, whose confirmation
+supersedes it; the conversions policy (reporting/services/conversions.py) credits no sale to
+it, and retention (reporting/retention.py) keeps nothing for it.
 
 One credential per intent, for every session of that intent: POST /v1/match issues none, since
 it is open to anyone and a credential it gave out would let anyone, the proposing merchant
@@ -59,3 +61,9 @@ def confirmer(intent_id: str, presented: Sequence[str], merchant: MerchantAgent 
             raise INVALID_DEMAND_TOKEN()
         return ConfirmedBy.DEMAND
     return ConfirmedBy.MERCHANT if merchant is not None else ConfirmedBy.ANONYMOUS
+
+
+def decides(intent_id: str, confirmed_by: str) -> bool:
+    """Whether a confirmation so made accepts the match: the demand side's always; anyone's
+    for an intent recorded before credentials existed, which has none to confirm with."""
+    return confirmed_by == ConfirmedBy.DEMAND or not intent_digest(intent_id)

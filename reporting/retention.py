@@ -5,11 +5,12 @@ in the buy link), a catalog proposal per card and a match session. Kept forever,
 without bound; most are never read again. Beat prunes them every hour, all older than
 INTENT_RETENTION_DAYS:
 
-- match tokens that were only minted (never confirmed) and that no conversion credits: anyone
-  may mint one on any session, so a mint alone pins nothing;
+- match tokens that the demand side never confirmed and that no conversion credits: anyone may
+  mint one on any session, and confirm it without the intent's credential, so neither pins
+  anything;
 - match sessions left without a token, whatever became of their intent;
-- intents left without a token, with their proposals, sessions and tags. A confirmed token is
-  what the report counts and a conversion credits: it keeps its intent, proposal and session;
+- intents left without a token, with their proposals, sessions and tags. A token the demand
+  side confirmed, or one a conversion credits, keeps its intent, proposal and session;
 - cards older than RECOMMENDATION_RETENTION_DAYS, unless something still points at them: a
   click, a conversion, a match token's `trace_ids.rec_id`, or a match session kept above (its
   `card_rec_ids`, served by GET /v1/match/{id}).
@@ -27,7 +28,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from catalog.models import Recommendation
-from matching.models import AcceptanceState, Intent, MatchSession, MatchToken
+from matching.models import AcceptanceState, ConfirmedBy, Intent, MatchSession, MatchToken
 from reporting.models import Click, Conversion
 
 BATCH = 1000
@@ -56,12 +57,12 @@ def _delete_in_batches(rows: QuerySet[Any], keep: set[str] | None = None) -> int
 
 
 def tokens_prune(*, issued_before: datetime) -> int:
-    """Delete the match tokens minted before the moment that were never confirmed and that no
-    conversion credits; how many went."""
+    """Delete the match tokens minted before the moment that the demand side never confirmed
+    and that no conversion credits; how many went."""
     credited = Conversion.objects.filter(match_token=OuterRef("pk"))
     return _delete_in_batches(
         MatchToken.objects.filter(issued_at__lt=issued_before)
-        .exclude(acceptance_state=AcceptanceState.ACCEPTED)
+        .exclude(acceptance_state=AcceptanceState.ACCEPTED, confirmed_by=ConfirmedBy.DEMAND)
         .exclude(Exists(credited))
     )
 
@@ -109,8 +110,9 @@ def cards_prune(*, issued_before: datetime) -> int:
 
 
 def records_prune(*, now: datetime | None = None) -> Pruned:
-    """Beat's hourly pruning: unconfirmed tokens first (they no longer keep their sessions and
-    intents), then sessions and intents (they no longer keep cards), then cards."""
+    """Beat's hourly pruning: tokens the demand side did not confirm first (they no longer keep
+    their sessions and intents), then sessions and intents (they no longer keep cards), then
+    cards."""
     now = now or timezone.now()
     before = now - timedelta(days=settings.INTENT_RETENTION_DAYS)
     tokens = tokens_prune(issued_before=before)

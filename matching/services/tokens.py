@@ -1,4 +1,5 @@
-"""Match tokens: minted for the proposal a demand agent accepts, then confirmed."""
+"""Match tokens: minted for the proposal a demand agent accepts, then confirmed; only the
+demand side's confirmation accepts the match (matching/demand.py)."""
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -19,7 +20,7 @@ from kernel.errors import (
     ApiError,
 )
 from kernel.ids import MATCH_TOKEN, find_minted, new_id
-from matching.demand import confirmer
+from matching.demand import confirmer, decides
 from matching.models import (
     AcceptanceState,
     MatchSession,
@@ -97,28 +98,48 @@ def _mint(session: MatchSession, proposal_id: str, request_id: str | None) -> Ma
         return session.tokens.get(proposal_id=proposal_id)
 
 
+def _recorded(
+    token: MatchToken, now: datetime, accepted_by: MerchantAgent | None, confirmed_by: str
+) -> None:
+    token.acceptance_state, token.accepted_at = AcceptanceState.ACCEPTED, now
+    token.accepted_by, token.confirmed_by = accepted_by, confirmed_by
+    token.save(update_fields=["acceptance_state", "accepted_at", "accepted_by", "confirmed_by"])
+
+
 def _confirm(
     session: MatchSession,
     token: MatchToken,
     accepted_by: MerchantAgent | None,
     confirmed_by: str,
+    binding: bool,
 ) -> MatchToken:
+    """Confirm `token`. A `binding` confirmation accepts the match: the session is accepted,
+    the proposal too, and the session's other tokens (confirmed without binding or not) are
+    superseded. Any other is recorded on the token alone (`confirmed_by`), changes nothing
+    else, and gives way to the demand side's."""
     now = timezone.now()
-    if token.acceptance_state == AcceptanceState.ACCEPTED:
+    if token.acceptance_state == AcceptanceState.ACCEPTED and (
+        session.status == MatchStatus.ACCEPTED or not binding
+    ):
         return token
     if (
         session.status == MatchStatus.ACCEPTED
         or token.acceptance_state == AcceptanceState.SUPERSEDED
     ):
         raise _already_accepted()
-    if token.state_at(now) == AcceptanceState.EXPIRED:
+    if token.expires_at <= now:
         raise MATCH_TOKEN_EXPIRED()
     _ensure_live(token.proposal, now)
-    token.acceptance_state, token.accepted_at = AcceptanceState.ACCEPTED, now
-    token.accepted_by, token.confirmed_by = accepted_by, confirmed_by
-    token.save(update_fields=["acceptance_state", "accepted_at", "accepted_by", "confirmed_by"])
-    session.tokens.exclude(pk=token.pk).filter(acceptance_state=AcceptanceState.ISSUED).update(
-        acceptance_state=AcceptanceState.SUPERSEDED
+    _recorded(token, now, accepted_by, confirmed_by)
+    if not binding:
+        return token
+    session.tokens.exclude(pk=token.pk).filter(
+        acceptance_state__in=(AcceptanceState.ISSUED, AcceptanceState.ACCEPTED)
+    ).update(
+        acceptance_state=AcceptanceState.SUPERSEDED,
+        accepted_at=None,
+        accepted_by=None,
+        confirmed_by=None,
     )
     session.status = MatchStatus.ACCEPTED
     session.save(update_fields=["status", "updated_at"])
@@ -138,14 +159,17 @@ def match_accept(
     demand_tokens: Sequence[str] = (),
 ) -> MatchToken:
     """`proposal_id` mints (or returns) the session's token for that proposal; `match_token_id`
-    confirms a minted token, which accepts the match and supersedes its other tokens.
+    confirms a minted token.
 
     The confirmation records who made it (`confirmed_by`, matching/demand.py): the demand side
     when `demand_tokens` (those presented) are the intent's credential, else the merchant whose
-    token came with it (also recorded as `accepted_by`), else nobody known. A demand token that
-    is not the intent's is refused (403), on minting too."""
+    token came with it (also recorded as `accepted_by`), else nobody known. Only the demand
+    side's confirmation (anyone's, for an intent without a credential) accepts the match and
+    supersedes its other tokens; any other binds nothing (`_confirm`). A demand token that is
+    not the intent's is refused (403), on minting too."""
     found = match_get(match_session_id=match_session_id)  # 404 before anything else
     confirmed_by = confirmer(found.intent_id, demand_tokens, accepted_by)
+    binding = decides(found.intent_id, confirmed_by)
     with transaction.atomic():
         # Lock the session so two acceptances of one match are decided one after the other.
         session = MatchSession.objects.select_for_update().get(match_session_id=match_session_id)
@@ -160,4 +184,4 @@ def match_accept(
             raise TOKEN_OF_ANOTHER_PROPOSAL(
                 fields={"proposal_id": ["Does not match the token's proposal."]}
             )
-        return _confirm(session, token, accepted_by, confirmed_by)
+        return _confirm(session, token, accepted_by, confirmed_by, binding)

@@ -133,12 +133,15 @@ class MatchViewSet(Idempotent, viewsets.ViewSet):
         operation_id="acceptMatch",
         summary="Mint a match token for a ranked proposal, or confirm a minted one",
         description="{proposal_id} mints the proposal's token (issued), the same token on every "
-        "repeat. {match_token_id} confirms it (accepted): the session is accepted and its other "
-        "tokens superseded. Another acceptance afterwards is 409; an expired token 410. The "
-        "token records who confirmed it (confirmed_by): the demand side, with the intent's "
-        "demand_token (X-Demand-Token, or demand_token in the body); else a merchant, with its "
-        "X-Merchant-Token (recorded as the acceptor); else nobody known. Only a token the "
-        "demand side confirmed earns a sale; a sale through any other is flagged.",
+        "repeat. {match_token_id} confirms it (accepted). The token records who confirmed it "
+        "(confirmed_by): the demand side, with the intent's demand_token (X-Demand-Token, or "
+        "demand_token in the body); else a merchant, with its X-Merchant-Token (recorded as the "
+        "acceptor); else nobody known. Only the demand side's confirmation decides (anyone's, "
+        "for an intent without a demand_token): the session is accepted, the proposal too, and "
+        "the session's other tokens superseded; another acceptance afterwards is 409. Any other "
+        "confirmation binds nothing: the session stays open and the demand side still confirms "
+        "any of its tokens, that one included. An expired token is 410. Only a token the demand "
+        "side confirmed earns a sale; a sale through any other is flagged.",
         tags=["match"],
         parameters=[MATCH_SESSION_ID, DEMAND_TOKEN],
         request=MatchAcceptSerializer,

@@ -4,12 +4,13 @@ import pytest
 
 from tests.factories import ProductFactory, VideoFactory
 from tests.matching.match_calls import match
-from tests.protocol import create_intent, propose, register
+from tests.protocol import propose, register, state_intent
 
 
 @pytest.fixture
 def market(client):
-    """Two merchants' proposals for a trail-running intent with a $120 budget."""
+    """Two merchants' proposals for a trail-running intent with a $120 budget, and the intent's
+    demand credential (only a confirmation with it accepts a match)."""
     shoe = ProductFactory(
         id=1001,
         title="TrailFox GTX Trail Running Shoe",
@@ -22,7 +23,7 @@ def market(client):
     )
     fast = register(client, "fast-shop")
     slow = register(client, "slow-shop")
-    intent = create_intent(
+    intent, demand_token = state_intent(
         client, intent_tags=["trail", "running"], budget_range={"max": 120, "currency": "USD"}
     )
     good = propose(
@@ -45,7 +46,14 @@ def market(client):
         inventory_status="low_stock",
         shipping_commitment={"max_days": 12},
     ).json()["proposal"]
-    return {"intent": intent, "good": good, "weak": weak, "fast": fast, "slow": slow}
+    return {
+        "intent": intent,
+        "demand_token": demand_token,
+        "good": good,
+        "weak": weak,
+        "fast": fast,
+        "slow": slow,
+    }
 
 
 @pytest.fixture

@@ -73,7 +73,12 @@ def test_the_whole_protocol_walkthrough(client, market):
     again = accept(client, session_id, proposal_id=good).json()["match_token"]
     assert again == token
 
-    confirmed = accept(client, session_id, match_token_id=token["match_token_id"])
+    confirmed = accept(
+        client,
+        session_id,
+        match_token_id=token["match_token_id"],
+        demand_token=market["demand_token"],
+    )
     assert confirmed.status_code == 200
     accepted = confirmed.json()["match_token"]
     assert accepted["acceptance_state"] == "accepted"

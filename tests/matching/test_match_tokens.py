@@ -24,7 +24,12 @@ def test_confirming_one_token_supersedes_the_others(client, market):
         "match_token"
     ]
 
-    accept(client, session_id, match_token_id=second["match_token_id"])
+    accept(
+        client,
+        session_id,
+        match_token_id=second["match_token_id"],
+        demand_token=market["demand_token"],
+    )
 
     states = dict(MatchToken.objects.values_list("match_token_id", "acceptance_state"))
     assert states == {first["match_token_id"]: "superseded", second["match_token_id"]: "accepted"}
@@ -133,7 +138,12 @@ def test_after_acceptance_a_minted_rival_is_409_and_the_winner_still_answers(
         "match_token"
     ]
     accept(client, session_id, proposal_id=market["weak"]["proposal_id"])
-    accept(client, session_id, match_token_id=good["match_token_id"])
+    accept(
+        client,
+        session_id,
+        match_token_id=good["match_token_id"],
+        demand_token=market["demand_token"],
+    )
 
     rival = accept(client, session_id, proposal_id=market["weak"]["proposal_id"])
     winner = accept(client, session_id, proposal_id=market["good"]["proposal_id"])
