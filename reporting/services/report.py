@@ -26,7 +26,7 @@ from django.db.models.functions import Cast, Coalesce, Concat, TruncDate
 from django.utils import timezone
 
 from catalog.models import Product, Recommendation, Video
-from matching.models import AcceptanceState, MatchSession, MatchToken
+from matching.models import AcceptanceState, MatchSession, MatchStatus, MatchToken
 from reporting.models import Click, Conversion
 from reporting.services.figures import (
     ZERO,
@@ -98,7 +98,11 @@ class Fact:
 
 
 def _facts() -> list[Fact]:
-    accepted = MatchToken.objects.filter(acceptance_state=AcceptanceState.ACCEPTED)
+    # A match the demand side accepted: its token and its session accepted. A confirmation that
+    # bound nothing (matching/demand.py) leaves its session open and is no accepted match.
+    accepted = MatchToken.objects.filter(
+        acceptance_state=AcceptanceState.ACCEPTED, session__status=MatchStatus.ACCEPTED
+    )
     return [
         Fact("recommendations", Recommendation.objects.all(), "created_at", "channel", "product"),
         Fact(

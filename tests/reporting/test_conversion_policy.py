@@ -81,6 +81,7 @@ def test_a_sale_through_a_token_its_merchant_confirmed_without_the_credential_ea
     assert response.json()["conversion"]["flags"] == ["not_confirmed_by_demand"]
     assert (totals["conversions"], totals["flagged_conversions"], totals["gmv_usd"]) == (0, 1, 0.0)
     assert totals["gmv_by_currency"] == {}
+    assert totals["accepted_matches"] == 0  # a confirmation that bound nothing is no match
 
 
 def test_a_merchant_token_without_the_credential_is_no_demand_decision(
