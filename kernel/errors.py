@@ -279,9 +279,8 @@ IDEMPOTENCY_KEY_IN_FLIGHT = Error(
 IDEMPOTENCY_ANSWER_NOT_KEPT = Error(
     409,
     "idempotency_answer_not_kept",
-    "The request first sent with this Idempotency-Key ran and answered {status}; that answer "
-    "({size} bytes) was too large to keep: read the resource it made or changed, or send the "
-    "request again under a new key.",
+    "The request first sent with this Idempotency-Key ran and answered {status} ({size} bytes, "
+    "too large to keep){named}: read the resource, or send the request again under a new key.",
     described="The request first sent with this Idempotency-Key ran, and its answer was too "
     "large to keep (over 6 KB deflated): read the resource, or send the request under a new key.",
 )

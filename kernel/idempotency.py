@@ -106,7 +106,7 @@ class Keyed:
     caller: str  # the kind of caller: a model's label, "credential" or "client"
     method: str
     path: str
-    owner: str = ""  # SHA-256 of the client's address, whose live keys are counted
+    owner: str  # SHA-256 of the client's address, whose live keys are counted
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,9 @@ class IdempotentPosts:
             raise outcome
         if isinstance(outcome, Digest):
             REQUESTS.labels("not_kept").inc()
-            raise IDEMPOTENCY_ANSWER_NOT_KEPT(status=outcome.status, size=outcome.size)
+            raise IDEMPOTENCY_ANSWER_NOT_KEPT(
+                status=outcome.status, size=outcome.size, named=outcome.named()
+            )
         if isinstance(outcome, Answer):
             REQUESTS.labels("replayed").inc()
             raise Replay(outcome)

@@ -9,13 +9,13 @@ A key costs a row for a day, whoever sends it, so what a row holds is bounded:
   400 of its body, a 401 or 403 of its credentials, a 404 of an unknown id): it changed nothing,
   so its key is released and a retry runs afresh, as a request without a key would.
 - A kept answer is deflated; past ANSWER_MAX_BYTES once sealed (its headers, its body deflated,
-  base64: what is encrypted), only its status, its size and a SHA-256 of its body are kept, and
-  a replay is refused 409 `idempotency_answer_not_kept` (every such answer is of a resource the
-  caller can read again, or of a command that gives the same answer when sent again without a
-  key: a token minted again, a lookup). 6 KB sealed is at most 8.3 KB encrypted (Fernet's
-  base64 of the ciphertext, its IV, time and MAC): every answer that shows a secret once, and
-  almost every answer of a command, fits; a UCP lookup's cards or an acceptance carrying a
-  proposal's metadata do not, and need not.
+  base64: what is encrypted), only its status, its size, a SHA-256 of its body and the ids it
+  named (`proposal_id`, `match_session_id`: those of its top-level objects) are kept, and a
+  replay is refused 409 `idempotency_answer_not_kept` naming them, so that the caller reads the
+  resource by its id (or sends a lookup, or a mint of the same token, again). 6 KB sealed is at
+  most 8,292 bytes encrypted (Fernet's base64 of the ciphertext, its IV, time and MAC): almost
+  every answer of a command fits; a UCP lookup's products, or an acceptance or a proposal
+  carrying large metadata, do not, and need not.
 - An answer that shows a secret once (a registration_token, a webhook_secret, a demand_token)
   is kept whole whatever its size (`shown_once`): its replay is the only way to see it again.
   Its size is bounded by its request's (metadata at most 16 KB, a body at most 256 KB).
@@ -25,6 +25,7 @@ import base64
 import hashlib
 import zlib
 from dataclasses import dataclass
+from functools import cached_property
 
 import orjson
 from django.http import HttpResponse
@@ -63,6 +64,7 @@ class Answer:
     def of(cls, response: HttpResponse) -> "Answer":
         return cls(response.status_code, tuple(response.items()), bytes(response.content))
 
+    @cached_property
     def sealed(self) -> str:
         """The headers and the deflated body as one text, for an encrypted column."""
         deflated = base64.b64encode(zlib.compress(self.content, 6)).decode()
@@ -81,29 +83,57 @@ class Answer:
 
 @dataclass(frozen=True)
 class Digest:
-    """An answer too large to keep, as kept: its status, its body's size and SHA-256."""
+    """An answer too large to keep, as kept: its status, its body's size and SHA-256, and the
+    ids its top-level objects named."""
 
     status: int
     size: int
     sha256: str
+    ids: tuple[tuple[str, str], ...] = ()
 
+    @property
     def sealed(self) -> str:
-        return orjson.dumps({"size": self.size, "sha256": self.sha256}).decode()
+        document = {"size": self.size, "sha256": self.sha256, "ids": self.ids}
+        return orjson.dumps(document).decode()
+
+    def named(self) -> str:
+        """The ids, as the refusal of a replay names them."""
+        named = ", ".join(f"{name} {value}" for name, value in self.ids)
+        return f"; it named {named}" if named else ""
+
+
+def _ids(content: bytes) -> tuple[tuple[str, str], ...]:
+    """The `*_id` members of a JSON answer's top-level objects (`{"proposal": {"proposal_id"`)."""
+    try:
+        body = orjson.loads(content)
+    except orjson.JSONDecodeError:
+        return ()
+    if not isinstance(body, dict):
+        return ()
+    objects = [value for value in body.values() if isinstance(value, dict)]
+    return tuple(
+        (name, value)
+        for found in objects
+        for name, value in found.items()
+        if name.endswith("_id") and isinstance(value, str) and len(value) <= 64
+    )[:4]
 
 
 def kept(response: HttpResponse) -> Answer | Digest:
     """What a key keeps of a rendered answer: the answer, or, past the bound, its digest."""
     answer = Answer.of(response)
-    if getattr(response, SHOWN_ONCE, False) or len(answer.sealed()) <= ANSWER_MAX_BYTES:
+    if getattr(response, SHOWN_ONCE, False) or len(answer.sealed) <= ANSWER_MAX_BYTES:
         return answer
-    return Digest(answer.status, len(answer.content), hashlib.sha256(answer.content).hexdigest())
+    digest = hashlib.sha256(answer.content).hexdigest()
+    return Digest(answer.status, len(answer.content), digest, _ids(answer.content))
 
 
 def unsealed(status: int, text: str) -> Answer | Digest:
     """A kept answer read back (an answer kept before answers were deflated included)."""
     document = orjson.loads(text)
     if "sha256" in document:
-        return Digest(status, int(document["size"]), str(document["sha256"]))
+        ids = tuple((str(name), str(value)) for name, value in document["ids"])
+        return Digest(status, int(document["size"]), str(document["sha256"]), ids)
     headers = tuple((str(name), str(value)) for name, value in document["headers"])
     if "deflated" in document:
         return Answer(status, headers, zlib.decompress(base64.b64decode(document["deflated"])))

@@ -106,7 +106,7 @@ class KeyTable:
 
     def keep(self, claim: Claim, answer: Answer | Digest) -> None:
         IdempotencyKey.objects.filter(pk=claim.row, run=claim.run, status_code__isnull=True).update(
-            status_code=answer.status, stored_answer=answer.sealed(), locked_until=None
+            status_code=answer.status, stored_answer=answer.sealed, locked_until=None
         )
 
     def release(self, claim: Claim) -> None:

@@ -6,6 +6,7 @@ whatever credentials it presents; the acceptance of a match is throttled."""
 
 import hashlib
 import secrets
+from base64 import b64encode
 
 import orjson
 import pytest
@@ -100,14 +101,23 @@ def test_a_large_answers_replay_is_409_with_its_status_and_runs_nothing(client, 
     assert first.status_code == 200
     assert again.status_code == 409
     assert again.json()["error"] == "idempotency_answer_not_kept"
-    assert "answered 200" in again.json()["message"]
-    assert f"({len(first.content)} bytes)" in again.json()["message"]
+    token = first.json()["match_token"]
+    assert again.json()["message"] == (
+        f"The request first sent with this Idempotency-Key ran and answered 200 "
+        f"({len(first.content)} bytes, too large to keep); "
+        f"it named match_token_id {token['match_token_id']}, "
+        f"match_session_id {token['match_session_id']}, "
+        f"intent_id {token['intent_id']}, proposal_id {proposal_id}: "
+        "read the resource, or send the request again under a new key."
+    )
     assert "Idempotent-Replayed" not in again
     assert other.status_code == 422  # another request under the key, as ever
     row = IdempotencyKey.objects.get()
     kept = orjson.loads(row.stored_answer or "")
     assert row.status_code == 200
-    assert kept == {"size": len(first.content), "sha256": hashlib.sha256(first.content).hexdigest()}
+    assert kept["size"] == len(first.content)
+    assert kept["sha256"] == hashlib.sha256(first.content).hexdigest()
+    assert ["match_token_id", token["match_token_id"]] in kept["ids"]
 
 
 def test_an_answer_that_shows_a_secret_once_is_kept_whole_whatever_its_size(client):
@@ -175,3 +185,20 @@ def test_the_acceptance_of_a_match_is_throttled_per_client(client, settings):
     assert "Retry-After" in answers[3]
     assert other.status_code == 200  # another client's allowance
     assert IdempotencyKey.objects.count() == 3  # the throttled one claimed no key
+
+
+def test_an_answer_kept_before_answers_were_deflated_still_replays(client):
+    body = {"raw_query": "trail shoes", "intent_tags": ["trail"]}
+    first = keyed_post(client, "/v1/intents", body, "old-1")
+    row = IdempotencyKey.objects.get()
+    old = {
+        "headers": [["Content-Type", "application/json"]],
+        "content": b64encode(first.content).decode(),
+    }
+    IdempotencyKey.objects.filter(pk=row.pk).update(stored_answer=orjson.dumps(old).decode())
+
+    again = keyed_post(client, "/v1/intents", body, "old-1")
+
+    assert again.status_code == 201
+    assert again.content == first.content
+    assert again["Idempotent-Replayed"] == "true"
