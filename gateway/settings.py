@@ -29,6 +29,7 @@ from gateway.environment import (
 )
 from gateway.logging_settings import log_format, logging_config
 from gateway.metrics_settings import REQUEST_BUCKETS, metrics_settings
+from gateway.throttle_settings import DEFAULT_THROTTLE_RATES
 from kernel.signing import load_signing_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -198,27 +199,6 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
-# Throttle scopes of the API (DESIGN.md section 4). THROTTLE_RATES overrides them as
-# "recommend=120/min,register=30/min", or "off" to disable throttling altogether.
-DEFAULT_THROTTLE_RATES: dict[str, str | None] = {
-    "recommend": "120/min",
-    "intents": "60/min",
-    "register": "30/min",
-    "health": "30/min",
-    "mandates": "30/min",
-    "mandate_verify": "600/min",
-    "match": "120/min",
-    "proposals": "120/min",  # per merchant
-    "delivery_retry": "30/min",  # per merchant
-    "endpoint_change": "10/hour",  # per merchant: each change sends a verification POST
-    "cards": "600/min",
-    "buy_link": "60/min",
-    "conversions": "600/min",
-    "report": "60/min",
-    "a2a": "120/min",  # every A2A request, task reads included
-    "mcp": "300/min",  # every MCP request, lists and notifications included
-}
-
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["kernel.jsonio.OrjsonRenderer"],
     "DEFAULT_PARSER_CLASSES": ["kernel.jsonio.OrjsonParser"],
@@ -360,6 +340,8 @@ INTENT_ENGINE_CANARY_TIMEOUT_S = bounded("INTENT_ENGINE_CANARY_TIMEOUT_S", 2.0, 
 INTENT_ENGINE_CACHE_S = bounded_int("INTENT_ENGINE_CACHE_S", 3600, 0, 7 * 86_400, " seconds")
 # Idempotency-Key (kernel/idempotency.py): a key's lifetime, and an unfinished request's hold.
 IDEMPOTENCY_KEY_TTL_S, IDEMPOTENCY_LOCK_S = idempotency_windows(INTENT_ENGINE_TIMEOUT_S)
+# The live keys a client (an address) may hold; past it a new key is 429 idempotency_key_limit.
+IDEMPOTENCY_KEYS_PER_CLIENT = bounded_int("IDEMPOTENCY_KEYS_PER_CLIENT", 1000, 10, 1_000_000, "")
 # litellm would fetch its price list from the network on import; its own copy does (DESIGN.md 3).
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 

@@ -16,6 +16,8 @@ from django.utils.functional import classproperty
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kernel.idempotent_answers import SHOWN_ONCE
+
 # adrf's answer to "is this view a coroutine?" by class: it never changes once a class exists.
 _ASYNC: dict[type, bool] = {}
 
@@ -49,4 +51,6 @@ class WaitingViewSet(ViewSet):
         plain = HttpResponse(final.content, status=final.status_code)
         for header, value in final.items():
             plain[header] = value
+        if getattr(final, SHOWN_ONCE, False):
+            setattr(plain, SHOWN_ONCE, True)  # what the Idempotency-Key keeps of it
         return plain

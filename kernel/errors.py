@@ -276,6 +276,23 @@ IDEMPOTENCY_KEY_IN_FLIGHT = Error(
     "idempotency_key_in_flight",
     "A request with this Idempotency-Key is still being answered: retry it in a moment.",
 )
+IDEMPOTENCY_ANSWER_NOT_KEPT = Error(
+    409,
+    "idempotency_answer_not_kept",
+    "The request first sent with this Idempotency-Key ran and answered {status} ({size} bytes, "
+    "too large to keep){named}: read the resource, or send the request again under a new key.",
+    described="The request first sent with this Idempotency-Key ran, and its answer was too "
+    "large to keep (over 6 KB deflated): read the resource, or send the request under a new key.",
+)
+IDEMPOTENCY_KEY_LIMIT = Error(
+    429,
+    "idempotency_key_limit",
+    "This client holds {limit} live Idempotency-Keys, the most it may: retry after "
+    "`Retry-After` seconds, or send the request without a key.",
+    described="This client holds as many live Idempotency-Keys as it may "
+    "(IDEMPOTENCY_KEYS_PER_CLIENT, 1,000 a day): retry after `Retry-After` seconds, or send "
+    "the request without a key.",
+)
 
 # --- Agent protocols (A2A, MCP) -----------------------------------------------------------------
 UNKNOWN_OPERATION = Error(400, "unknown_operation", "No operation is called {name!r}; ask {names}.")

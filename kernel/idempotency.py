@@ -16,11 +16,17 @@ request>` (Stripe's header, and the IETF httpapi draft's) it retries safely:
 - a key is kept IDEMPOTENCY_KEY_TTL_S (24 hours) from its first request, then it is new again;
   beat's hourly prune deletes the expired ones.
 
-Which answers are kept, as Stripe keeps them: every 2xx and 4xx of a request that ran (run again,
-it would do the same, or worse). A 429 or a 5xx (a throttle, an engine or a key that was not
-there, a bug) releases the key, so that the retry runs afresh. A request refused before it runs
-(a credential missing or wrong, a throttle, a malformed key, a body too large) claims no key:
-the claim is made after DRF's authentication, permissions and throttles.
+Which answers are kept, and how much of each: kernel/idempotent_answers.py (a 2xx, a 409 or a
+410; deflated, and past 6 KB only its status and digest, a replay then 409
+`idempotency_answer_not_kept`). Any other answer (a refusal of the request itself: a 400, 401,
+403 or 404; a throttle's 429; a 5xx) releases the key, so that the retry runs afresh. A request
+refused before it runs (a credential missing or wrong, a throttle, a malformed key, a body too
+large) claims no key: the claim is made after DRF's authentication, permissions and throttles.
+
+A key costs a row for a day, so a client holds at most IDEMPOTENCY_KEYS_PER_CLIENT live keys
+(1,000), counted by its address as the throttles know it, whatever credentials it presents
+(those are free to vary); past that a new key is refused 429 `idempotency_key_limit`, with
+`Retry-After` until its oldest key expires. Every keyed POST is throttled per client too.
 
 A key belongs to its caller, never shared: the principal the view authenticated or its store
 recognises (`idempotency_principal`: a merchant, by any of its X-Merchant-Tokens), else the
@@ -38,7 +44,6 @@ documents the header and its answers on each (`document`, called by kernel/contr
 """
 
 import asyncio
-import base64
 import copy
 import hashlib
 import logging
@@ -47,7 +52,6 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-import orjson
 from asgiref.sync import sync_to_async
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
@@ -56,18 +60,20 @@ from rest_framework.response import Response
 
 from kernel import metrics
 from kernel.errors import (
+    IDEMPOTENCY_ANSWER_NOT_KEPT,
     IDEMPOTENCY_KEY_IN_FLIGHT,
+    IDEMPOTENCY_KEY_LIMIT,
     IDEMPOTENCY_KEY_REUSED,
     INVALID_IDEMPOTENCY_KEY,
-    Error,
+    ApiError,
     either,
 )
+from kernel.idempotent_answers import REPLAYED_HEADER, Answer, Digest, keeps, kept
 from kernel.throttles import client_address
 
 logger = logging.getLogger(__name__)
 
 HEADER = "Idempotency-Key"
-REPLAYED_HEADER = "Idempotent-Replayed"
 # 1 to 255 printable ASCII characters, no space at either end (HTTP would strip it).
 KEY = re.compile(r"[!-~](?:[ -~]{0,253}[!-~])?")
 # Credentials a request may present without its view authenticating a principal by them
@@ -77,16 +83,11 @@ CREDENTIAL_HEADERS = ("X-Merchant-Token", "X-Supply-Key", "X-Demand-Token")
 REQUESTS = metrics.counter(
     "gateway_idempotent_requests",
     "POSTs that carried an Idempotency-Key, by outcome: kept (it ran, its answer is stored), "
-    "released (it ran and answered 429 or 5xx, or failed), replayed, reused (422), "
-    "in_flight (409).",
+    "digested (it ran, its answer too large to keep), released (it ran and its answer is not "
+    "kept, or it failed), replayed, not_kept (409, a replay of a digested answer), reused "
+    "(422), in_flight (409), limit (429, the client holds as many keys as it may).",
     ("outcome",),
 )
-
-
-def keeps(status: int) -> bool:
-    """Whether an answer of this status is stored for the key's retries: 2xx and 4xx, except a
-    throttle's 429 (the retry should run once allowed)."""
-    return 200 <= status < 500 and status != 429
 
 
 def _sha256(data: bytes) -> str:
@@ -105,40 +106,7 @@ class Keyed:
     caller: str  # the kind of caller: a model's label, "credential" or "client"
     method: str
     path: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An answer as kept for a key's retries: its status, headers and body."""
-
-    status: int
-    headers: tuple[tuple[str, str], ...]
-    content: bytes
-
-    @classmethod
-    def of(cls, response: HttpResponse) -> "Answer":
-        return cls(response.status_code, tuple(response.items()), bytes(response.content))
-
-    def sealed(self) -> str:
-        """The headers and body as one text, for an encrypted column."""
-        document = {"headers": self.headers, "content": base64.b64encode(self.content).decode()}
-        return orjson.dumps(document).decode()
-
-    @classmethod
-    def unsealed(cls, status: int, text: str) -> "Answer":
-        document = orjson.loads(text)
-        headers = tuple((str(name), str(value)) for name, value in document["headers"])
-        return cls(status, headers, base64.b64decode(document["content"]))
-
-    def replayed(self) -> Response:
-        """The answer again, as DRF's dispatch takes it from a handler; its body already
-        rendered, so no renderer touches it."""
-        response = Response(status=self.status)
-        for name, value in self.headers:
-            response[name] = value
-        response[REPLAYED_HEADER] = "true"
-        response.content = self.content
-        return response
+    owner: str  # SHA-256 of the client's address, whose live keys are counted
 
 
 @dataclass(frozen=True)
@@ -152,12 +120,14 @@ class Claim:
 class Store(Protocol):
     """Where keys are kept (merchants/idempotency.py)."""
 
-    def claim(self, keyed: Keyed) -> Claim | Answer | Error:
-        """The key claimed for this run; or its stored answer; or why not: another request had
-        it (IDEMPOTENCY_KEY_REUSED), or it is being answered (IDEMPOTENCY_KEY_IN_FLIGHT)."""
+    def claim(self, keyed: Keyed) -> Claim | Answer | Digest | ApiError:
+        """The key claimed for this run; or its stored answer (or that answer's digest); or
+        why not: another request had it (IDEMPOTENCY_KEY_REUSED), it is being answered
+        (IDEMPOTENCY_KEY_IN_FLIGHT), or the client holds as many keys as it may
+        (IDEMPOTENCY_KEY_LIMIT)."""
         ...
 
-    def keep(self, claim: Claim, answer: Answer) -> None:
+    def keep(self, claim: Claim, answer: Answer | Digest) -> None:
         """Store the claimed run's answer for the key's retries."""
         ...
 
@@ -196,6 +166,7 @@ def keyed(request: Request, key: str, principal: Any) -> Keyed:
         caller=kind,
         method=method,
         path=request.path,
+        owner=_sha256(f"client:{client_address(request)}".encode()),
     )
 
 
@@ -229,9 +200,14 @@ class IdempotentPosts:
         outcome = self.idempotency_store.claim(
             keyed(request, key, self.idempotency_principal(request))
         )
-        if isinstance(outcome, Error):
+        if isinstance(outcome, ApiError):
             REQUESTS.labels(outcome.code.removeprefix("idempotency_key_")).inc()
-            raise outcome()
+            raise outcome
+        if isinstance(outcome, Digest):
+            REQUESTS.labels("not_kept").inc()
+            raise IDEMPOTENCY_ANSWER_NOT_KEPT(
+                status=outcome.status, size=outcome.size, named=outcome.named()
+            )
         if isinstance(outcome, Answer):
             REQUESTS.labels("replayed").inc()
             raise Replay(outcome)
@@ -284,13 +260,14 @@ class IdempotentPosts:
         render = getattr(response, "render", None)
         if callable(render):
             render()  # a DRF Response of a synchronous view: rendered once, here
+        answer = kept(response)
         try:
-            self.idempotency_store.keep(claim, Answer.of(response))
+            self.idempotency_store.keep(claim, answer)
         except DatabaseError as exc:
             # The request ran; its answer goes out. The key stays claimed until its lock lapses.
             logger.warning("the answer of an idempotent request could not be kept: %s", exc)
             return response
-        REQUESTS.labels("kept").inc()
+        REQUESTS.labels("kept" if isinstance(answer, Answer) else "digested").inc()
         return response
 
     def _release(self) -> None:
@@ -329,8 +306,10 @@ KEY_PARAMETER = {
     "safely: the same key with the same request (method, path and body) from the same caller "
     "is answered with the first answer (`Idempotent-Replayed: true`), and nothing runs again; "
     "with another request, 422; while the first is still being answered, 409. 1 to 255 "
-    "printable ASCII characters; kept 24 hours (IDEMPOTENCY_KEY_TTL_S). A 429 or 5xx answer is "
-    "not kept: its retry runs.",
+    "printable ASCII characters; kept 24 hours (IDEMPOTENCY_KEY_TTL_S), 1,000 live keys a "
+    "client at most (IDEMPOTENCY_KEYS_PER_CLIENT). Only a 2xx, 409 or 410 answer is kept, and "
+    "one over 6 KB deflated only as its digest (a replay is then 409); any other answer is not "
+    "kept: its retry runs.",
 }
 REPLAYED = {
     "description": "`true` on an answer replayed for a repeated Idempotency-Key; absent otherwise.",
@@ -356,10 +335,15 @@ def document(operation: dict[str, Any], error: dict[str, Any]) -> None:
     the answers a replay may give, and its own errors (`error`: the envelope's schema)."""
     operation.setdefault("parameters", []).append(copy.deepcopy(KEY_PARAMETER))
     for status, response in operation["responses"].items():
-        # A body too large is refused before the key is claimed: never kept, never replayed.
-        if keeps(int(status)) and status != "413":
+        if keeps(int(status)):
             response.setdefault("headers", {})[REPLAYED_HEADER] = copy.deepcopy(REPLAYED)
     _with(operation, "400", INVALID_IDEMPOTENCY_KEY.doc(), error)
-    _with(operation, "409", IDEMPOTENCY_KEY_IN_FLIGHT.doc(), error)
+    _with(
+        operation,
+        "409",
+        either(IDEMPOTENCY_KEY_IN_FLIGHT.doc(), IDEMPOTENCY_ANSWER_NOT_KEPT.doc()),
+        error,
+    )
     _with(operation, "422", IDEMPOTENCY_KEY_REUSED.doc(), error)
+    _with(operation, "429", IDEMPOTENCY_KEY_LIMIT.doc(), error)
     operation["responses"] = dict(sorted(operation["responses"].items()))

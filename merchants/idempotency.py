@@ -6,8 +6,13 @@ on SQLite and PostgreSQL alike (the other's insert fails, and it reads the winne
 later change is a conditional UPDATE or DELETE on the row as it was read, healthchecks' claim: a
 retry takes over a run whose lock lapsed, or renews a key that expired, only if no other did
 first; a run keeps its answer, or releases the key, only while the key is still its own.
+
+A client's live keys are counted (the `owner` column, indexed with the expiry) before a new one
+is inserted: two requests at once may each see the last free place, so a client may hold a key
+or two past IDEMPOTENCY_KEYS_PER_CLIENT, never more than the requests it had in flight.
 """
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,8 +21,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.request import Request
 
-from kernel.errors import IDEMPOTENCY_KEY_IN_FLIGHT, IDEMPOTENCY_KEY_REUSED, Error
-from kernel.idempotency import Answer, Claim, IdempotentPosts, Keyed
+from kernel.errors import (
+    IDEMPOTENCY_KEY_IN_FLIGHT,
+    IDEMPOTENCY_KEY_LIMIT,
+    IDEMPOTENCY_KEY_REUSED,
+    ApiError,
+)
+from kernel.idempotency import Claim, IdempotentPosts, Keyed
+from kernel.idempotent_answers import Answer, Digest, unsealed
 from merchants.auth import merchant_of_token, presented_token
 from merchants.delivery.sweeper import delete_in_batches
 from merchants.models import IdempotencyKey, MerchantAgent
@@ -36,6 +47,7 @@ def _fresh(keyed: Keyed, now: datetime) -> dict[str, object]:
     return {
         "request_hash": keyed.request_hash,
         "caller": keyed.caller,
+        "owner": keyed.owner,
         "method": keyed.method,
         "path": keyed.path[:PATH_MAX],
         "created_at": now,
@@ -49,39 +61,52 @@ def _fresh(keyed: Keyed, now: datetime) -> dict[str, object]:
 class KeyTable:
     """The keys, one row each (kernel.idempotency.Store)."""
 
-    def claim(self, keyed: Keyed) -> Claim | Answer | Error:
+    def claim(self, keyed: Keyed) -> Claim | Answer | Digest | ApiError:
         for _ in range(CLAIM_TRIES):
             now = timezone.now()
-            try:
-                with transaction.atomic():
-                    row = IdempotencyKey.objects.create(
-                        key_hash=keyed.key_hash, **_fresh(keyed, now)
-                    )
-                return Claim(row.pk, row.run)
-            except IntegrityError:
-                pass  # the key is taken: see by whom
             found = IdempotencyKey.objects.filter(key_hash=keyed.key_hash).first()
+            if found is None or found.expires_at <= now:  # a new key, or an expired one
+                full = self._full(keyed.owner, now)
+                if full is not None:
+                    return full
             if found is None:
-                continue  # released or pruned meanwhile
+                try:
+                    with transaction.atomic():
+                        row = IdempotencyKey.objects.create(
+                            key_hash=keyed.key_hash, **_fresh(keyed, now)
+                        )
+                    return Claim(row.pk, row.run)
+                except IntegrityError:
+                    continue  # taken meanwhile: see by whom
             held = IdempotencyKey.objects.filter(pk=found.pk, run=found.run)
             if found.expires_at <= now:  # an expired key is a new one
                 if held.filter(expires_at__lte=now).update(run=found.run + 1, **_fresh(keyed, now)):
                     return Claim(found.pk, found.run + 1)
                 continue
             if found.request_hash != keyed.request_hash:
-                return IDEMPOTENCY_KEY_REUSED
+                return IDEMPOTENCY_KEY_REUSED()
             if found.status_code is not None and found.stored_answer is not None:
-                return Answer.unsealed(found.status_code, found.stored_answer)
+                return unsealed(found.status_code, found.stored_answer)
             if found.locked_until is not None and found.locked_until > now:
-                return IDEMPOTENCY_KEY_IN_FLIGHT
+                return IDEMPOTENCY_KEY_IN_FLIGHT()
             # The run that held it died: this retry runs instead, unless another took it first.
             taken = held.filter(status_code__isnull=True).update(run=found.run + 1, **_lease(now))
-            return Claim(found.pk, found.run + 1) if taken else IDEMPOTENCY_KEY_IN_FLIGHT
-        return IDEMPOTENCY_KEY_IN_FLIGHT
+            return Claim(found.pk, found.run + 1) if taken else IDEMPOTENCY_KEY_IN_FLIGHT()
+        return IDEMPOTENCY_KEY_IN_FLIGHT()
 
-    def keep(self, claim: Claim, answer: Answer) -> None:
+    def _full(self, owner: str, now: datetime) -> ApiError | None:
+        """Why the client may take no new key (it holds as many live keys as it may), if so."""
+        limit: int = settings.IDEMPOTENCY_KEYS_PER_CLIENT
+        live = IdempotencyKey.objects.filter(owner=owner, expires_at__gt=now)
+        if live.count() < limit:
+            return None
+        oldest = live.order_by("expires_at").values_list("expires_at", flat=True).first()
+        wait = math.ceil((oldest - now).total_seconds()) if oldest is not None else 1
+        return IDEMPOTENCY_KEY_LIMIT(limit=limit, headers={"Retry-After": str(max(wait, 1))})
+
+    def keep(self, claim: Claim, answer: Answer | Digest) -> None:
         IdempotencyKey.objects.filter(pk=claim.row, run=claim.run, status_code__isnull=True).update(
-            status_code=answer.status, stored_answer=answer.sealed(), locked_until=None
+            status_code=answer.status, stored_answer=answer.sealed, locked_until=None
         )
 
     def release(self, claim: Claim) -> None:

@@ -312,6 +312,8 @@ class IdempotencyKey(models.Model):
     # SHA-256 of the method, the path and the raw body of the request first sent with the key.
     request_hash = models.CharField(max_length=64)
     caller = models.CharField(max_length=64)  # its kind: a model's label, credential or client
+    # SHA-256 of the client's address: its live keys are counted (IDEMPOTENCY_KEYS_PER_CLIENT).
+    owner = models.CharField(max_length=64, default="")
     method = models.CharField(max_length=8)
     path = models.CharField(max_length=300)
     created_at = models.DateTimeField()
@@ -320,13 +322,15 @@ class IdempotencyKey(models.Model):
     # lapsed (a worker killed mid-request). No lock once the answer is kept.
     run = models.PositiveIntegerField(default=1)
     locked_until = models.DateTimeField(null=True, blank=True)
-    # The answer once the request ran: its status, and its headers and body encrypted (answers
-    # show a registration_token or a demand_token once).
+    # The answer once the request ran: its status, and its headers and body deflated and
+    # encrypted (answers show a registration_token or a demand_token once); past 6 KB only the
+    # body's size and SHA-256 (kernel/idempotent_answers.py).
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     stored_answer = EncryptedTextField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "expires_at"], name="idempotency_owner_live")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(status_code__isnull=True, stored_answer__isnull=True)

@@ -19,6 +19,7 @@ from kernel.errors import (
     either,
 )
 from kernel.errors import MISSING_TOKEN as MISSING_TOKEN_ERROR
+from kernel.idempotent_answers import shown_once
 from kernel.validation import validated
 from merchants import probes, services
 from merchants.auth import MerchantTokenActions, presented_by_owner, presented_token
@@ -59,6 +60,14 @@ MERCHANT_ID = OpenApiParameter(
     "register: those are reserved).",
 )
 TOKEN_ERRORS = {401: MISSING_TOKEN, 403: INVALID_TOKEN}
+
+
+# The throttle scope of each action that has one: every POST has (its Idempotency-Key is a row).
+SCOPES = {
+    "register": "register",
+    "health": "health",
+    **dict.fromkeys(("heartbeat", "verify", "rotate_token", "deactivate"), "merchant_commands"),
+}
 
 
 class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
@@ -121,7 +130,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
         }
         if registration.webhook_secret:
             answer["webhook_secret"] = registration.webhook_secret
-        return Response(answer)
+        return shown_once(Response(answer))
 
     @extend_schema(
         operation_id="getMerchant",
@@ -175,7 +184,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
         return Response(body, status=200 if body["healthy"] else 503)
 
     def get_throttles(self) -> list[Any]:
-        self.throttle_scope = {"register": "register", "health": "health"}.get(self.action, "")
+        self.throttle_scope = SCOPES.get(self.action, "")
         return super().get_throttles()
 
     @extend_schema(
@@ -186,7 +195,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
         request=HeartbeatSerializer,
         responses={
             200: MerchantEnvelopeSerializer,
-            **errors({400: BAD_BODY, **TOKEN_ERRORS, 413: TOO_LARGE}),
+            **errors({400: BAD_BODY, **TOKEN_ERRORS, 413: TOO_LARGE, 429: THROTTLED}),
         },
     )
     @action(detail=False, methods=["post"])
@@ -245,19 +254,21 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
         tags=["merchants"],
         parameters=[MERCHANT_ID],
         request=None,
-        responses={200: RotatedTokenSerializer, **errors(TOKEN_ERRORS)},
+        responses={200: RotatedTokenSerializer, **errors({**TOKEN_ERRORS, 429: THROTTLED})},
     )
     @action(detail=True, methods=["post"], url_path="rotate-token")
     def rotate_token(self, request: Request, merchantId: str) -> Response:
         merchant = authenticated_as(request, merchantId)
         token = services.merchant_rotate_token(merchant=merchant)
-        return Response(
-            {
-                "status": merchant.status,
-                "merchant_id": merchant.merchant_id,
-                "registration_token": token,
-                "merchant": MerchantAgentSerializer(merchant, context=OWNER).data,
-            }
+        return shown_once(
+            Response(
+                {
+                    "status": merchant.status,
+                    "merchant_id": merchant.merchant_id,
+                    "registration_token": token,
+                    "merchant": MerchantAgentSerializer(merchant, context=OWNER).data,
+                }
+            )
         )
 
     @extend_schema(
@@ -268,7 +279,7 @@ class MerchantViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
         tags=["merchants"],
         parameters=[MERCHANT_ID],
         request=None,
-        responses={200: MerchantEnvelopeSerializer, **errors(TOKEN_ERRORS)},
+        responses={200: MerchantEnvelopeSerializer, **errors({**TOKEN_ERRORS, 429: THROTTLED})},
     )
     @action(detail=True, methods=["post"])
     def deactivate(self, request: Request, merchantId: str) -> Response:

@@ -21,6 +21,7 @@ from kernel.errors import (
     MISSING_FIELDS,
     either,
 )
+from kernel.idempotent_answers import shown_once
 from kernel.validation import validated
 from matching import services
 from matching.examples import (
@@ -94,14 +95,11 @@ class IntentViewSet(Idempotent, MerchantTokenActions, WaitingViewSet):
             source_channel=body.get("source_channel"),
             metadata=body.get("metadata", {}),
         )
-        return Response(
-            {
-                "intent": await sync_to_async(_intent_data)(stated.intent),
-                "demand_token": stated.demand_token,
-            },
-            status=201,
-            headers=NOT_STORED,
-        )
+        answer = {
+            "intent": await sync_to_async(_intent_data)(stated.intent),
+            "demand_token": stated.demand_token,
+        }
+        return shown_once(Response(answer, status=201, headers=NOT_STORED))
 
     @extend_schema(
         operation_id="getIntent",

@@ -67,7 +67,7 @@ class MatchViewSet(Idempotent, viewsets.ViewSet):
     lookup_value_regex = "[^/]+"
 
     def get_throttles(self) -> list[Any]:
-        self.throttle_scope = "match" if self.action == "create" else ""
+        self.throttle_scope = {"create": "match", "accept": "accept"}.get(self.action, "")
         return super().get_throttles()
 
     @extend_schema(
@@ -169,6 +169,7 @@ class MatchViewSet(Idempotent, viewsets.ViewSet):
                     ),
                     410: MATCH_TOKEN_EXPIRED.doc(),
                     413: TOO_LARGE,
+                    429: THROTTLED,
                 }
             ),
         },

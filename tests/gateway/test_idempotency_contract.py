@@ -5,6 +5,9 @@ import re
 
 import pytest
 
+from merchants.models import IdempotencyKey
+from tests.protocol import register
+
 HEADER = "Idempotency-Key"
 IDEMPOTENT_OPERATIONS = {
     "/v1/merchant/register",
@@ -83,3 +86,19 @@ def test_every_post_refuses_a_malformed_key_before_anything_else(client, path):
     body = answer.json()  # UCP's routes answer UCP's error response
     code = body["messages"][0]["code"] if path.startswith("/ucp/") else body["error"]
     assert code == "invalid_idempotency_key"
+
+
+@pytest.mark.parametrize("path", sorted(IDEMPOTENT_OPERATIONS))
+@pytest.mark.django_db
+def test_every_keyed_post_is_throttled(client, settings, path):
+    shop = register(client, "shop-1")  # merchants' commands are throttled once authenticated
+    rates = dict.fromkeys(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "0/min")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    for name, value in PATH_VALUES.items():
+        path = path.replace(name, value)
+    headers = {HEADER: "k", "X-Merchant-Token": shop.token}
+
+    answer = client.post(path, {}, content_type="application/json", headers=headers)
+
+    assert answer.status_code == 429  # every one has a scope, so none goes unthrottled
+    assert not IdempotencyKey.objects.exists()

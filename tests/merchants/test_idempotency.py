@@ -4,6 +4,7 @@ under the key is 422; keys are their caller's; an expired key is new; answers ar
 In-flight requests and deliveries through real workers: test_idempotency_processes.py."""
 
 import base64
+import zlib
 from datetime import timedelta
 
 import orjson
@@ -20,6 +21,7 @@ from merchants.idempotency import idempotency_keys_prune
 from merchants.models import IdempotencyKey, MerchantAgent, WebhookEvent
 from merchants.tasks import prune_records
 from tests.factories import ProductFactory
+from tests.merchants.delivery_calls import surge_delivery
 from tests.protocol import PUBLIC_ENDPOINT, create_intent, register
 from tests.support.metrics import Scrapes
 
@@ -190,19 +192,36 @@ def test_anonymous_clients_are_told_apart_by_their_address(client):
     assert Intent.objects.count() == 2
 
 
-def test_a_4xx_answer_is_kept_and_replayed_even_once_the_request_would_succeed(client):
+def test_a_refusal_of_the_request_itself_is_not_kept_and_its_retry_runs(client):
     missing = "int_" + "0" * 24
 
     refused = keyed_post(client, "/v1/match", {"intent_id": missing})
+    released = IdempotencyKey.objects.exists()
     Intent.objects.create(intent_id=missing, raw_query="trail shoes", intent_tags=["trail"])
     again = keyed_post(client, "/v1/match", {"intent_id": missing})
+    replayed = keyed_post(client, "/v1/match", {"intent_id": missing})
 
-    assert refused.status_code == again.status_code == 404
-    assert again.json()["error"] == "intent_not_found"
+    assert refused.status_code == 404
+    assert refused.json()["error"] == "intent_not_found"
+    assert released is False
+    assert again.status_code == 201  # the retry ran: the 404 changed nothing
+    assert "Idempotent-Replayed" not in again
+    assert replayed.content == again.content
+    assert replayed["Idempotent-Replayed"] == "true"
+    assert MatchSession.objects.count() == 1
+
+
+def test_a_conflict_with_another_requests_work_is_kept(client, receiver, shop):
+    delivery = surge_delivery(client)  # pending: not failed, so not to be retried
+    path = f"/v1/merchant/shop-1/deliveries/{delivery.pk}/retry"
+
+    refused = keyed_post(client, path, None, token=shop.token)
+    again = keyed_post(client, path, None, token=shop.token)
+
+    assert refused.status_code == again.status_code == 409
+    assert refused.json()["error"] == "delivery_not_failed"
+    assert again.content == refused.content
     assert again["Idempotent-Replayed"] == "true"
-    assert not MatchSession.objects.exists()
-    run = client.post("/v1/match", {"intent_id": missing}, content_type="application/json")
-    assert run.status_code == 201  # what a new request gets now
 
 
 def test_a_503_answer_releases_the_key_and_its_retry_runs(
@@ -275,8 +294,8 @@ def test_a_registration_replay_keeps_no_secret_in_the_clear(client):
         assert token not in column
         assert secret not in column
         assert KEY not in column
-    stored = orjson.loads(decrypt(answer))  # the answer, encrypted
-    assert base64.b64decode(stored["content"]) == first.content
+    stored = orjson.loads(decrypt(answer))  # the answer, deflated and encrypted
+    assert zlib.decompress(base64.b64decode(stored["deflated"])) == first.content
 
 
 def test_a_merchants_keys_are_its_own_whichever_of_its_tokens_it_sends(client):
@@ -296,13 +315,12 @@ def test_a_merchants_keys_are_its_own_whichever_of_its_tokens_it_sends(client):
     updated_again = keyed_post(client, "/v1/merchant/register", body, token=new_token)
 
     assert (updated.status_code, without.status_code) == (200, 401)  # another caller's key
-    assert "Idempotent-Replayed" not in without
+    assert "Idempotent-Replayed" not in without  # and a refusal is not kept
     assert beat_again.content == beat.content
     assert beat_again["Idempotent-Replayed"] == "true"
     assert updated_again.content == updated.content  # the old token, echoed as it was
     assert updated_again["Idempotent-Replayed"] == "true"
     assert sorted(IdempotencyKey.objects.values_list("caller", flat=True)) == [
-        "client",
         "merchants.merchantagent",
         "merchants.merchantagent",
         "merchants.merchantagent",
