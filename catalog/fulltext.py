@@ -61,6 +61,8 @@ class Filters:
     categories: Sequence[str] = ()  # lower-case names: preferred, or required with `within`
     within: bool = False
     exclude: Sequence[int] = ()
+    # Stems or phrases (stems in order) no product's title, tags or brand may hold.
+    ruled_out: Sequence[Sequence[str]] = ()
 
 
 @dataclass(frozen=True)
@@ -225,6 +227,10 @@ def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
     if filters.exclude:
         where.append(f"p.id NOT IN ({', '.join(['%s'] * len(filters.exclude))})")
         params.extend(filters.exclude)
+    if filters.ruled_out:
+        held, held_params = _holding(filters.ruled_out)
+        where.append(f"NOT {held}")
+        params.extend(held_params)
     if filters.categories:
         marks = ", ".join(["%s"] * len(filters.categories))
         inside = f"(lower(p.category_l1) IN ({marks}) OR lower(p.category_l2) IN ({marks}))"
@@ -235,6 +241,39 @@ def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
     else:
         inside, inside_params = "0 = 1", []
     return " AND ".join(where) or "1 = 1", params, inside, inside_params
+
+
+# Where a product holds what the shopper ruled out: the title, tags and brand, never the
+# categories (a category is what was asked for) nor the description (it names what a product
+# is not: "no plastic smell").
+RULED_OUT_FIELDS = ("title", "tags", "brand")
+
+
+def _holding(ruled_out: Sequence[Sequence[str]]) -> tuple[str, list[Any]]:
+    """The SQL condition of a product (aliased `p`) holding any of `ruled_out`, in the fields
+    of RULED_OUT_FIELDS. A phrase's words are matched near each other here; search checks the
+    order of the loaded products' own words (search.rules_out) before it serves them."""
+    match = Match(ruled_out, fields=RULED_OUT_FIELDS, every=False)
+    if connection.vendor == "postgresql":
+        return "(p.search_vector @@ to_tsquery('simple', %s))", [_pg_query(match)]
+    return (
+        "(p.id IN (SELECT rowid FROM catalog_product_fts WHERE catalog_product_fts MATCH %s))",
+        [_fts5_query(match)],
+    )
+
+
+def holding(ids: Sequence[int], ruled_out: Sequence[Sequence[str]]) -> set[int]:
+    """Which of the products `ids` hold any of `ruled_out` (see _holding)."""
+    if not ids or not ruled_out:
+        return set()
+    held, params = _holding(ruled_out)
+    marks = ", ".join(["%s"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT p.id FROM catalog_product p WHERE p.id IN ({marks}) AND {held}",  # noqa: S608
+            [*ids, *params],
+        )
+        return {int(row[0]) for row in cursor.fetchall()}
 
 
 def _postgres(

@@ -27,24 +27,18 @@ no request reads more than that back, and no process holds anything that grows w
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
-from decimal import Decimal
 from itertools import groupby
 
 from django.db import connection
-from django.utils import timezone
 
-from catalog import fulltext, metrics, spelling, text
-from catalog.models import Product
+from catalog import fulltext, metrics, spelling, text, trending
+from catalog.query import SearchQuery as SearchQuery
+from catalog.query import fits as fits
 from kernel.cache import cached
 from kernel.tracing import Attributes, traced
 
 TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "broadened")
 TRENDING = "trending"
-TRENDING_WINDOW = timedelta(days=30)
-# Trending products are ranked once per region and reused this long.
-TRENDING_CACHE_S = 300
-TRENDING_POOL = 100
 CATEGORIES_CACHE_S = 300
 # The products a tier reads back from the database at most, before its exact checks and order.
 CANDIDATES = 200
@@ -52,22 +46,6 @@ CANDIDATES = 200
 # and those the fuzzy tier searches (never category names).
 KEPT_FIELDS = ("title", "tags", "brand", "category")
 NOT_CATEGORY = ("title", "tags", "brand", "description")
-
-
-@dataclass(frozen=True)
-class SearchQuery:
-    text: str  # the shopper's words, normalized (engine.normalize)
-    keywords: Sequence[str]
-    categories: Sequence[str]
-    region: str | None = None
-    budget_min: float | None = None
-    budget_max: float | None = None
-    # The categories as a filter (UCP's): every tier keeps to them, no trending product fills.
-    only_categories: bool = False
-
-    @property
-    def has_budget(self) -> bool:
-        return self.budget_min is not None or self.budget_max is not None
 
 
 @dataclass(frozen=True)
@@ -122,7 +100,7 @@ def retrieve(query: SearchQuery, limit: int) -> Retrieval:
         for product_id in tier_ids(tier, query, limit - len(found), exclude=found):
             found.setdefault(product_id, tier)
     if len(found) < limit and not query.only_categories:  # the broadened tier gave its sellers
-        for product_id in trending_ids(query, limit - len(found), exclude=found):
+        for product_id in trending.trending_ids(query, limit - len(found), exclude=found):
             found.setdefault(product_id, TRENDING)
     retrieval = Retrieval([Hit(product_id, tier) for product_id, tier in found.items()])
     metrics.retrieved(started, retrieval.match_tier)
@@ -145,6 +123,7 @@ def tier_ids(
         categories=categories,
         within=query.only_categories or tier == "strict" or loose,
         exclude=tuple(exclude),
+        ruled_out=tuple(tuple(terms) for terms in query.excluded),
     )
     if tier == "raw_substring":
         return _title_phrase(query, filters, keywords, limit)
@@ -314,67 +293,6 @@ def corrections(keywords: Sequence[str]) -> dict[str, str]:
         for word in words
         if word not in text.STOP_WORDS and (fixed := spelling.correction(word))
     }
-
-
-# --- Trending fill -----------------------------------------------------------------------------
-
-
-def _trending_pool(region: str | None) -> list[tuple[int, Decimal | None]]:
-    """(id, price) of the region's best sellers: creator GMV of the last 30 days first, then
-    all-time creator GMV, so a quiet month still has an order."""
-    since = timezone.now() - TRENDING_WINDOW
-    where, params = fulltext.region_condition(region)
-    sql = (
-        "SELECT p.id, p.price_usd FROM catalog_product p "
-        "JOIN catalog_video v ON v.product_id = p.id "
-        f"WHERE {where} GROUP BY p.id, p.price_usd "
-        "ORDER BY SUM(CASE WHEN v.published_at >= %s THEN v.gmv_usd ELSE 0 END) DESC, "
-        "SUM(v.gmv_usd) DESC, p.id LIMIT %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, since, TRENDING_POOL])
-        return [(row[0], row[1]) for row in cursor.fetchall()]
-
-
-def trending_ids(query: SearchQuery, limit: int, *, exclude: Iterable[int] = ()) -> list[int]:
-    """Best-selling products of the region that fit the budget, none of `exclude`."""
-    pool = cached(
-        f"catalog:trending:{query.region or '*'}",
-        TRENDING_CACHE_S,
-        lambda: _trending_pool(query.region),
-    )
-    skip = set(exclude)
-    chosen = []
-    for product_id, price in pool:
-        if product_id in skip or not _within_budget(query, price):
-            continue
-        chosen.append(product_id)
-        if len(chosen) == limit:
-            break
-    return chosen
-
-
-def fits(query: SearchQuery, product: Product | None) -> bool:
-    """Whether a loaded product (None: gone) still keeps to the query's region and budget, and
-    to its categories when they are a filter."""
-    if product is None:
-        return False
-    sold_there = not product.regions or query.region is None or query.region in product.regions
-    if query.only_categories:
-        named = {(name or "").casefold() for name in (product.category_l1, product.category_l2)}
-        if not named & {name.casefold() for name in query.categories}:
-            return False
-    return sold_there and _within_budget(query, product.price_usd)
-
-
-def _within_budget(query: SearchQuery, price: Decimal | float | None) -> bool:
-    if not query.has_budget:
-        return True
-    if price is None:
-        return False
-    value = float(price)
-    low_ok = query.budget_min is None or value >= query.budget_min
-    return low_ok and (query.budget_max is None or value <= query.budget_max)
 
 
 def catalog_categories() -> list[str]:

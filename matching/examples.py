@@ -313,7 +313,7 @@ RECOMMEND_RESPONSE = OpenApiExample(
         "intent_source": "engine",
         "resolved_keywords": ["running shoes", "cushioned"],
         "resolved_categories": ["Running Shoes"],
-        "retrieval": {"intent_hits": 1, "trending_fill": 0},
+        "retrieval": {"intent_hits": 1, "trending_fill": 0, "excluded": []},
         "generated_at": GENERATED_AT,
     },
     response_only=True,

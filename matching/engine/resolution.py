@@ -20,6 +20,7 @@ MAX_ANSWER_CHARS = 20_000
 MAX_KEYWORDS = 8
 MAX_CATEGORIES = 5
 MAX_TAGS = 20
+MAX_EXCLUDED = 8
 MAX_CONSTRAINTS = 10
 MAX_PROMPT_CATEGORIES = 300
 
@@ -44,6 +45,8 @@ class Resolution:
     region: str | None = None
     constraints: list[str] = field(default_factory=list)
     summary: str | None = None
+    # What the shopper rules out (a material, a feature, a brand): never served.
+    exclude: list[str] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Resolution":
@@ -74,7 +77,7 @@ Answer with exactly one JSON object and nothing else, with these keys:
 {{"normalized_query": string, "keywords": [string], "categories": [string],
  "intent_tags": [string], "target_audience": string or null,
  "budget": {{"min": number or null, "max": number or null, "currency": string or null}},
- "region": string or null, "constraints": [string], "summary": string}}
+ "region": string or null, "constraints": [string], "exclude": [string], "summary": string}}
 - normalized_query: the request restated as a short product search, lower case.
 - keywords: at most 8 short words or phrases a matching product title would contain.
 - categories: only names from this list, written exactly as here: {categories}
@@ -82,6 +85,8 @@ Answer with exactly one JSON object and nothing else, with these keys:
 - budget: the prices the shopper stated; nulls when none was stated.
 - region: the ISO 3166-1 alpha-2 country the shopper named, else null.
 - constraints: requirements such as materials, sizes or features.
+- exclude: what the shopper rules out, each a short word or phrase a product title would
+  contain (a material, a feature, a brand: "plastic", "wireless"); [] when nothing.
 - summary: one sentence for a person.
 """
 
@@ -213,4 +218,5 @@ def parse(content: str, *, text: str, categories: Collection[str]) -> Resolution
             if item
         ][:MAX_CONSTRAINTS],
         summary=_text(data, "summary", 300),
+        exclude=_distinct(_strings(data, "exclude", required=False), limit=MAX_EXCLUDED, length=60),
     )

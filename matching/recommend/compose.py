@@ -60,7 +60,7 @@ class Answered:
     demand_token: str
     note: str | None
     match_tier: str
-    retrieval: dict[str, int]
+    retrieval: dict[str, Any]
 
 
 def body(

@@ -19,7 +19,15 @@ from matching import metrics
 from matching.demand import new_demand_token
 from matching.engine.resolution import Resolution
 from matching.models import Intent
-from matching.recommend import announce, compose, rank, record, resolve, retrieve
+from matching.recommend import (
+    announce,
+    compose,
+    exclusions,
+    rank,
+    record,
+    resolve,
+    retrieve,
+)
 from matching.recommend.options import Continuation, Options, Refinement
 from matching.recommend.retrieve import retrieved
 from matching.resolving import resolved_fields
@@ -68,11 +76,16 @@ def recommend_answer(
 ) -> dict[str, Any]:
     """The stages after the engine: retrieve, rank, compose, record and announce."""
     resolution = resolve.understood(resolution, options)
-    query = retrieve.query_of(intent, resolution, options)
+    excluded = exclusions.ruled_out(resolution)
+    query = retrieve.query_of(intent, resolution, options, excluded)
     offers, more = retrieve.offers(query, options)
     offers = compose.carded(rank.scored(offers), options.channel)
     retrieval = search.Retrieval([search.Hit(offer.product.pk, offer.tier) for offer in offers])
-    counts = {"intent_hits": retrieval.intent_hits, "trending_fill": retrieval.trending_fill}
+    counts = {
+        "intent_hits": retrieval.intent_hits,
+        "trending_fill": retrieval.trending_fill,
+        "excluded": [item.words for item in excluded],
+    }
     fields = resolved_fields(resolution, from_cache, kept={"region": query.region})
     demand_token, digest = new_demand_token()
     # Ranked before the transaction: on SQLite every writer waits for it to end.

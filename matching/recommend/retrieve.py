@@ -2,6 +2,7 @@
 offer of the tier that found it, in retrieval order; and whether more were found than asked."""
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import asdict
 
 import orjson
@@ -11,12 +12,16 @@ from catalog import search, versions
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
+from matching.recommend.exclusions import Excluded, stems
 from matching.recommend.offer import Offer
 from matching.recommend.options import Options
 
 
-def query_of(intent: str, resolution: Resolution, options: Options) -> search.SearchQuery:
-    """What retrieval searches for: the resolution's words, categories and budget."""
+def query_of(
+    intent: str, resolution: Resolution, options: Options, excluded: Sequence[Excluded] = ()
+) -> search.SearchQuery:
+    """What retrieval searches for: the resolution's words, categories and budget, without what
+    the shopper ruled out."""
     refinement = options.refinement
     return search.SearchQuery(
         text=normalize(intent),
@@ -26,6 +31,7 @@ def query_of(intent: str, resolution: Resolution, options: Options) -> search.Se
         budget_min=resolution.budget.min,
         budget_max=resolution.budget.max,
         only_categories=bool(refinement and refinement.categories),
+        excluded=stems(excluded),
     )
 
 

@@ -34,6 +34,14 @@ class RecommendQuerySerializer(serializers.Serializer):
 class RetrievalSerializer(serializers.Serializer):
     intent_hits = serializers.IntegerField(help_text="Products found by the tiers.")
     trending_fill = serializers.IntegerField(help_text="Trending products added to fill.")
+    excluded = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=(
+            "What the shopper ruled out (read from the engine's constraints and exclude list): "
+            "no product whose title, tags or brand holds one of these is served, in any tier "
+            "or the trending fill. Empty when nothing was ruled out."
+        ),
+    )
 
 
 # Served by a `list` action, yet one object: never an array in the contract.

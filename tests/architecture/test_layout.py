@@ -42,7 +42,7 @@ MAX_LINES = 400
 # stages before it. A stage's helpers belong to it (the shopper guide is composed).
 PIPELINE = "matching/recommend"
 STAGES = (
-    ("resolve",),
+    ("resolve", "exclusions"),
     ("retrieve",),
     ("rank",),
     ("compose", "guide"),

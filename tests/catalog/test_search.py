@@ -3,7 +3,7 @@ catalog/fulltext.py) on the database under test."""
 
 import pytest
 
-from catalog import search, spelling
+from catalog import search, spelling, trending
 from catalog.models import Product
 from catalog.search import SearchQuery, retrieve, tier_ids
 from tests.factories import ProductFactory
@@ -163,7 +163,7 @@ PLANS = {
 
 def ids_of(tier, plan):
     if tier == "trending":
-        return search.trending_ids(plan, 10)
+        return trending.trending_ids(plan, 10)
     return tier_ids(tier, plan, 10)
 
 

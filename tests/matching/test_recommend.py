@@ -77,7 +77,7 @@ def test_recommend_answers_every_field_and_records_what_it_served(client, shelf,
     assert [item["product"]["id"] for item in body["items"]] == ["2001", "2003"]
     assert (body["count"], body["proposal_count"]) == (2, 2)
     assert (body["match_tier"], body["note"]) == ("narrow", None)
-    assert body["retrieval"] == {"intent_hits": 2, "trending_fill": 0}
+    assert body["retrieval"] == {"intent_hits": 2, "trending_fill": 0, "excluded": []}
     assert body["intent_source"] == "engine"
     assert body["resolved_keywords"] == ["trail", "running"]
     assert body["resolved_categories"] == ["Running Shoes"]
@@ -132,7 +132,7 @@ def test_trending_fills_the_slots_the_tiers_left(client, shelf, engine):
     # have no creator sales, so they are not trending at all.
     assert [item["product"]["id"] for item in body["items"]] == ["2001", "2003", "2006"]
     assert (body["match_tier"], body["note"]) == ("narrow", "intent_plus_trending")
-    assert body["retrieval"] == {"intent_hits": 2, "trending_fill": 1}
+    assert body["retrieval"] == {"intent_hits": 2, "trending_fill": 1, "excluded": []}
 
 
 def test_nothing_matching_answers_trending_suggested(client, shelf, engine):
@@ -162,7 +162,7 @@ def test_each_tier_is_reachable_and_named(client, shelf, engine, intent, answer,
     body = recommend(client, intent, limit=1).json()
 
     assert body["match_tier"] == tier
-    assert body["retrieval"] == {"intent_hits": 1, "trending_fill": 0}
+    assert body["retrieval"] == {"intent_hits": 1, "trending_fill": 0, "excluded": []}
 
 
 def test_a_region_excludes_products_not_sold_there(client, shelf, engine):
@@ -324,7 +324,7 @@ def test_a_product_repriced_over_the_budget_leaves_the_answer_once_the_cache_exp
     second = recommend(client, "trail running shoes", limit=2).json()
 
     assert [item["product"]["id"] for item in second["items"]] == ["2001"]
-    assert second["retrieval"] == {"intent_hits": 1, "trending_fill": 0}
+    assert second["retrieval"] == {"intent_hits": 1, "trending_fill": 0, "excluded": []}
 
 
 def test_the_contract_describes_the_recommend_answer_as_one_object(client, engine, shelf):

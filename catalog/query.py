@@ -1,0 +1,58 @@
+"""What retrieval searches for (SearchQuery), and whether a product keeps to it: its region,
+its budget, its categories when they are a filter, and nothing the shopper ruled out."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from catalog import text
+from catalog.models import Product
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    text: str  # the shopper's words, normalized (engine.normalize)
+    keywords: Sequence[str]
+    categories: Sequence[str]
+    region: str | None = None
+    budget_min: float | None = None
+    budget_max: float | None = None
+    # The categories as a filter (UCP's): every tier keeps to them, no trending product fills.
+    only_categories: bool = False
+    # What the shopper ruled out, each a word's stem or a phrase's stems in order: no product
+    # whose title, tags or brand holds one is served, in any tier or the trending fill.
+    excluded: Sequence[Sequence[str]] = ()
+
+    @property
+    def has_budget(self) -> bool:
+        return self.budget_min is not None or self.budget_max is not None
+
+
+def fits(query: SearchQuery, product: Product | None) -> bool:
+    """Whether a loaded product (None: gone) still keeps to the query's region and budget, to
+    its categories when they are a filter, and holds nothing the shopper ruled out."""
+    if product is None or (query.excluded and rules_out(query.excluded, product)):
+        return False
+    sold_there = not product.regions or query.region is None or query.region in product.regions
+    if query.only_categories:
+        named = {(name or "").casefold() for name in (product.category_l1, product.category_l2)}
+        if not named & {name.casefold() for name in query.categories}:
+            return False
+    return sold_there and within_budget(query, product.price_usd)
+
+
+def rules_out(excluded: Sequence[Sequence[str]], product: Product) -> bool:
+    """Whether a product's title, tags or brand hold one of the `excluded` stems or phrases."""
+    fields = (product.title, " . ".join(product.tags), product.brand or "")
+    read = [text.terms(field) for field in fields if field]
+    return any(text.near(terms, field) for terms in excluded for field in read)
+
+
+def within_budget(query: SearchQuery, price: Decimal | float | None) -> bool:
+    if not query.has_budget:
+        return True
+    if price is None:
+        return False
+    value = float(price)
+    low_ok = query.budget_min is None or value >= query.budget_min
+    return low_ok and (query.budget_max is None or value <= query.budget_max)

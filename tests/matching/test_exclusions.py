@@ -1,0 +1,140 @@
+"""What the shopper rules out is never served (matching/recommend/exclusions.py): read from the
+engine's `constraints` and its `exclude` list, honoured in every tier, in the trending fill and
+on UCP's later pages, and said in the answer's `retrieval`."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from catalog.models import Product
+from tests.factories import ProductFactory, VideoFactory
+
+pytestmark = pytest.mark.django_db
+
+BOXES = [
+    (3001, "Steel Lunch Box Insulated Tiffin", []),
+    (3002, "Plastic Lunch Box 3 Compartments", []),
+    (3003, "Glass Lunch Box with Bag", []),
+    (3004, "Kids Lunch Box Leak Proof", ["plastic"]),  # plastic in its tags only
+    (3005, "Lunch Box Bag Insulated", []),
+    (3006, "Bento Lunch Box, BPA-free PLASTIC", []),
+]
+# Best sellers with creators, in the kitchen: the trending fill after the tiers.
+TRENDING = [(3010, "Plastic Water Jug", 900), (3011, "Steel Water Jug", 800)]
+
+
+@pytest.fixture
+def boxes(db):
+    for pid, title, tags in BOXES:
+        ProductFactory(
+            id=pid, title=title, tags=tags, brand=None, category_l1="Home & Kitchen",
+            category_l2="Kitchen Storage", price_usd=Decimal("10.00"), regions=[],
+        )  # fmt: skip
+    for pid, title, gmv in TRENDING:
+        product = ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="Home & Kitchen",
+            category_l2="Jugs", price_usd=Decimal("5.00"), regions=[],
+        )  # fmt: skip
+        VideoFactory(product=product, gmv_usd=gmv, published_at=timezone.now() - timedelta(days=1))
+
+
+def _resolution(**fields):
+    return {
+        "normalized_query": "lunch box",
+        "keywords": ["lunch box"],
+        "categories": ["Kitchen Storage"],
+        "intent_tags": ["lunch"],
+        "target_audience": None,
+        "budget": {"min": None, "max": None, "currency": None},
+        "region": None,
+        "constraints": [],
+        "summary": "A lunch box",
+        **fields,
+    }
+
+
+def _served(client, engine, words, limit=10, **fields):
+    engine.answer(words, **_resolution(**fields))
+    response = client.get("/v1/recommend", {"intent": words, "limit": limit})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    return [int(item["product"]["id"]) for item in body["items"]], body
+
+
+def _titles(ids):
+    return [Product.objects.get(pk=pid).title for pid in ids]
+
+
+def test_an_exclusion_in_the_constraints_is_never_served_in_any_tier_or_the_fill(
+    client, boxes, engine
+):
+    ids, body = _served(
+        client, engine, "a lunch box, not plastic", constraints=["exclude plastic lunch boxes"]
+    )
+
+    assert set(ids) >= {3001, 3003, 3005}
+    assert not {3002, 3004, 3006, 3010} & set(ids), _titles(ids)
+    assert 3011 in ids  # the fill still fills, with what was not ruled out
+    assert body["retrieval"]["excluded"] == ["plastic"]
+    assert "plastic" not in " ".join(_titles(ids)).lower()
+
+
+def test_the_engines_exclude_list_is_honoured_alone(client, boxes, engine):
+    ids, body = _served(
+        client, engine, "lunch box without glass or a bag", exclude=["glass", "bag"]
+    )
+
+    assert set(ids) >= {3001, 3002, 3004, 3006}
+    assert not {3003, 3005} & set(ids)
+    assert body["retrieval"]["excluded"] == ["glass", "bag"]
+
+
+def test_a_constraint_that_is_no_exclusion_rules_nothing_out(client, boxes, engine):
+    ids, body = _served(
+        client, engine, "leak proof lunch box", constraints=["leak proof", "non-stick", "BPA free"]
+    )
+
+    assert {pid for pid, _, _ in BOXES} <= set(ids)
+    assert body["retrieval"]["excluded"] == []
+
+
+def test_what_names_the_product_asked_for_is_never_ruled_out(client, boxes, engine):
+    ids, body = _served(client, engine, "lunch box", constraints=["no lunch boxes"])
+
+    assert {pid for pid, _, _ in BOXES} <= set(ids)
+    assert body["retrieval"]["excluded"] == []
+
+
+def test_a_phrase_is_ruled_out_as_a_phrase(client, boxes, engine):
+    ids, body = _served(client, engine, "lunch box", exclude=["lunch box bag"])
+
+    assert not {3003, 3005} & set(ids)  # "Lunch Box with Bag", "Lunch Box Bag"
+    assert {3001, 3002, 3004, 3006} <= set(ids)
+    assert body["retrieval"]["excluded"] == ["lunch box bag"]
+
+
+def test_an_exclusion_holds_on_every_page_of_a_ucp_search(client, boxes, engine):
+    engine.answer("lunch box", **_resolution(exclude=["plastic"]))
+    body = {"query": "lunch box", "pagination": {"limit": 1}}
+    page = client.post("/ucp/catalog/search", body, content_type="application/json").json()
+    seen = [int(product["id"]) for product in page["products"]]
+    while cursor := page["pagination"].get("cursor"):
+        asked = {**body, "pagination": {"limit": 1, "cursor": cursor}}
+        answer = client.post("/ucp/catalog/search", asked, content_type="application/json")
+        assert answer.status_code == 200, answer.content
+        page = answer.json()
+        seen += [int(product["id"]) for product in page["products"]]
+
+    assert {3001, 3003, 3005, 3011} <= set(seen)
+    assert not {3002, 3004, 3006, 3010} & set(seen)
+
+
+def test_an_exclude_list_that_is_not_one_is_an_unreadable_answer(client, boxes, engine):
+    engine.answer("lunch box", **_resolution(exclude="plastic"))
+
+    response = client.get("/v1/recommend", {"intent": "lunch box"})
+
+    assert response.status_code == 503
+    assert response.json()["error"] == "intent_engine_unavailable"
