@@ -41,9 +41,18 @@ def waiting(*queues: str) -> int | None:
     """How many messages wait in these queues of the broker (reserved by a worker or not sent
     yet, none counted); None when the broker cannot be asked."""
     with current_app.connection_for_write() as conn:
+        errors: tuple[type[BaseException], ...] = (
+            OperationalError,
+            OSError,
+            *conn.connection_errors,
+            *conn.channel_errors,
+        )
         try:
-            channel = conn.default_channel
-            return sum(int(channel.queue_declare(queue=queue).message_count) for queue in queues)
-        except (OperationalError, OSError, *conn.connection_errors, *conn.channel_errors) as exc:
+            channel: Any = conn.default_channel
+            counts: list[int] = [
+                channel.queue_declare(queue=queue).message_count for queue in queues
+            ]
+        except errors as exc:
             logger.warning("broker unavailable, its queues unread: %s", exc)
             return None
+        return sum(counts)

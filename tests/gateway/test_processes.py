@@ -55,9 +55,9 @@ def children(output: str) -> list[int]:
     ]
 
 
-def make_run(tmp_path: Path) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes], Path]:
+def make_run(tmp_path: Path) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes], Path, str]:
     """The Procfile's roles under honcho and the banner beside them, as `make run` starts them
-    (with fewer threads); their output goes to the file returned."""
+    (with fewer threads): their output goes to the file returned, with the web role's URL."""
     purge(app.conf.broker_url)
     env = {
         **os.environ,
@@ -89,7 +89,7 @@ def make_run(tmp_path: Path) -> tuple[subprocess.Popen[bytes], subprocess.Popen[
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    return honcho, banner, log_path
+    return honcho, banner, log_path, f"http://127.0.0.1:{env['PORT']}"
 
 
 def stop_all(honcho: subprocess.Popen[bytes], banner: subprocess.Popen[bytes], log: Path) -> None:
@@ -103,7 +103,7 @@ def stop_all(honcho: subprocess.Popen[bytes], banner: subprocess.Popen[bytes], l
 
 @pytest.mark.processes
 def test_every_role_stops_by_itself_when_make_run_is_interrupted(tmp_path):
-    honcho, banner, log_path = make_run(tmp_path)
+    honcho, banner, log_path, _ = make_run(tmp_path)
     try:
         wait_until(lambda: started(log_path.read_text()), timeout=120, what="every role to start")
         assert banner.wait(timeout=60) == 0
@@ -160,10 +160,9 @@ def command_of(group: int) -> int:
 
 @pytest.mark.processes
 def test_a_role_that_ends_comes_back_and_the_others_run_on_under_make_run(tmp_path):
-    honcho, banner, log_path = make_run(tmp_path)
+    honcho, banner, log_path, url = make_run(tmp_path)
     try:
         wait_until(lambda: started(log_path.read_text()), timeout=120, what="every role to start")
-        port = next(arg for arg in banner.args if str(arg).startswith("http://127.0.0.1:"))
         supervisor = role_pid(log_path.read_text(), "worker")
         first = command_of(supervisor)
 
@@ -172,7 +171,7 @@ def test_a_role_that_ends_comes_back_and_the_others_run_on_under_make_run(tmp_pa
         wait_until(lambda: ready_count(log_path) == 2, timeout=60, what="the worker role again")
         assert honcho.poll() is None  # honcho stopped nothing
         assert command_of(supervisor) != first
-        with urllib.request.urlopen(f"{port}/healthz", timeout=10) as answer:  # noqa: S310
+        with urllib.request.urlopen(f"{url}/healthz", timeout=10) as answer:  # noqa: S310
             assert answer.status == 200
     finally:
         stop_all(honcho, banner, log_path)

@@ -93,6 +93,7 @@ def test_a_sent_delivery_whose_message_the_broker_lost_is_sent_again_within_a_mi
     purge(app.conf.broker_url)  # the broker restarted empty
     assert deliveries_sweep()[1] == 1
     delivery.refresh_from_db()
+    assert delivery.enqueued_at is not None
     assert delivery.enqueued_at > sent_at
 
 
