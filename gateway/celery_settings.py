@@ -15,6 +15,28 @@ TASK_ROUTES = {
 HOURLY = 3600.0
 
 
+def broker_transport_options(broker_url: str) -> dict[str, Any]:
+    """kombu's options for the broker's transport (the filesystem broker adds its folders)."""
+    options: dict[str, Any] = {
+        # A request that sends a task after commit must not wait for a broker that is down: one
+        # quick retry, then the task is left to the sweeper (its row is already committed).
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.2,
+    }
+    if broker_url.startswith(("redis://", "rediss://")):
+        # No acknowledgement emulation on Redis: a worker takes a message off its queue as it
+        # receives it. The emulation kept each message taken in an `unacked` hash and, as a
+        # worker closed its connection to a Redis that had gone away, put them back: that failed
+        # and ended the worker ("Unrecoverable error" in kombu's restore_unacked), about one
+        # restart in six. It bought nothing: a message kept there came back only after an hour
+        # (the visibility timeout), while every task names a row the sweeps send again within a
+        # minute (kernel/dispatch.py, docs/operations.md "Losing Redis or the database").
+        options["ack_emulation"] = False
+    return options
+
+
 def beat_schedule(*, sweep_s: float, probe_s: float, intent_sweep_s: float) -> dict[str, Any]:
     """Beat's periodic tasks, at the intervals the settings give."""
 

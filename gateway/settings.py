@@ -13,7 +13,7 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 
 from gateway.cache_settings import cache_settings
-from gateway.celery_settings import TASK_ROUTES, beat_schedule
+from gateway.celery_settings import TASK_ROUTES, beat_schedule, broker_transport_options
 from gateway.contract_settings import spectacular_settings
 from gateway.environment import (
     allowed_ports,
@@ -169,14 +169,7 @@ CELERY_BROKER_URL = (
     env.str("CELERY_BROKER_URL", default="") or REDIS_URL or "filesystem://localhost//"
 )
 BROKER_DIR = VAR_DIR / "broker"
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
-    # A request that sends a task after commit must not wait for a broker that is down: one
-    # quick retry, then the task is left to the sweeper (its row is already committed).
-    "max_retries": 1,
-    "interval_start": 0,
-    "interval_step": 0.2,
-    "interval_max": 0.2,
-}
+CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT = "gateway.filesystem_broker:Transport"  # kombu's, with two fixes
     CELERY_BROKER_TRANSPORT_OPTIONS.update(
@@ -196,6 +189,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a lost broker is retried for as long as it takes
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -35,3 +35,24 @@ def dispatch_after_commit(task: str, *args: Any, **options: Any) -> None:
     """`dispatch` once the current transaction commits (at once outside of one): a worker never
     looks for a row that is not committed yet, nor for one rolled back."""
     transaction.on_commit(partial(dispatch, task, *args, **options))
+
+
+def waiting(*queues: str) -> int | None:
+    """How many messages wait in these queues of the broker (reserved by a worker or not sent
+    yet, none counted); None when the broker cannot be asked."""
+    with current_app.connection_for_write() as conn:
+        errors: tuple[type[BaseException], ...] = (
+            OperationalError,
+            OSError,
+            *conn.connection_errors,
+            *conn.channel_errors,
+        )
+        try:
+            channel: Any = conn.default_channel
+            counts: list[int] = [
+                channel.queue_declare(queue=queue).message_count for queue in queues
+            ]
+        except errors as exc:
+            logger.warning("broker unavailable, its queues unread: %s", exc)
+            return None
+        return sum(counts)

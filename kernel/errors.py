@@ -218,6 +218,13 @@ INTENT_ENGINE_UNAVAILABLE = Error(
 MERCHANT_UNHEALTHY = Error(
     503, "merchant_unhealthy", "The merchant agent is unhealthy or unreachable."
 )
+SERVICE_UNAVAILABLE = Error(
+    503,
+    "service_unavailable",
+    "The gateway's {store} did not answer; retry after `Retry-After` seconds.",
+    described="The gateway's database or cache did not answer (an outage, not a bug); retry "
+    "after `Retry-After` seconds.",
+)
 SUPPLY_KEYS_NOT_CONFIGURED = Error(
     503,
     "supply_keys_not_configured",

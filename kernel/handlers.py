@@ -7,6 +7,7 @@ exception handler and Django's error views (handler400 ... handler500) both answ
 error says is in the error catalog, kernel/errors.py.
 """
 
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,7 +17,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
-from kernel.errors import PAYLOAD_TOO_LARGE, ApiError
+from kernel import outages
+from kernel.errors import PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE, ApiError
 from kernel.validation import flatten, validation_error
 
 # --- Errors ------------------------------------------------------------------------------------
@@ -107,4 +109,16 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
-    return _json_error(500, "internal_error", "The gateway failed to answer; it has been logged.")
+    """A bug, or a store that did not answer (kernel/outages.py): Django calls this while it
+    handles the error, so the error is at hand."""
+    exc = sys.exc_info()[1]
+    store = outages.store_down(exc)
+    if exc is None or store is None:
+        return _json_error(
+            500, "internal_error", "The gateway failed to answer; it has been logged."
+        )
+    outages.counted(store, exc)
+    error = SERVICE_UNAVAILABLE(store=store)
+    response = _json_error(error.status_code, error.code, error.message)
+    response["Retry-After"] = str(outages.RETRY_AFTER_S)
+    return response

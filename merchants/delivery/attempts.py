@@ -60,6 +60,12 @@ MAX_BODY_BYTES = 20 * 1024
 REQUEUE_AFTER = timedelta(minutes=5)
 
 
+# The same while the lanes' queues hold no message: nothing waits for a worker, so a delivery
+# sent this long ago and still unclaimed lost its message; sent again, it is delivered within a
+# minute of the broker's return (a worker reconnects within 30 s, a sweep runs every few).
+REQUEUE_IDLE_AFTER = timedelta(seconds=20)
+
+
 WORKER_STOPPED = "The worker stopped before the merchant answered."
 
 

@@ -3,7 +3,7 @@ pruning of finished deliveries."""
 
 import logging
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -11,15 +11,17 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from kernel.dispatch import waiting
 from merchants.delivery.attempts import (
     DELIVERING,
     REQUEUE_AFTER,
+    REQUEUE_IDLE_AFTER,
     WORKER_STOPPED,
     after_failure,
     merchant_failing,
 )
 from merchants.delivery.events import FAN_OUT_GRACE, event_fan_out
-from merchants.delivery.lanes import deliveries_enqueue
+from merchants.delivery.lanes import FAST_LANE, SLOW_LANE, deliveries_enqueue
 from merchants.models import (
     AttemptOutcome,
     DeliveryAttempt,
@@ -65,7 +67,7 @@ def deliveries_sweep() -> tuple[int, int]:
     for event_id in lost:
         event_fan_out(event_id=event_id)
     unsent = WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).filter(
-        Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - REQUEUE_AFTER)
+        Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=now - requeue_after())
     )
     due = DELIVERING.sweep(unsent, now, batch=SWEEP_BATCH)
     sent = deliveries_enqueue(due) if due else 0
@@ -78,6 +80,14 @@ def deliveries_sweep() -> tuple[int, int]:
             len(lost),
         )
     return len(stale), sent
+
+
+def requeue_after() -> timedelta:
+    """How long ago a still unclaimed delivery's task was sent when it counts as lost: sooner
+    while no message waits in the lanes (a broker that restarted empty), later while some do (a
+    backlog, not to be flooded with duplicates; a duplicate is harmless, its claim fails)."""
+    idle = waiting(FAST_LANE, SLOW_LANE) == 0
+    return REQUEUE_IDLE_AFTER if idle else REQUEUE_AFTER
 
 
 def deliveries_retry(*, delivery_ids: Iterable[int], only_failed: bool = False) -> int:

@@ -8,8 +8,10 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+from django.db import OperationalError, close_old_connections, connection
 
 from gateway.celery import app
 from merchants.models import DeliveryStatus, WebhookDelivery
@@ -152,3 +154,30 @@ def report(capsys) -> Callable[[str, Tally], None]:
             )
 
     return show
+
+
+def own_cluster(does: str) -> list[str]:
+    """The pg_ctlcluster command of the local PostgreSQL server, for a test that stops or
+    restarts it (`does`): skipped unless the database is PostgreSQL, the server is the test
+    run's own (GATEWAY_FAULTS_RESTART_DB=1, as `.ci/run` sets) and is the one local cluster."""
+    if connection.vendor != "postgresql" or os.environ.get("GATEWAY_FAULTS_RESTART_DB") != "1":
+        pytest.skip(
+            f"{does} the PostgreSQL server: only on PostgreSQL with GATEWAY_FAULTS_RESTART_DB=1"
+        )
+    pg_ctlcluster = shutil.which("pg_ctlcluster")
+    versions = sorted(os.listdir("/etc/postgresql")) if Path("/etc/postgresql").is_dir() else []
+    if pg_ctlcluster is None or len(versions) != 1:
+        pytest.skip("no single local PostgreSQL cluster")
+    return [pg_ctlcluster, "--skip-systemctl-redirect", versions[0], "main"]
+
+
+def database_answers() -> bool:
+    close_old_connections()
+    try:
+        connection.ensure_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return True
+    except OperationalError:
+        connection.close()
+        return False

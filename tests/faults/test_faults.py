@@ -7,13 +7,10 @@ GATEWAY_FAULTS_RESTART_DB=1 says the server is the test run's own (`.ci/run` set
 PostgreSQL pass).
 """
 
-import os
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
-from django.db import OperationalError, close_old_connections, connection
+from django.db import connection
 from standardwebhooks.webhooks import Webhook
 
 from merchants.models import (
@@ -23,7 +20,7 @@ from merchants.models import (
     WebhookDelivery,
     WebhookEvent,
 )
-from tests.faults.conftest import tally
+from tests.faults.conftest import database_answers, own_cluster, tally
 from tests.protocol import create_intent, register
 from tests.support.receiver import Receiver
 from tests.support.worker import Worker, wait_until
@@ -153,37 +150,10 @@ def test_misbehaving_merchants_cost_the_others_nothing(
         assert all(request.path == "/hook" for request in redirects.received)
 
 
-def _cluster() -> list[str] | None:
-    """The pg_ctlcluster command of the local PostgreSQL server, when there is exactly one."""
-    pg_ctlcluster = shutil.which("pg_ctlcluster")
-    versions = sorted(os.listdir("/etc/postgresql")) if Path("/etc/postgresql").is_dir() else []
-    if pg_ctlcluster is None or len(versions) != 1:
-        return None
-    return [pg_ctlcluster, "--skip-systemctl-redirect", versions[0], "main"]
-
-
-def _database_answers() -> bool:
-    close_old_connections()
-    try:
-        connection.ensure_connection()
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-        return True
-    except OperationalError:
-        connection.close()
-        return False
-
-
 def test_postgresql_restarted_during_delivery_loses_nothing(
     client, receiver, tmp_path, broker_url, report
 ):
-    cluster = _cluster()
-    if connection.vendor != "postgresql" or os.environ.get("GATEWAY_FAULTS_RESTART_DB") != "1":
-        pytest.skip(
-            "restarts the PostgreSQL server: only on PostgreSQL with GATEWAY_FAULTS_RESTART_DB=1"
-        )
-    if cluster is None:
-        pytest.skip("no single local PostgreSQL cluster to restart")
+    cluster = own_cluster("restarts")
     receiver.default = "slow:0.3"  # deliveries are in flight when the server goes away
     register(client, "runner", agent_endpoint=receiver.url, subscription_tags=["trail"])
     worker = Worker(tmp_path, broker_url).start()
@@ -192,7 +162,7 @@ def test_postgresql_restarted_during_delivery_loses_nothing(
         receiver.wait_for(2, timeout=30)
         subprocess.run([*cluster, "restart", "-m", "fast"], check=True, timeout=60)  # noqa: S603
         connection.close()  # this process's connection died with the server
-        wait_until(_database_answers, timeout=60, what="PostgreSQL to answer again")
+        wait_until(database_answers, timeout=60, what="PostgreSQL to answer again")
         intent_ids |= {create_intent(client, intent_tags=["trail"])["intent_id"] for _ in range(10)}
         wait_until(lambda: _settled(20), timeout=120, what="all 20 deliveries")
     finally:

@@ -20,7 +20,7 @@ def test_promtool_checks_the_alert_rules():
     )
 
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "SUCCESS: 20 rules found" in done.stdout
+    assert "SUCCESS: 21 rules found" in done.stdout
 
 
 @pytest.mark.processes

@@ -5,9 +5,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from gateway.celery import app
 from merchants.delivery import (
     FAN_OUT_GRACE,
     MAX_ATTEMPTS,
+    REQUEUE_IDLE_AFTER,
     WORKER_STOPPED,
     claim_lease,
     deliveries_retry,
@@ -30,6 +32,7 @@ from tests.merchants.delivery_calls import (
     surge_delivery,
 )
 from tests.protocol import create_intent
+from tests.support.worker import purge
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +80,21 @@ def test_the_sweeper_sends_due_deliveries_whose_task_never_went_out(client, shop
     later.refresh_from_db()
     assert later.enqueued_at is None
     assert deliveries_sweep()[1] == 0  # just sent: not sent again
+
+
+def test_a_sent_delivery_whose_message_the_broker_lost_is_sent_again_within_a_minute(client, shop):
+    purge(app.conf.broker_url)
+    delivery = surge_delivery(client)
+    assert deliveries_sweep()[1] == 1  # its message now waits in the fast lane
+    sent_at = timezone.now() - REQUEUE_IDLE_AFTER - timedelta(seconds=1)
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(enqueued_at=sent_at)
+
+    assert deliveries_sweep()[1] == 0  # a message waits: a backlog, not a loss
+    purge(app.conf.broker_url)  # the broker restarted empty
+    assert deliveries_sweep()[1] == 1
+    delivery.refresh_from_db()
+    assert delivery.enqueued_at is not None
+    assert delivery.enqueued_at > sent_at
 
 
 def test_staff_retry_gives_a_failed_delivery_one_more_attempt(
