@@ -8,6 +8,13 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
     fuzzy          every keyword, each word the catalog does not know corrected to the known
                    word spelled most like it (catalog/spelling.py); in the resolved categories
                    when there are any; never matched against category names
+    partial        some of the keywords' words: a product must hold the word that names a
+                   product in one of them (its last word: "cooker" of "pressure cooker"), and
+                   ranks by the words it holds, a rare word weighing more than a common one,
+                   so a weak word ("kitchen") lowers a product instead of removing them all;
+                   misspelt words corrected, words the catalog does not know left out; the
+                   resolved categories first among equals; never matched against category
+                   names
     broadened      the resolved categories only, ranked by the keywords first, sales second
 
 A keyword matches on whole words with their stems ("shoes" finds "Shoe", "men" never finds
@@ -24,6 +31,7 @@ its best CANDIDATES products, checks each against the exact rule of its tier and
 no request reads more than that back, and no process holds anything that grows with the catalog.
 """
 
+import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -37,11 +45,14 @@ from catalog.query import fits as fits
 from kernel.cache import cached
 from kernel.tracing import Attributes, traced
 
-TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "broadened")
+TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "partial", "broadened")
 TRENDING = "trending"
 CATEGORIES_CACHE_S = 300
 # The products a tier reads back from the database at most, before its exact checks and order.
 CANDIDATES = 200
+# How far the partial tier counts the products holding a word, to weigh it: a word this common
+# weighs least.
+COMMON = 1000
 # The fields a phrase keyword may stand in (descriptions are searched for single words only),
 # and those the fuzzy tier searches (never category names).
 KEPT_FIELDS = ("title", "tags", "brand", "category")
@@ -136,6 +147,8 @@ def tier_ids(
         if corrected is None:
             return []
         return _every(fulltext.Match(corrected, fields=NOT_CATEGORY), filters, corrected, limit)
+    if tier == "partial":
+        return _partial(*_known(query.keywords), filters, limit)
     if not categories:
         return []
     return _broadened(filters, keywords, limit)
@@ -156,6 +169,49 @@ def _every(
 
     found = fulltext.candidates(match, filters, CANDIDATES)
     return [candidate.product_id for candidate in _ranked(found, keywords, limit, holds_phrases)]
+
+
+def _partial(
+    keywords: list[list[str]], guessed: set[str], filters: fulltext.Filters, limit: int
+) -> list[int]:
+    """The products holding a keyword's head (its last word of letters alone, which names a
+    product: "cooker" of "pressure cooker", "rockerz" of "rockerz 450"), those holding the
+    most of the keywords' words first, each word weighing more the fewer products hold it (a
+    rare "cooker" outweighs a common "kitchen"), then those of the resolved categories, then
+    by the database's score of every word. A corrected word (`guessed`) names no product on
+    its own and weighs least: a shopper's word in another language can be corrected into a
+    rare word of this one ("ghadi" into "khadi")."""
+    words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
+    if len(words) < 2:
+        return []  # one word: the word tiers asked for it whole
+    heads = {
+        next((term for term in reversed(keyword) if term.isalpha()), keyword[-1])
+        for keyword in keywords
+    } - guessed
+    weight = {
+        word: 1.0
+        if word in guessed
+        else 1 + math.log2((COMMON + 1) / (1 + fulltext.documents_with(word, COMMON)))
+        for word in words
+    }
+    match = fulltext.Match([[term] for term in words], fields=NOT_CATEGORY, every=False)
+    found = fulltext.candidates(match, filters, CANDIDATES, scored=words)
+
+    def held(candidate: fulltext.Candidate) -> set[str]:
+        return {
+            term for name in ("title", "tags", "brand") for term in _terms(candidate, name)
+        } & set(words)
+
+    weighed = [(candidate, held(candidate)) for candidate in found]
+    kept = [
+        (candidate, round(sum(weight[word] for word in holds), 6))
+        for candidate, holds in weighed
+        if holds & heads
+    ]
+    # Stable: the database's order (categories first, its score) within one weight.
+    kept.sort(key=lambda pair: -pair[1])
+    ordered = [candidate for candidate, _ in kept]
+    return [candidate.product_id for candidate in _ranked(ordered, keywords, limit, by_order=True)]
 
 
 def _title_phrase(
@@ -218,22 +274,29 @@ def _ranked(
     keywords: Sequence[Sequence[str]],
     limit: int,
     keep: Callable[[fulltext.Candidate], bool] | None = None,
+    *,
+    by_order: bool = False,
 ) -> list[fulltext.Candidate]:
     """The best `limit` of the candidates that `keep` keeps: inside the resolved categories
     first, then the product itself before accessories of it (text.accessory_of), then by the
     database's score, then by creator sales; the product id breaks the last ties.
 
     A candidate's text is read (its title analyzed) only as far down the order as it takes to
-    find `limit` products: a few titles, not all of them."""
+    find `limit` products: a few titles, not all of them. With `by_order`, the candidates'
+    own order stands for all of it."""
     heads = [keyword[-1] for keyword in keywords if keyword]
     asked = {term for keyword in keywords for term in keyword}
     ordered = sorted(
         candidates,
         key=lambda candidate: (
-            not candidate.in_categories,
-            -round(candidate.score, 9),
-            -candidate.sales,
-            candidate.product_id,
+            ()
+            if by_order
+            else (
+                not candidate.in_categories,
+                -round(candidate.score, 9),
+                -candidate.sales,
+                candidate.product_id,
+            )
         ),
     )
     chosen: list[fulltext.Candidate] = []
@@ -263,6 +326,28 @@ def _terms(candidate: fulltext.Candidate, name: str) -> list[str]:
     if name == "brand":
         return text.terms(candidate.brand or "")
     return text.terms(f"{candidate.category_l1 or ''} . {candidate.category_l2 or ''}")
+
+
+def _known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str]]:
+    """The keywords as the partial tier reads them, each misspelt word corrected
+    (catalog/spelling.py) and each word the catalog does not know and cannot correct left out;
+    and the corrected words, which are guesses."""
+    read: list[list[str]] = []
+    guessed: set[str] = set()
+    for keyword in keywords:
+        terms = []
+        for word in text.words(keyword):
+            if word in text.STOP_WORDS:
+                continue
+            fixed = spelling.correction(word)
+            if fixed is not None:
+                terms.append(text.stem(fixed))
+                guessed.add(terms[-1])
+            elif fulltext.documents_with(text.stem(word), 1):
+                terms.append(text.stem(word))
+        if terms:
+            read.append(terms)
+    return read, guessed
 
 
 def _corrected(keywords: Sequence[str]) -> list[list[str]] | None:

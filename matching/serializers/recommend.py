@@ -64,7 +64,7 @@ class RecommendSerializer(serializers.Serializer):
         help_text="Machine hint: whether trending products filled the list.",
     )
     match_tier = serializers.ChoiceField(
-        choices=["raw_substring", "strict", "narrow", "fuzzy", "broadened", "none"],
+        choices=["raw_substring", "strict", "narrow", "fuzzy", "partial", "broadened", "none"],
         help_text="The loosest retrieval tier that contributed a product, before trending fill.",
     )
     intent_source = serializers.ChoiceField(choices=["engine", "engine_cached"])

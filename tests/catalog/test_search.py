@@ -156,6 +156,7 @@ PLANS = {
     "strict": ("", ["running"], ["Running Shoes"]),
     "narrow": ("", ["running"], []),
     "fuzzy": ("", ["waterprooff"], []),
+    "partial": ("", ["trail running", "blender"], []),
     "broadened": ("", ["zzzz"], ["Running Shoes", "Kitchen Appliances", "Socks"]),
     "trending": ("", [], []),
 }
@@ -222,7 +223,8 @@ def test_quotes_and_operators_in_keywords_are_searched_as_text(shelf):
     plan = query("", ['trail" OR "blender', "NEAR(", "running AND"])
 
     for tier in search.TIERS:
-        assert tier_ids(tier, plan, 5) == [] or tier in ("fuzzy",)
+        # The partial tier finds the products holding some of the words, read as words.
+        assert tier_ids(tier, plan, 5) == [] or tier in ("fuzzy", "partial")
 
 
 def test_catalog_categories_lists_both_levels(shelf):
@@ -235,3 +237,17 @@ def test_catalog_categories_lists_both_levels(shelf):
         "Socks",
         "Sports & Outdoors",
     ]
+
+
+@pytest.mark.parametrize("tier", PLANS)
+def test_no_tier_serves_what_the_shopper_ruled_out(shelf, tier):
+    text_, keywords, categories = PLANS[tier]
+    unfiltered = ids_of(tier, query(text_, keywords, categories))
+    titles = dict(Product.objects.values_list("id", "title"))
+    # The last word of the first product's title is ruled out.
+    ruled = search.text.query_terms(titles[unfiltered[0]])[-1]
+
+    ids = ids_of(tier, query(text_, keywords, categories, excluded=[[ruled]]))
+
+    assert unfiltered[0] not in ids
+    assert all(ruled not in search.text.terms(titles[pid]) for pid in ids)

@@ -1,0 +1,83 @@
+"""The partial tier (catalog/search.py): between every keyword and the whole category, the
+products holding a word that names a product, ranked by the words they hold, a rare word
+weighing more than a common one."""
+
+from decimal import Decimal
+
+import pytest
+
+from catalog.search import SearchQuery, retrieve, tier_ids
+from tests.factories import ProductFactory
+
+pytestmark = pytest.mark.django_db
+
+KITCHEN = [
+    (4001, "Prestige Deluxe Pressure Cooker 3 L", "Cookware"),
+    (4002, "Hawkins Classic Pressure Cooker 5 Litre", "Cookware"),
+    (4003, "Cotton Kitchen Towel Set of 6", "Kitchen Linen"),
+    (4004, "Digital Kitchen Weighing Scale", "Kitchen Tools"),
+    (4005, "Kitchen Apron with Pockets", "Kitchen Linen"),
+    (4006, "Pressure Washer for Cars", "Car Care"),
+    (4007, "boAt Rockerz 450 Bluetooth Headphones", "Headphones"),
+    (4008, "boAt Rockerz 330 Neckband", "Headphones"),
+    (4009, "Fine Silver Bar 999 Purity", "Jewellery"),
+    (4010, "Khadi Cotton Kurta for Men", "Clothing"),
+    (4011, "Analog Steel Watch for Men", "Watches"),
+    (4012, "Rose Gold Watch for Women", "Watches"),
+]
+
+
+@pytest.fixture
+def kitchen(db):
+    for pid, title, category in KITCHEN:
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="Home",
+            category_l2=category, price_usd=Decimal("20.00"), regions=[],
+        )  # fmt: skip
+
+
+def plan(keywords, categories=()):
+    return SearchQuery(text="", keywords=list(keywords), categories=list(categories))
+
+
+def test_a_weak_word_lowers_a_product_instead_of_removing_every_one(kitchen):
+    asked = plan(["pressure cooker", "kitchen"], ["Cookware"])
+
+    assert tier_ids("strict", asked, 10) == tier_ids("narrow", asked, 10) == []
+    found = tier_ids("partial", asked, 10)
+
+    assert found[:2] in ([4001, 4002], [4002, 4001])  # the cookers hold the rare words
+    assert set(found[2:]) == {4003, 4004, 4005}  # "kitchen" alone: they rank after
+    assert 4006 not in found  # "Pressure Washer": "pressure" names no product here
+    retrieval = retrieve(asked, 2)
+    assert [(hit.product_id, hit.tier) for hit in retrieval.hits] == [
+        (found[0], "partial"),
+        (found[1], "partial"),
+    ]
+    assert retrieval.match_tier == "partial"
+
+
+def test_a_product_must_hold_a_word_that_names_one(kitchen):
+    # "pressure" names no product: no keyword ends in it. The washer holds it, not "cooker".
+    found = tier_ids("partial", plan(["pressure cooker", "steam"]), 10)
+
+    assert sorted(found) == [4001, 4002]
+
+
+def test_an_absent_model_finds_its_series_not_its_number(kitchen):
+    found = tier_ids("partial", plan(["rockerz 999"]), 10)
+
+    assert set(found) == {4007, 4008}
+
+
+def test_a_word_corrected_into_another_names_no_product_and_weighs_least(kitchen):
+    """A shopper's word of another language ("ghadi", a watch) spelled like a rare word of this
+    catalog ("khadi") is no product's name: the watches for men lead."""
+    found = tier_ids("partial", plan(["ghadi", "watch", "men"]), 10)
+
+    assert found[0] == 4011
+    assert set(found) == {4010, 4011, 4012}  # each holds a head: "men" or "watch"
+
+
+def test_one_word_is_the_word_tiers_alone(kitchen):
+    assert tier_ids("partial", plan(["cooker"]), 10) == []
