@@ -19,6 +19,8 @@ and a body, and a share of the connections per client:
 - a request must bring its whole body within BODY_TIMEOUT_S (WEB_BODY_TIMEOUT_S) of its head
   ending: else it is answered 408 and closed (Django reads a body whole before it dispatches,
   so a body declared and never sent held the connection, and its place, for ever);
+- a request pipelined behind one still being answered has its deadlines from its turn on:
+  uvicorn reads nothing more of the connection until then;
 - between requests, `keepalive` (WEB_KEEPALIVE_S) bounds an idle connection (uvicorn's own
   keep-alive timeout);
 - a request target over `limit_request_line` bytes is answered 414, a header field (name and
@@ -28,7 +30,9 @@ and a body, and a share of the connections per client:
 
 It overrides parts of uvicorn's HttpToolsProtocol that are no documented interface (the parser
 callbacks, `send_400_response`, through which uvicorn answers a parser error, a refusal here
-included) and reads some of its state (`client`, `connections`, `cycle.response_started`):
+included, and `on_response_complete`, where a pipelined request's turn comes) and reads some of
+its state (`client`, `connections`, `pipeline`, and the cycle's `response_started`,
+`response_complete` and `more_body`):
 tests/gateway/test_connections.py drives each bound through a real server, so
 an upgrade of uvicorn that changes them fails there.
 """
@@ -126,7 +130,7 @@ class GatewayHttpProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self.head_open, self.head_fields, self.head_line = True, 0, 0
-        self.arm(self.limits.header_timeout_s, self.head_timed_out)
+        self.watch()
 
     def on_url(self, url: bytes) -> None:
         super().on_url(url)
@@ -147,13 +151,31 @@ class GatewayHttpProtocol(HttpToolsProtocol):
         # A request without a body completes at once (on_message_complete disarms it again); a
         # connection upgraded to another protocol has left the server's connections.
         if self in self.connections and not self.transport.is_closing():
-            self.arm(self.limits.body_timeout_s, self.body_timed_out)
+            self.watch()
         else:
             self.disarm()
 
     def on_message_complete(self) -> None:
         self.disarm()
         super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # the next pipelined request, if any, is served now
+        if self.timer is None and not self.transport.is_closing():
+            self.watch()
+
+    def watch(self) -> None:
+        """Arm the deadline of what the connection is reading: a request's head, or its body
+        once its head is in; none while it waits behind an earlier request still being
+        answered (pipelined: uvicorn stops reading, and the deadline starts when its turn
+        comes, `on_response_complete`), as the earlier one's time is not the client's."""
+        cycle = self.cycle
+        if self.pipeline or (self.head_open and cycle is not None and not cycle.response_complete):
+            self.disarm()
+        elif self.head_open:
+            self.arm(self.limits.header_timeout_s, self.head_timed_out)
+        elif cycle is not None and cycle.more_body and not cycle.response_complete:
+            self.arm(self.limits.body_timeout_s, self.body_timed_out)
 
     def refuse(self, status: int, reason: str) -> NoReturn:
         """Stop the parser: uvicorn then answers through `send_400_response`, with this."""

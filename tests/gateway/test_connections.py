@@ -6,6 +6,7 @@ turned away; and the role names the address it listens at as it starts. The time
 lowered through the server's environment; every wait below is a bound, never a measurement."""
 
 import contextlib
+import re
 import resource
 import socket
 import time
@@ -15,7 +16,9 @@ from collections.abc import Iterator
 import pytest
 
 from gateway.web_worker import client_of
+from tests.support.engine import ScriptedEngine
 from tests.support.web import Answer, WebServer
+from tests.support.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,11 +29,20 @@ WAIT_S = 10  # far past either timeout: how long a test waits for the server to 
 
 
 @pytest.fixture(scope="module")
-def web(tmp_path_factory, django_db_setup, django_db_blocker) -> Iterator[WebServer]:
+def engine() -> Iterator[ScriptedEngine]:
+    with ScriptedEngine() as scripted:
+        yield scripted
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory, django_db_setup, django_db_blocker, engine) -> Iterator[WebServer]:
     env = {
         "WEB_HEADER_TIMEOUT_S": str(HEADER_TIMEOUT_S),
         "WEB_BODY_TIMEOUT_S": str(BODY_TIMEOUT_S),
         "WEB_KEEPALIVE_S": str(KEEPALIVE_S),
+        "INTENT_ENGINE_MODEL": "openai/scripted",
+        "INTENT_ENGINE_API_BASE": engine.api_base,
+        "INTENT_ENGINE_TIMEOUT_S": "60",
     }
     with django_db_blocker.unblock(), WebServer(tmp_path_factory.mktemp("web"), env=env) as server:
         yield server
@@ -243,6 +255,36 @@ def test_a_body_sent_in_parts_within_the_body_timeout_is_read_whole(web):
     # The gateway's own answer to the whole body: valid JSON, without the field a match needs.
     assert status_of(answer) == 400
     assert b"Required fields are missing: intent_id." in answer
+
+
+def test_a_request_pipelined_behind_a_slow_one_has_its_body_deadline_once_its_turn_comes(
+    web, engine
+):
+    body = b'{"intent": "trail running shoes"}'
+    engine.hold()  # the first request waits on the engine, past the body timeout
+    try:
+        with connect(web) as sock:
+            sock.sendall(b"GET /v1/recommend?intent=rain+boots HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            wait_until(lambda: engine.calls_count == 1, what="the first request to be served")
+            # The second, pipelined: its body's end comes once the server has paused reading.
+            sock.sendall(
+                post_head(len(body)).replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n")
+                + body[:10]
+            )
+            time.sleep(0.2)
+            sock.sendall(body[10:])
+            time.sleep(2 * BODY_TIMEOUT_S)  # the first still answering, well past the deadline
+            engine.release()
+            answers = read_until_closed(sock)  # the first's is chunked: both, then the close
+    finally:
+        engine.release()
+
+    # The second was read whole: valid JSON, without the field a match needs.
+    assert [int(status) for status in re.findall(rb"(?m)^HTTP/1\.1 (\d{3}) ", answers)] == [
+        200,
+        400,
+    ]
+    assert b"Required fields are missing: intent_id." in answers
 
 
 def outcome(sock: socket.socket) -> int | str:
