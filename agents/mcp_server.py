@@ -6,21 +6,28 @@ JSON the REST API answers, as structured content (and as text, for clients that 
 text); an error is a tool error carrying the gateway's code and message. The transport is
 stateless and answers in JSON: any web worker can serve any call, no session is kept between
 requests, and nothing streams.
+
+The SDK opens a span per message (its OpenTelemetry middleware, on by default), named for the
+method and the tool the caller sent and holding them as attributes: `KnownNames` shows it only
+names the gateway knows, so a caller's made-up name reaches no span.
 """
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 import mcp_types as types
 import orjson
 from django.conf import settings
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import (
     StreamableHTTPASGIApp,
     StreamableHTTPSessionManager,
 )
+from mcp_types.methods import SPEC_CLIENT_METHODS, SPEC_CLIENT_NOTIFICATION_METHODS
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from agents import metrics, operations, ucp_tools
 from agents.dispatch import Dispatcher
@@ -49,6 +56,39 @@ def _tool(operation: operations.Operation) -> types.Tool:
     )
 
 
+class KnownNames:
+    """Around the SDK's OpenTelemetry middleware: it names its span `<method> <tool>` and sets
+    `mcp.method.name`, `gen_ai.tool.name` (or `gen_ai.prompt.name`) and `mcp.protocol.version`
+    from what the caller sent; it is shown the method, the name and the version only when the
+    gateway knows them, `unknown` otherwise (agents/metrics.py's word). The message goes on to
+    the handler as it came. The JSON-RPC id, the caller's too, is cut by the span limit
+    (gateway/telemetry.py)."""
+
+    def __init__(self, spans: ServerMiddleware[Any]) -> None:
+        self.spans = spans
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        params = ctx.params
+        if params is not None and isinstance(params.get("name"), str):
+            params = {**params, "name": metrics.known(params["name"])}
+        shown = replace(
+            ctx,
+            method=ctx.method if ctx.method in METHODS else metrics.UNKNOWN,
+            protocol_version=(
+                ctx.protocol_version
+                if ctx.protocol_version in KNOWN_PROTOCOL_VERSIONS
+                else metrics.UNKNOWN
+            ),
+            params=params,
+        )
+        return await self.spans(shown, lambda _: call_next(ctx))
+
+
+METHODS = SPEC_CLIENT_METHODS | SPEC_CLIENT_NOTIFICATION_METHODS
+
+
 class McpServer:
     def __init__(self, dispatcher: Dispatcher) -> None:
         self.dispatcher = dispatcher
@@ -59,6 +99,9 @@ class McpServer:
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
         )
+        # The SDK's one default middleware is its spans' (a second would need a look here).
+        (spans,) = self.server.middleware
+        self.server.middleware = [KnownNames(spans)]
         self.sessions = StreamableHTTPSessionManager(
             app=self.server,
             stateless=True,

@@ -35,11 +35,21 @@ def outcome_of(reply: Reply) -> str:
     return "refused" if reply.status < 500 else "error"
 
 
+def known(name: str) -> str:
+    """What metrics and traces call the operation `name` an agent asked for: its name, or
+    `unknown` for one the gateway has not (an agent chooses the name: no label or span may
+    take any name it sends)."""
+    return name if name in OPERATIONS or name in UCP_TOOLS else UNKNOWN
+
+
+UNKNOWN = "unknown"
+
+
 async def measured(protocol: str, name: str, call: Awaitable[Reply]) -> Reply:
     """The reply of `call`, the operation `name` an agent called through `protocol`, counted."""
     started = time.perf_counter()
     reply = await call
-    operation = name if name in OPERATIONS or name in UCP_TOOLS else "unknown"
+    operation = known(name)
     CALLS.labels(protocol, operation, outcome_of(reply)).inc()
     CALL_DURATION.labels(protocol, operation).observe(metrics.since(started))
     return reply

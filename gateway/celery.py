@@ -38,12 +38,16 @@ def _stop_tracing(**_: Any) -> None:
     telemetry.stop()
 
 
+# celeryd_init: before the worker checks its privileges, whose warning is then a JSON line too.
+@signals.celeryd_init.connect(weak=False)
 @signals.after_setup_logger.connect(weak=False)
 def _json_logging(**_: Any) -> None:
     """With LOG_FORMAT=json, Celery's processes log in JSON lines as Django's do
-    (gateway/logging_settings.py), in place of the format Celery gives its own handler."""
+    (gateway/logging_settings.py), in place of the format Celery gives its own handler, and
+    Python's warnings (Celery's SecurityWarning) are log records, not text on stderr."""
     if settings.LOG_FORMAT == "json":
         logging.config.dictConfig(settings.LOGGING)
+        logging.captureWarnings(True)
 
 
 @signals.task_prerun.connect(weak=False)

@@ -94,6 +94,31 @@ class ExpectedUnavailable(logging.Filter):
         return True
 
 
+class AnonymousInput(logging.Filter):
+    """On the console handler: what an anonymous client's malformed input makes a library log
+    as an error, with a traceback, is a WARNING without one, its message cut to MESSAGE_CAP
+    characters (it quotes the input): Django's refusals of a SuspiciousOperation (a Host it
+    does not serve, an admin lookup or filter it refuses: `django.security.*`), and the A2A
+    SDK's of a JSON-RPC request it cannot read. An anonymous client decides how often these
+    happen: they are no error of the gateway's, and no traceback says more than the line."""
+
+    MESSAGE_CAP = 200
+    A2A_REFUSALS = (
+        "Failed to validate base JSON-RPC request",
+        "Failed to parse request params",
+    )
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.WARNING and (
+            record.name.startswith("django.security.")
+            or (record.name.startswith("a2a.server.routes.") and record.msg in self.A2A_REFUSALS)
+        ):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg, record.args = record.getMessage()[: self.MESSAGE_CAP], None
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 def logging_config(*, level: str, quiet_tasks: Iterable[str], form: str) -> dict[str, Any]:
     """Django's LOGGING: one line per record on stderr, at `level` (LOG_LEVEL), in the format
     `form` (LOG_FORMAT: text or json)."""
@@ -105,12 +130,13 @@ def logging_config(*, level: str, quiet_tasks: Iterable[str], form: str) -> dict
             "quiet_periodic_runs": {"()": QuietPeriodicRuns, "tasks": sorted(quiet_tasks)},
             "expected_unavailable": {"()": ExpectedUnavailable},
             "correlation": {"()": "gateway.log_context.Correlation"},
+            "anonymous_input": {"()": AnonymousInput},
         },
         "handlers": {
             "console": {
                 "class": "logging.StreamHandler",
                 "formatter": form,
-                "filters": ["correlation"],
+                "filters": ["anonymous_input", "correlation"],
             }
         },
         "root": {"handlers": ["console"], "level": level},
@@ -137,5 +163,11 @@ def gunicorn_logging() -> dict[str, Any]:
         "filters": {"correlation": {"()": "gateway.log_context.Correlation"}},
         "handlers": {"console": console},
         "root": {"handlers": ["console"], "level": "INFO"},
-        "loggers": {"gunicorn.error": logger, "gunicorn.access": logger},
+        # No access lines: uvicorn's carry the query string (a recommend's words) and the
+        # client's address. uvicorn_worker gives uvicorn.access gunicorn.access's handlers, and
+        # uvicorn writes access lines only where that logger has a handler.
+        "loggers": {
+            "gunicorn.error": logger,
+            "gunicorn.access": {"handlers": [], "level": "INFO", "propagate": False},
+        },
     }

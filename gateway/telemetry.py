@@ -8,7 +8,10 @@ exporter's connections are then its own): a web worker as its ASGI lifespan star
 (gateway/asgi.py), a Celery worker as it starts (gateway/celery.py); each flushes what it holds
 as it stops. The exporter and the sampler read the standard variables
 (OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, OTEL_SERVICE_NAME...); the service is named
-for its role (gateway-web, gateway-worker) unless OTEL_SERVICE_NAME names it.
+for its role (gateway-web, gateway-worker) unless OTEL_SERVICE_NAME names it. Every attribute
+value is cut to ATTRIBUTE_LENGTH characters, the SDK's span limit (OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT
+sets another): a client chooses some of them (its user agent, the path it asked, a JSON-RPC
+request's id), and none may cost a span more than that.
 docs/operations.md ("Traces") lists the spans.
 
 The request's span comes from OpenTelemetry's ASGI middleware around the whole application
@@ -26,6 +29,8 @@ from gateway.environment import env  # .env read first: its OTEL_* variables cou
 
 # The exporter's own variables: either one turns tracing on.
 ENDPOINTS = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+ATTRIBUTE_LENGTH = 256  # characters of an attribute value, unless LENGTH_LIMIT says
+LENGTH_LIMIT = "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT"
 
 _provider: Any = None  # the SDK's TracerProvider of this process, once started
 
@@ -48,11 +53,16 @@ def start(role: str) -> None:
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.instrumentation.celery import CeleryInstrumentor
     from opentelemetry.sdk.resources import SERVICE_NAME, Resource
-    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace import SpanLimits, TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
     named = env.str("OTEL_SERVICE_NAME", default="").strip()
-    _provider = TracerProvider(resource=Resource.create({} if named else {SERVICE_NAME: role}))
+    # None: the SDK reads the standard variable (and refuses a value that is no integer).
+    length = None if env.str(LENGTH_LIMIT, default="") else ATTRIBUTE_LENGTH
+    _provider = TracerProvider(
+        resource=Resource.create({} if named else {SERVICE_NAME: role}),
+        span_limits=SpanLimits(max_attribute_length=length),
+    )
     _provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     trace.set_tracer_provider(_provider)
     CeleryInstrumentor().instrument(tracer_provider=_provider)

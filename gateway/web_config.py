@@ -31,14 +31,21 @@ from gateway.logging_settings import gunicorn_logging, log_format
 # What one client may hold of a web worker (gunicorn's own settings, which the role's worker,
 # gateway/web_worker.py, honours; gunicorn's command-line flags override them): connections
 # open at once, seconds a connection may idle between requests, bytes of a request target and
-# of one header field, header fields a request; and seconds a connection has to bring a whole
-# request head, which gunicorn has no setting for.
+# of one header field, header fields a request; and what gunicorn has no setting for: seconds a
+# connection has to bring a whole request head, seconds a request has to bring its whole body
+# once its head is in, and connections one client address (an IPv6 /64) may hold at once, a
+# tenth of the worker's by default.
 worker_connections = bounded_int("WEB_MAX_CONNECTIONS", 1000, 1, 1_000_000)
 keepalive = bounded_int("WEB_KEEPALIVE_S", 5, 1, 3600, " seconds")
 limit_request_line = bounded_int("WEB_MAX_REQUEST_LINE", 65_536, 256, 1_048_576, " bytes")
 limit_request_field_size = bounded_int("WEB_MAX_HEADER_BYTES", 8190, 256, 1_048_576, " bytes")
 limit_request_fields = bounded_int("WEB_MAX_HEADERS", 100, 10, 32_768)
 HEADER_TIMEOUT_S = bounded("WEB_HEADER_TIMEOUT_S", 10.0, 0.5, 300, " seconds")
+BODY_TIMEOUT_S = bounded("WEB_BODY_TIMEOUT_S", 30.0, 0.5, 600, " seconds")
+# A client's share is at most the worker's connections.
+MAX_CONNECTIONS_PER_CLIENT = bounded_int(
+    "WEB_MAX_CONNECTIONS_PER_CLIENT", max(1, worker_connections // 10), 1, worker_connections
+)
 
 # With LOG_FORMAT=json, gunicorn's and uvicorn's lines are JSON objects too (the gateway's own
 # follow gateway/settings.py LOGGING).

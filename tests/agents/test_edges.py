@@ -138,3 +138,30 @@ def test_the_versions_each_dialect_speaks_are_served(web, scripted, shelf):
         answer = _send_message(web, method, message, version)
 
         assert "error" not in answer.json(), (method, version, answer.json())
+
+
+MALFORMED = [
+    ("/a2a/jsonrpc", b"{not json"),
+    ("/a2a/jsonrpc", b"[]"),
+    ("/a2a/jsonrpc", b'{"jsonrpc": "1.0", "id": 1, "method": "SendMessage"}'),
+    ("/a2a/jsonrpc", b'{"jsonrpc": "2.0", "id": 1, "method": "DropTables", "params": {}}'),
+    ("/a2a/jsonrpc", b'{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": 7}'),
+    ("/a2a/jsonrpc", b'{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"a": 1}}'),
+    ("/a2a/jsonrpc", b'{"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": 5}}'),
+    ("/a2a/rest/message:send", b"{not json"),
+    ("/a2a/rest/message:send", b'{"message": {"parts": "x"}}'),
+    ("/a2a/rest/message:send", b'{"unknownField": 1}'),
+]
+
+
+def test_malformed_a2a_requests_are_logged_as_warnings_without_tracebacks(web):
+    for path, body in MALFORMED:
+        answer = web.request("POST", path, body, {"Content-Type": "application/json"})
+
+        assert 400 <= answer.status < 500 or answer.status == 200, (path, body, answer.status)
+    web.request("POST", "/a2a/jsonrpc", b"{}", {"Host": "attacker.example"})
+    log = web.log()
+
+    assert "WARNING a2a.server.routes.jsonrpc_dispatcher Failed to parse request params" in log
+    assert "ERROR" not in log
+    assert "Traceback" not in log

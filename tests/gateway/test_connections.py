@@ -1,35 +1,56 @@
 """What one client can hold of a web worker (gateway/web_worker.py, gateway/web_config.py),
 through the Procfile's `web` role on loopback and raw sockets: a head must arrive whole within
-the header timeout, an idle connection is closed, oversized or overlong heads are refused, and
-connections past the limit are turned away; and the role names the address it listens at as it
-starts. The timeouts are lowered through the server's
-environment; every wait below is a bound, never a measurement."""
+the header timeout and a body within the body timeout, an idle connection is closed, oversized or
+overlong heads are refused, and connections past the limit, or past a client's share of it, are
+turned away; and the role names the address it listens at as it starts. The timeouts are
+lowered through the server's environment; every wait below is a bound, never a measurement."""
 
 import contextlib
+import re
+import resource
 import socket
 import time
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 
-from tests.support.web import WebServer
+from gateway.web_worker import client_of
+from tests.support.engine import ScriptedEngine
+from tests.support.web import Answer, WebServer
+from tests.support.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HEADER_TIMEOUT_S = 1
+BODY_TIMEOUT_S = 1
 KEEPALIVE_S = 1
 WAIT_S = 10  # far past either timeout: how long a test waits for the server to act
 
 
 @pytest.fixture(scope="module")
-def web(tmp_path_factory, django_db_setup, django_db_blocker) -> Iterator[WebServer]:
-    env = {"WEB_HEADER_TIMEOUT_S": str(HEADER_TIMEOUT_S), "WEB_KEEPALIVE_S": str(KEEPALIVE_S)}
+def engine() -> Iterator[ScriptedEngine]:
+    with ScriptedEngine() as scripted:
+        yield scripted
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory, django_db_setup, django_db_blocker, engine) -> Iterator[WebServer]:
+    env = {
+        "WEB_HEADER_TIMEOUT_S": str(HEADER_TIMEOUT_S),
+        "WEB_BODY_TIMEOUT_S": str(BODY_TIMEOUT_S),
+        "WEB_KEEPALIVE_S": str(KEEPALIVE_S),
+        "INTENT_ENGINE_MODEL": "openai/scripted",
+        "INTENT_ENGINE_API_BASE": engine.api_base,
+        "INTENT_ENGINE_TIMEOUT_S": "60",
+    }
     with django_db_blocker.unblock(), WebServer(tmp_path_factory.mktemp("web"), env=env) as server:
         yield server
 
 
-def connect(web: WebServer) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", web.port), timeout=WAIT_S)
+def connect(web: WebServer, source: str = "127.0.0.1") -> socket.socket:
+    """A connection from the loopback address `source` (all of 127.0.0.0/8 is loopback)."""
+    sock = socket.create_connection(("127.0.0.1", web.port), WAIT_S, (source, 0))
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return sock
 
@@ -156,9 +177,23 @@ def test_a_request_target_past_its_bound_is_refused(web):
     assert status_of(answer) == 414
 
 
+def free_one_and_ask(web: WebServer, held: list[socket.socket]) -> Answer:
+    """Closes one of the `held` connections, then asks until the freed place is taken again."""
+    held.pop().close()
+    deadline = time.monotonic() + WAIT_S
+    while (answer := web.get("/healthz", timeout=WAIT_S)).status != 200:
+        assert time.monotonic() < deadline, "a freed place was never taken again"
+        time.sleep(0.1)
+    return answer
+
+
 def test_connections_past_the_limit_are_refused_at_once(tmp_path, django_db_blocker):
     limit = 4
-    env = {"WEB_MAX_CONNECTIONS": str(limit), "WEB_HEADER_TIMEOUT_S": "60"}
+    env = {
+        "WEB_MAX_CONNECTIONS": str(limit),
+        "WEB_MAX_CONNECTIONS_PER_CLIENT": str(limit),
+        "WEB_HEADER_TIMEOUT_S": "60",
+    }
     with django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
         held = [connect(web) for _ in range(limit)]
         try:
@@ -166,11 +201,7 @@ def test_connections_past_the_limit_are_refused_at_once(tmp_path, django_db_bloc
             # before it asks anything, and closed.
             with connect(web) as extra:
                 refused = read_until_closed(extra)
-            held.pop().close()
-            deadline = time.monotonic() + WAIT_S
-            while (answer := web.get("/healthz", timeout=WAIT_S)).status != 200:
-                assert time.monotonic() < deadline, "a freed place was never taken again"
-                time.sleep(0.1)
+            answer = free_one_and_ask(web, held)
         finally:
             for sock in held:
                 sock.close()
@@ -178,6 +209,167 @@ def test_connections_past_the_limit_are_refused_at_once(tmp_path, django_db_bloc
     assert status_of(refused) == 503
     assert b"Too many connections." in refused
     assert answer.status == 200
+
+
+def post_head(length: int) -> bytes:
+    return (
+        b"POST /v1/match HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % length
+    )
+
+
+def test_a_body_that_stops_arriving_is_answered_408_and_closed_within_the_body_timeout(web):
+    with connect(web) as sock:
+        sock.sendall(post_head(2000) + b'{"intent": ')
+        answer = read_until_closed(sock)  # a socket timeout, past WAIT_S, fails the test
+
+    assert status_of(answer) == 408
+    assert b"Request body not received in time." in answer
+
+
+def test_a_body_trickled_past_the_body_timeout_is_answered_408(web):
+    sock = connect(web)
+    sock.sendall(post_head(2000))
+    deadline = time.monotonic() + WAIT_S
+    with sock:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the server closed it
+            while time.monotonic() < deadline:  # a byte every 0.2 s, never the whole body
+                sock.sendall(b" ")
+                time.sleep(0.2)
+        assert time.monotonic() < deadline, "the trickling client was never disconnected"
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            answer = read_until_closed(sock)
+
+    assert answer == b"" or status_of(answer) == 408
+
+
+def test_a_body_sent_in_parts_within_the_body_timeout_is_read_whole(web):
+    body = b'{"intent": "trail running shoes"}'
+    with connect(web) as sock:
+        sock.sendall(post_head(len(body)) + body[:10])
+        time.sleep(BODY_TIMEOUT_S / 4)
+        sock.sendall(body[10:])
+        answer = read_response(sock)
+
+    # The gateway's own answer to the whole body: valid JSON, without the field a match needs.
+    assert status_of(answer) == 400
+    assert b"Required fields are missing: intent_id." in answer
+
+
+def test_a_request_pipelined_behind_a_slow_one_has_its_body_deadline_once_its_turn_comes(
+    web, engine
+):
+    body = b'{"intent": "trail running shoes"}'
+    engine.hold()  # the first request waits on the engine, past the body timeout
+    try:
+        with connect(web) as sock:
+            sock.sendall(b"GET /v1/recommend?intent=rain+boots HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            wait_until(lambda: engine.calls_count == 1, what="the first request to be served")
+            # The second, pipelined: its body's end comes once the server has paused reading.
+            sock.sendall(
+                post_head(len(body)).replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n")
+                + body[:10]
+            )
+            time.sleep(0.2)
+            sock.sendall(body[10:])
+            time.sleep(2 * BODY_TIMEOUT_S)  # the first still answering, well past the deadline
+            engine.release()
+            answers = read_until_closed(sock)  # the first's is chunked: both, then the close
+    finally:
+        engine.release()
+
+    # The second was read whole: valid JSON, without the field a match needs.
+    assert [int(status) for status in re.findall(rb"(?m)^HTTP/1\.1 (\d{3}) ", answers)] == [
+        200,
+        400,
+    ]
+    assert b"Required fields are missing: intent_id." in answers
+
+
+def outcome(sock: socket.socket) -> int | str:
+    """The status a held connection was answered, or `reset`: refused before its request was
+    read, the kernel may reset the connection rather than deliver the answer."""
+    try:
+        return status_of(read_until_closed(sock))
+    except ConnectionResetError:
+        return "reset"
+
+
+def test_a_client_past_its_share_is_refused_at_once_while_others_are_served(
+    tmp_path, django_db_blocker
+):
+    share = 4
+    env = {"WEB_MAX_CONNECTIONS_PER_CLIENT": str(share), "WEB_HEADER_TIMEOUT_S": "60"}
+    with django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
+        held = [connect(web) for _ in range(share)]
+        try:
+            refused = []
+            for _ in range(2):
+                with connect(web) as extra:
+                    refused.append(read_until_closed(extra))
+            with connect(web, source="127.0.0.2") as other:
+                other.sendall(head(b"Connection: close"))
+                served = read_until_closed(other)
+            answer = free_one_and_ask(web, held)
+        finally:
+            for sock in held:
+                sock.close()
+        log = web.log()
+
+    assert [status_of(answer) for answer in refused] == [429, 429]
+    assert b"Too many connections from your address." in refused[0]
+    assert status_of(served) == 200
+    assert answer.status == 200
+    assert log.count("Refused connections: 4 open from one client.") == 1
+
+
+def test_2000_idle_bodies_from_one_address_leave_another_client_served(tmp_path, django_db_blocker):
+    count, share, body_timeout_s = 2000, 100, 10
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 2 * count + 512:  # the test's sockets, then the server's (it inherits the limit)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 2 * count + 512), hard))
+    env = {"WEB_BODY_TIMEOUT_S": str(body_timeout_s)}  # 1000 connections, 100 a client
+    try:
+        with django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
+            idle = []
+            try:
+                for _ in range(count):
+                    sock = connect(web)
+                    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                        sock.sendall(post_head(2000))  # and never the body
+                    idle.append(sock)
+                with connect(web, source="127.0.0.2") as other:
+                    other.sendall(head(b"Connection: close"))
+                    served = read_until_closed(other)
+                for sock in idle:
+                    sock.settimeout(body_timeout_s + WAIT_S)
+                outcomes = Counter(outcome(sock) for sock in idle)
+            finally:
+                for sock in idle:
+                    sock.close()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    assert status_of(served) == 200
+    assert outcomes[408] == share  # held to the body timeout, then answered and closed
+    assert outcomes[429] + outcomes["reset"] == count - share  # refused at once
+
+
+@pytest.mark.parametrize(
+    ("address", "client"),
+    [
+        ("203.0.113.7", "203.0.113.7"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2::/64"),  # the same host's other one
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:203.0.113.7", "203.0.113.7"),  # IPv4 on a dual-stack socket
+        ("fe80::1%eth0", "fe80::/64"),
+    ],
+)
+def test_a_client_is_its_address_or_its_ipv6_64(address, client):
+    assert client_of((address, 40_000)) == client
+    assert client_of(None) is None  # a Unix socket's peer: no share
 
 
 def test_the_web_role_names_the_address_it_listens_at_and_starts_quietly(web):

@@ -1,21 +1,28 @@
-"""LOG_FORMAT=json (gateway/logging_settings.py, gateway/log_context.py): one JSON object a line,
-with the request id of the request that wrote it, the Celery task that wrote it, and never a
-credential a client sent. The web role writing such lines, with their trace ids, is tested in
-tests/gateway/test_tracing.py."""
+"""Log lines (gateway/logging_settings.py, gateway/log_context.py). With LOG_FORMAT=json, one
+JSON object a line, with the request id of the request that wrote it, the Celery task that wrote
+it, and never a credential a client sent; a Celery worker's lines, its Python warnings included,
+are JSON too (but the one Celery writes past logging as it stops). In either format the web role
+writes no access line (so never a query string), and what an anonymous client's malformed input
+makes a library log as an error is a WARNING without a traceback. The web role writing JSON
+lines, with their trace ids, is tested in tests/gateway/test_tracing.py."""
 
 import io
 import logging
 import logging.config
+import os
 from collections.abc import Iterator
 
 import orjson
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.urls import reverse
 
 from gateway.celery import app
 from gateway.logging_settings import log_format, logging_config
 from tests.protocol import register
+from tests.support.web import WebServer
+from tests.support.worker import Worker, wait_until
 
 pytestmark = [pytest.mark.urls("tests.gateway.urls"), pytest.mark.django_db]
 
@@ -113,3 +120,69 @@ def test_a_log_format_other_than_text_or_json_is_refused(raw):
 def test_text_stays_the_default():
     assert settings.LOG_FORMAT == "text"
     assert settings.LOGGING["handlers"]["console"]["formatter"] == "text"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_the_web_role_writes_no_access_line_and_no_query_string(form, tmp_path, django_db_blocker):
+    env = {"LOG_FORMAT": form, "INTENT_ENGINE_MODEL": ""}  # a recommend answers 503: a warning
+    with django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
+        first = web.get("/v1/recommend?intent=quiet+shopper+words&region=US")
+        web.get("/v1/recommend?intent=other")
+        # Each 503 is a WARNING of django.request, written after the access line would be.
+        warned = "Service Unavailable: /v1/recommend"
+        wait_until(lambda: web.log().count(warned) == 2, what="the requests' warnings")
+        log = web.log()
+
+    assert first.status == 503
+    assert "quiet" not in log  # neither the shopper's words
+    assert "GET /v1/recommend" not in log  # nor an access line ("GET /v1/... HTTP/1.1" 503)
+    assert "/healthz" not in log
+    assert "\x1b[" not in log  # no colour
+    if form == "json":
+        assert all(line.startswith("{") for line in log.splitlines())
+        assert all(orjson.loads(line)["level"] for line in log.splitlines())
+
+
+def test_refused_anonymous_input_is_a_warning_without_a_traceback(
+    client, json_lines, django_user_model
+):
+    host = client.get("/healthz", HTTP_HOST="attacker.example")
+    staff = django_user_model.objects.create_superuser("staff", "staff@gateway.test", "pw")
+    client.force_login(staff)
+    lookup = client.get(
+        reverse("admin:merchants_merchantagent_changelist"), {"token_hash__startswith": "a" * 5000}
+    )
+
+    assert (host.status_code, lookup.status_code) == (400, 400)
+    refused = [line for line in lines(json_lines) if line["logger"].startswith("django.security")]
+    assert [(line["logger"], line["level"]) for line in refused] == [
+        ("django.security.DisallowedHost", "WARNING"),
+        ("django.security.DisallowedModelAdminLookup", "WARNING"),
+    ]
+    assert refused[0]["message"].startswith("Invalid HTTP_HOST header: 'attacker.example'.")
+    assert all(len(line["message"]) <= 200 for line in refused)  # it quotes the input, cut
+    assert "exc_info" not in json_lines.getvalue()
+    assert "ERROR" not in json_lines.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_celery_worker_writes_only_json_lines_its_warnings_included(tmp_path):
+    worker = Worker(tmp_path, app.conf.broker_url, env={"LOG_FORMAT": "json"}, role="worker")
+    worker.start()
+    try:
+        wait_until(lambda: " ready." in worker.log(), what="the worker to be ready")
+    finally:
+        worker.stop()
+    log = worker.log()
+
+    # Celery writes this one line to stdout from its signal handler, past logging, and has no
+    # setting for it (docs/operations.md#json-lines): every other line is one object.
+    lines = [line for line in log.splitlines() if line.strip()]
+    plain = [line for line in lines if not line.startswith("{")]
+    assert plain == ["worker: Warm shutdown (MainProcess)"]
+    written = [orjson.loads(line) for line in lines if line not in plain]
+    assert "\x1b[" not in log
+    assert any(line["message"].endswith(" ready.") for line in written)
+    if os.geteuid() == 0:  # Celery warns a worker run as root, with a Python warning
+        assert any(line["logger"] == "py.warnings" for line in written)

@@ -49,11 +49,15 @@ def test_bad_throttle_rates_are_refused(raw):
         _throttle_rates(raw)
 
 
-def _import_settings(cwd: Path, **overrides: str) -> subprocess.CompletedProcess[str]:
+def _import_settings(
+    cwd: Path, code: str = "import gateway.settings", **overrides: str
+) -> subprocess.CompletedProcess[str]:
+    """Runs `code` (by default, imports the settings) in a process of its own with `overrides`
+    in its environment."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
     env.update(overrides)
-    return subprocess.run(
-        [sys.executable, "-c", "import gateway.settings"],
+    return subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", code],
         cwd=cwd,  # not tests/, whose own gateway package would shadow the real one
         env={**env, "PYTHONPATH": str(ROOT)},
         capture_output=True,
@@ -145,6 +149,43 @@ def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
 
     assert result.returncode != 0
     assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"WEB_BODY_TIMEOUT_S": "0"}, "WEB_BODY_TIMEOUT_S must be between 0.5 and 600 seconds"),
+        ({"WEB_BODY_TIMEOUT_S": "nan"}, "WEB_BODY_TIMEOUT_S must be between 0.5 and 600"),
+        ({"WEB_BODY_TIMEOUT_S": "30s"}, "WEB_BODY_TIMEOUT_S must be between 0.5 and 600"),
+        ({"WEB_MAX_CONNECTIONS_PER_CLIENT": "0"}, "WEB_MAX_CONNECTIONS_PER_CLIENT must be between"),
+        (
+            {"WEB_MAX_CONNECTIONS_PER_CLIENT": "2.5"},
+            "WEB_MAX_CONNECTIONS_PER_CLIENT must be a whole",
+        ),
+        (
+            {"WEB_MAX_CONNECTIONS": "50", "WEB_MAX_CONNECTIONS_PER_CLIENT": "51"},
+            "WEB_MAX_CONNECTIONS_PER_CLIENT must be between 1 and 50, not '51'",
+        ),
+    ],
+)
+@pytest.mark.processes
+def test_bad_web_bounds_stop_the_web_roles_start(tmp_path, overrides, message):
+    result = _import_settings(
+        tmp_path, "import gateway.web_config", DJANGO_SECRET_KEY="k", **overrides
+    )
+
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+@pytest.mark.processes
+def test_the_web_roles_bounds_default_to_a_tenth_of_the_connections_per_client(tmp_path):
+    code = "import gateway.web_config as c; print(c.BODY_TIMEOUT_S, c.MAX_CONNECTIONS_PER_CLIENT)"
+    default = _import_settings(tmp_path, code, DJANGO_SECRET_KEY="k")
+    fewer = _import_settings(tmp_path, code, DJANGO_SECRET_KEY="k", WEB_MAX_CONNECTIONS="50")
+
+    assert (default.returncode, default.stdout) == (0, "30.0 100\n")
+    assert (fewer.returncode, fewer.stdout) == (0, "30.0 5\n")
 
 
 @pytest.mark.processes

@@ -3,13 +3,19 @@ worker exporting by OTLP/HTTP to a collector on loopback (tests/support/otlp.py)
 engine, a merchant on loopback. A recommend is one trace, from the request's span to the engine
 call, the retrieval, the insert and, across Celery, the fan-out and the delivery of its
 Intent.Surge; a fan-out the sweeper sends later is in a trace of its own, linked to the request.
+A caller's made-up names reach no span, and no attribute is longer than the cap.
 Without an endpoint nothing is traced (tests/gateway/test_tracing_off.py)."""
 
+import asyncio
 from collections.abc import Iterator
+from typing import Any
 
 import orjson
 import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
 
+from gateway.telemetry import ATTRIBUTE_LENGTH
 from merchants.models import DeliveryStatus, WebhookDelivery, WebhookEvent
 from tests.protocol import register
 from tests.support.engine import ScriptedEngine
@@ -282,3 +288,54 @@ def test_json_log_lines_lead_to_the_trace_and_hold_no_secret(web, collector):
     assert [text for text in web.log().splitlines() if not text.startswith("{")] == []
     for secret in SECRETS:
         assert secret not in web.log()
+
+
+MADE_UP = "made_up_" + "x" * 3000  # a tool name, an A2A method: the caller's choice
+A2A = "/a2a/jsonrpc"
+
+
+def mcp_calls(web: WebServer) -> list[Any]:
+    """A tool the gateway has not, then one it has, through the MCP client SDK."""
+
+    async def run() -> list[Any]:
+        async with (
+            streamable_http_client(f"{web.url}/mcp") as (read, write, *_),
+            ClientSession(read, write) as client,
+        ):
+            await client.initialize()
+            return [
+                await client.call_tool(MADE_UP, {}),
+                await client.call_tool("get_card", {"rec_id": "rec_nothing"}),
+            ]
+
+    return asyncio.run(run())
+
+
+def test_no_span_carries_a_callers_made_up_name_and_no_attribute_passes_the_cap(web, collector):
+    unknown, known = mcp_calls(web)
+    agent = "agent/" + "y" * 3000
+    body = orjson.dumps({"jsonrpc": "2.0", "id": MADE_UP, "method": MADE_UP, "params": {}})
+    headers = {"Content-Type": "application/json", "User-Agent": agent}
+    answer = web.request("POST", A2A, body, headers)
+
+    assert (unknown.is_error, known.is_error) == (True, True)  # unknown_operation, not found
+    assert (answer.status, answer.json()["error"]["code"]) == (200, -32601)  # no such method
+    calls = collector.wait_for(
+        lambda spans: (
+            found
+            if len(found := [s for s in spans if s.name.startswith("tools/call")]) == 2
+            else None
+        )
+    )
+    assert sorted(span.name for span in calls) == ["tools/call get_card", "tools/call unknown"]
+    assert {span.attributes["gen_ai.tool.name"] for span in calls} == {"get_card", "unknown"}
+    assert {span.attributes["mcp.method.name"] for span in calls} == {"tools/call"}
+    request = collector.wait_for(
+        lambda spans: next((s for s in spans if s.attributes.get("http.target") == A2A), None)
+    )
+    assert request.attributes["http.user_agent"] == agent[:ATTRIBUTE_LENGTH]  # cut, not dropped
+    for span in collector.spans:
+        assert "made_up" not in span.name
+        for value in span.attributes.values():
+            assert "made_up" not in str(value), span
+            assert not isinstance(value, str) or len(value) <= ATTRIBUTE_LENGTH, span
