@@ -103,12 +103,12 @@ def test_an_admin_edit_reaches_every_web_process_within_the_bound(
 ):
     with WebServer(tmp_path, env=web_env(engine)) as web:
         # Each worker has searched for it (and keeps the answer in its memory), and found none.
-        assert not any(found(web, "merino kayak socks") for _ in range(4))
+        assert not any(found(web, "kayak spraydeck") for _ in range(4))
         session = staff_session(web.url, django_user_model)
 
-        admin_rename(session, web.url, 2005, "Merino Kayak Socks")
+        admin_rename(session, web.url, 2005, "Riverline Kayak Spraydeck")
 
-        wait_for(lambda: seen_everywhere(web, "merino kayak socks", 2005), "the renamed title")
+        wait_for(lambda: seen_everywhere(web, "kayak spraydeck", 2005), "the renamed title")
         assert 2005 not in found(web, "merino hiking socks")
 
 
@@ -176,10 +176,10 @@ def test_two_hosts_search_one_catalog(tmp_path, engine, shelf, django_user_model
         WebServer(tmp_path, env=env, root=hosts[0]) as first,
         WebServer(tmp_path, env=env, root=hosts[1]) as second,
     ):
-        assert not any(found(second, "merino kayak socks") for _ in range(4))
+        assert not any(found(second, "kayak spraydeck") for _ in range(4))
         session = staff_session(first.url, django_user_model)
 
-        admin_rename(session, first.url, 2005, "Merino Kayak Socks")
+        admin_rename(session, first.url, 2005, "Riverline Kayak Spraydeck")
 
-        wait_for(lambda: seen_everywhere(second, "merino kayak socks", 2005), "the other host")
-        assert seen_everywhere(first, "merino kayak socks", 2005)
+        wait_for(lambda: seen_everywhere(second, "kayak spraydeck", 2005), "the other host")
+        assert seen_everywhere(first, "kayak spraydeck", 2005)

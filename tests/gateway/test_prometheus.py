@@ -95,5 +95,5 @@ def test_prometheus_reads_every_process_of_the_host(tmp_path, shelf):
             "gateway-delivery",
         }
         rules = [rule for group in groups for rule in group["rules"]]
-        assert len(rules) == 20
+        assert len(rules) == 21
         assert not [rule["name"] for rule in rules if rule["health"] == "err"]

@@ -10,7 +10,7 @@ from catalog.models import Recommendation
 from matching.models import MatchToken
 from merchants.models import MerchantAgent
 from reporting.models import Conversion
-from tests.protocol import create_intent, post, propose, register
+from tests.protocol import create_intent, post, propose, register, state_intent
 from tests.reporting.conftest import ISSUED, OCCURRED, accepted_token, convert, issue_card
 
 pytestmark = pytest.mark.django_db
@@ -295,14 +295,20 @@ def test_a_token_that_was_only_issued_earns_no_sale(client, shop):
 
 def test_a_superseded_token_earns_no_sale(client, shop):
     rival = register(client, "shop-b")
-    intent_id = create_intent(client, intent_tags=["trail"])["intent_id"]
+    intent, demand_token = state_intent(client, intent_tags=["trail"])
+    intent_id = intent["intent_id"]
     mine = propose(client, shop, intent_id, 1001, price=99).json()["proposal"]["proposal_id"]
     theirs = propose(client, rival, intent_id, 1001, price=95).json()["proposal"]["proposal_id"]
     session = post(client, "/v1/match", {"intent_id": intent_id}).json()["match_session"]
     accept = f"/v1/match/{session['match_session_id']}/accept"
     my_token = post(client, accept, {"proposal_id": mine}).json()["match_token"]
     their_token = post(client, accept, {"proposal_id": theirs}).json()["match_token"]
-    post(client, accept, {"match_token_id": their_token["match_token_id"]})
+    # The demand side's confirmation accepts the match and supersedes the other token.
+    post(
+        client,
+        accept,
+        {"match_token_id": their_token["match_token_id"], "demand_token": demand_token},
+    )
     assert MatchToken.objects.get(pk=my_token["match_token_id"]).acceptance_state == "superseded"
 
     response = convert(client, shop, "ORD-9", match_token_id=my_token["match_token_id"])
