@@ -42,6 +42,7 @@ from django.db import connection
 from catalog import fulltext, metrics, spelling, text, trending
 from catalog.query import SearchQuery as SearchQuery
 from catalog.query import fits as fits
+from catalog.spelling import corrections as corrections
 from kernel.cache import cached
 from kernel.tracing import Attributes, traced
 
@@ -143,12 +144,12 @@ def tier_ids(
             return []
         return _every(fulltext.Match(keywords), filters, keywords, limit)
     if tier == "fuzzy":
-        corrected = _corrected(query.keywords)
+        corrected = spelling.corrected(query.keywords)
         if corrected is None:
             return []
         return _every(fulltext.Match(corrected, fields=NOT_CATEGORY), filters, corrected, limit)
     if tier == "partial":
-        return _partial(*_known(query.keywords), filters, limit)
+        return _partial(*spelling.known(query.keywords), filters, limit)
     if not categories:
         return []
     return _broadened(filters, keywords, limit)
@@ -326,58 +327,6 @@ def _terms(candidate: fulltext.Candidate, name: str) -> list[str]:
     if name == "brand":
         return text.terms(candidate.brand or "")
     return text.terms(f"{candidate.category_l1 or ''} . {candidate.category_l2 or ''}")
-
-
-def _known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str]]:
-    """The keywords as the partial tier reads them, each misspelt word corrected
-    (catalog/spelling.py) and each word the catalog does not know and cannot correct left out;
-    and the corrected words, which are guesses."""
-    read: list[list[str]] = []
-    guessed: set[str] = set()
-    for keyword in keywords:
-        terms = []
-        for word in text.words(keyword):
-            if word in text.STOP_WORDS:
-                continue
-            fixed = spelling.correction(word)
-            if fixed is not None:
-                terms.append(text.stem(fixed))
-                guessed.add(terms[-1])
-            elif fulltext.documents_with(text.stem(word), 1):
-                terms.append(text.stem(word))
-        if terms:
-            read.append(terms)
-    return read, guessed
-
-
-def _corrected(keywords: Sequence[str]) -> list[list[str]] | None:
-    """The keywords with each misspelt word replaced by its correction (catalog/spelling.py);
-    None when no word was corrected, or when a word the catalog does not know has none."""
-    changed = False
-    corrected: list[list[str]] = []
-    for keyword in keywords:
-        terms: list[str] = []
-        for word in text.words(keyword):
-            if word in text.STOP_WORDS:
-                continue
-            fixed = spelling.correction(word)
-            if fixed is None and not fulltext.documents_with(text.stem(word), 1):
-                return None
-            terms.append(text.stem(fixed or word))
-            changed = changed or fixed is not None
-        if terms:
-            corrected.append(terms)
-    return corrected if changed else None
-
-
-def corrections(keywords: Sequence[str]) -> dict[str, str]:
-    """The fuzzy tier's corrections of the keywords' misspelt words (word -> catalog word)."""
-    words = (word for keyword in keywords for word in text.words(keyword))
-    return {
-        word: fixed
-        for word in words
-        if word not in text.STOP_WORDS and (fixed := spelling.correction(word))
-    }
 
 
 def catalog_categories() -> list[str]:

@@ -9,6 +9,8 @@ neighbours is one), shares at least SIMILARITY of the word's trigrams, and is he
 now; the most common wins, then the alphabet.
 """
 
+from collections.abc import Sequence
+
 from catalog import fulltext, text
 
 SIMILARITY = 0.3
@@ -61,3 +63,56 @@ def edits(first: str, second: str) -> int:
                 current[j] = min(current[j], previous2[j - 2] + 1)
         previous2, previous = previous, current
     return previous[-1]
+
+
+# --- The keywords as the tiers read them ------------------------------------------------------
+
+
+def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str]]:
+    """The keywords as the partial tier reads them, each misspelt word corrected
+    (below) and each word the catalog does not know and cannot correct left out;
+    and the corrected words, which are guesses."""
+    read: list[list[str]] = []
+    guessed: set[str] = set()
+    for keyword in keywords:
+        terms = []
+        for word in text.words(keyword):
+            if word in text.STOP_WORDS:
+                continue
+            fixed = correction(word)
+            if fixed is not None:
+                terms.append(text.stem(fixed))
+                guessed.add(terms[-1])
+            elif fulltext.documents_with(text.stem(word), 1):
+                terms.append(text.stem(word))
+        if terms:
+            read.append(terms)
+    return read, guessed
+
+
+def corrected(keywords: Sequence[str]) -> list[list[str]] | None:
+    """The keywords with each misspelt word replaced by its correction (below);
+    None when no word was corrected, or when a word the catalog does not know has none."""
+    changed = False
+    corrected: list[list[str]] = []
+    for keyword in keywords:
+        terms: list[str] = []
+        for word in text.words(keyword):
+            if word in text.STOP_WORDS:
+                continue
+            fixed = correction(word)
+            if fixed is None and not fulltext.documents_with(text.stem(word), 1):
+                return None
+            terms.append(text.stem(fixed or word))
+            changed = changed or fixed is not None
+        if terms:
+            corrected.append(terms)
+    return corrected if changed else None
+
+
+def corrections(keywords: Sequence[str]) -> dict[str, str]:
+    """The fuzzy tier's corrections of the keywords' misspelt words (word -> catalog word)."""
+    words = (word for keyword in keywords for word in text.words(keyword))
+    return {
+        word: fixed for word in words if word not in text.STOP_WORDS and (fixed := correction(word))
+    }
