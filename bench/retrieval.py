@@ -46,6 +46,8 @@ def plans() -> "list[dict[str, SearchQuery]]":
                 "strict": search.SearchQuery("", words, category, budget_max=150),
                 "narrow": search.SearchQuery("", words, [], budget_max=150),
                 "fuzzy": search.SearchQuery("", typo, [], budget_max=150),
+                # The title's words and a weak one no title of its holds all of.
+                "partial": search.SearchQuery("", [" ".join(words), "premium gift"], category),
                 "broadened": search.SearchQuery("", [], category, budget_max=150),
             }
         )
