@@ -95,7 +95,13 @@ class ProductAdmin(CatalogEditAdmin):
     )
     search_fields = ("=id", "title", "brand", "category_l2")
     date_hierarchy = "updated_at"
-    readonly_fields = ("created_at", "updated_at", "videos_link", "search_document_json")
+    readonly_fields = (
+        "created_at",
+        "updated_at",
+        "videos_link",
+        "search_document_json",
+        "embedding_state",
+    )
     inlines = [VideoInline]
     list_per_page = 50
     ordering = ("id",)  # the annotated count below drops the model's own ordering
@@ -123,6 +129,13 @@ class ProductAdmin(CatalogEditAdmin):
     def search_document_json(self, product: Product) -> SafeString:
         """The words search reads for the product (catalog/documents.py), as saved."""
         return pretty_json(product.search_document)
+
+    @admin.display(description="embedding")
+    def embedding_state(self, product: Product) -> str:
+        """Whether the semantic signal knows the product (catalog/semantic.py)."""
+        if product.embedding:
+            return f"{len(bytes(product.embedding))} bytes, written with the text above"
+        return "none: `manage.py embed_catalog` writes it while SEMANTIC_SEARCH is on"
 
 
 @admin.register(SearchWord)

@@ -76,6 +76,7 @@ class Candidate:
     in_categories: bool
     score: float  # the database's relevance score: higher is better
     sales: float  # all-time creator GMV
+    embedding: bytes | None = None  # what its text means (catalog/semantic.py)
 
 
 def candidates(
@@ -96,8 +97,9 @@ def candidates(
             category_l1=row[4],
             category_l2=row[5],
             in_categories=bool(row[6]),
-            score=float(row[7] or 0.0),
-            sales=float(row[8] or 0.0),
+            embedding=bytes(row[7]) if row[7] is not None else None,
+            score=float(row[8] or 0.0),
+            sales=float(row[9] or 0.0),
         )
         for row in rows
     ]
@@ -110,7 +112,8 @@ def candidates_query(
     if match is None:
         where, params, inside, inside_params = _filters(filters)
         sql = (
-            f"SELECT {_SELECTED}, {inside} AS inside, 0 AS score FROM catalog_product p "  # noqa: S608
+            f"SELECT {_SELECTED}, {inside} AS inside, p.embedding, 0 AS score "  # noqa: S608
+            "FROM catalog_product p "
             f"WHERE {where} ORDER BY p.id LIMIT %s"
         )
         params = [*inside_params, *params, limit]
@@ -203,7 +206,7 @@ def trigrams(word: str) -> set[str]:
 _SELECTED = "p.id, p.title, p.tags, p.brand, p.category_l1, p.category_l2"
 _FOUND = (
     "found.id, found.title, found.tags, found.brand, found.category_l1, found.category_l2, "
-    "found.inside"
+    "found.inside, found.embedding"
 )
 
 
@@ -285,7 +288,8 @@ def _postgres(
     return (
         f"SELECT {_FOUND}, ts_rank('{PG_WEIGHTS}', found.search_vector, "  # noqa: S608
         "to_tsquery('simple', %s), 1) AS score "
-        f"FROM (SELECT {_SELECTED}, p.search_vector, {inside} AS inside FROM catalog_product p "
+        f"FROM (SELECT {_SELECTED}, p.search_vector, {inside} AS inside, p.embedding "
+        "FROM catalog_product p "
         f"WHERE p.search_vector @@ to_tsquery('simple', %s) AND {where} LIMIT %s) found "
         "ORDER BY found.inside DESC, score DESC, found.id LIMIT %s",
         [rank or _pg_term("_"), *inside_params, _pg_query(match), *params, WINDOW, limit],
@@ -298,7 +302,7 @@ def _sqlite(
     where, params, inside, inside_params = _filters(filters)
     return (
         f"SELECT {_FOUND}, found.score FROM (SELECT {_SELECTED}, {inside} AS inside, "  # noqa: S608
-        f"-bm25(catalog_product_fts, {FTS5_WEIGHTS}) AS score "
+        f"p.embedding, -bm25(catalog_product_fts, {FTS5_WEIGHTS}) AS score "
         "FROM catalog_product_fts JOIN catalog_product p ON p.id = catalog_product_fts.rowid "
         f"WHERE catalog_product_fts MATCH %s AND {where} LIMIT %s) found "
         "ORDER BY found.inside DESC, found.score DESC, found.id LIMIT %s",

@@ -6,7 +6,8 @@ product's line is the whole truth about its videos (videos it no longer lists ar
 A line that fails validation is rejected with its number and reason; the rest are imported.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -14,7 +15,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from catalog import fulltext, versions
+from catalog import fulltext, semantic, versions
 from catalog.documents import of_fields
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
@@ -41,6 +42,7 @@ PRODUCT_FIELDS = [
     "target_persona",
     "target_age",
     "search_document",
+    "embedding",
     "updated_at",
 ]
 
@@ -108,8 +110,9 @@ class _Writer:
                 Creator.objects.filter(username__in=unknown).values_list("username", "id")
             )
 
-    def write(self, records: dict[int, ProductRecord]) -> None:
-        """Upsert one batch; `records` holds at most one record per product id (the last one)."""
+    def write(self, records: dict[int, ProductRecord], meanings: Sequence[bytes | None]) -> None:
+        """Upsert one batch; `records` holds at most one record per product id (the last one),
+        `meanings` their embeddings in the same order."""
         now = timezone.now()
         self._write_creators(records, now)
 
@@ -118,10 +121,11 @@ class _Writer:
             {
                 **record.product,
                 "search_document": of_fields(record.product),
+                "embedding": meaning,
                 "created_at": now,
                 "updated_at": now,
             }
-            for record in records.values()
+            for record, meaning in zip(records.values(), meanings, strict=True)
         ]
         upsert(Product, products, key="id", update=PRODUCT_FIELDS, insert_only=["created_at"])
 
@@ -154,6 +158,40 @@ class _Writer:
         self.summary.creators = len(self.creators)
 
 
+class _Embedder:
+    """Embeds each batch (catalog/semantic.py) on a thread of its own while the batch before
+    it is written: the model's work and the database's overlap (the tokenizer and the vector
+    arithmetic run outside Python's lock), so embeddings cost the import little time."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
+        self.waiting: tuple[dict[int, ProductRecord], Future[list[bytes | None]]] | None = None
+
+    def __enter__(self) -> "_Embedder":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def write_after(self, batch: dict[int, ProductRecord], writer: _Writer) -> None:
+        """Start embedding `batch`, then write the batch before it."""
+        started = self.pool.submit(_meanings, list(batch.values()))
+        self.flush(writer)
+        self.waiting = (batch, started)
+
+    def flush(self, writer: _Writer) -> None:
+        if self.waiting is not None:
+            batch, meanings = self.waiting
+            self.waiting = None
+            writer.write(batch, meanings.result())
+
+
+def _meanings(records: list[ProductRecord]) -> list[bytes | None]:
+    if not semantic.enabled():
+        return [None] * len(records)
+    return list(semantic.embeddings([semantic.of_fields(record.product) for record in records]))
+
+
 def catalog_import(
     *,
     lines: Iterable[bytes],
@@ -168,7 +206,7 @@ def catalog_import(
     summary = ImportSummary()
     writer = _Writer(summary)
     batch: dict[int, ProductRecord] = {}
-    with transaction.atomic():
+    with _Embedder() as embedder, transaction.atomic():
         for number, raw in enumerate(lines, start=1):
             if on_line:
                 on_line(len(raw))
@@ -184,10 +222,11 @@ def catalog_import(
             batch.pop(record.product["id"], None)
             batch[record.product["id"]] = record
             if len(batch) >= BATCH_SIZE:
-                writer.write(batch)
+                embedder.write_after(batch, writer)
                 batch = {}
         if batch and not (strict and summary.rejected):
-            writer.write(batch)
+            embedder.write_after(batch, writer)
+        embedder.flush(writer)
         if summary.created or summary.updated:
             versions.changed()
         if strict and summary.rejected:

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from catalog import semantic
 from catalog.documents import of_fields
 from kernel.fields import JSONField
 
@@ -85,6 +86,9 @@ class Product(models.Model):
     target_age = models.CharField(max_length=40, blank=True, default="")
     # The text as search reads it (catalog/documents.py), written with the text it follows.
     search_document = JSONField(default=dict, blank=True, editable=False)
+    # What the product's text means (catalog/semantic.py): written with the search document,
+    # empty while SEMANTIC_SEARCH is off.
+    embedding = models.BinaryField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -122,11 +126,16 @@ class Product(models.Model):
         return f"{self.id} {self.title}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Save, with the search document of the text as it is now."""
-        self.search_document = of_fields({name: getattr(self, name) for name in self.TEXT_FIELDS})
+        """Save, with the search document and the embedding of the text as it is now."""
+        fields = {name: getattr(self, name) for name in self.TEXT_FIELDS}
+        self.search_document = of_fields(fields)
+        # Off, a stale vector is dropped: `manage.py embed_catalog` writes it once it is on.
+        self.embedding = (
+            semantic.embeddings([semantic.of_fields(fields)])[0] if semantic.enabled() else None
+        )
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and set(update_fields) & set(self.TEXT_FIELDS):
-            kwargs["update_fields"] = {*update_fields, "search_document"}
+            kwargs["update_fields"] = {*update_fields, "search_document", "embedding"}
         super().save(*args, **kwargs)
 
 

@@ -33,22 +33,18 @@ no request reads more than that back, and no process holds anything that grows w
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from itertools import groupby
 
-from django.db import connection
-
-from catalog import fulltext, metrics, spelling, text, trending
+from catalog import fulltext, meaning, metrics, ordering, spelling, text, trending
+from catalog.categories import catalog_categories as catalog_categories
 from catalog.query import SearchQuery as SearchQuery
 from catalog.query import fits as fits
 from catalog.spelling import corrections as corrections
-from kernel.cache import cached
 from kernel.tracing import Attributes, traced
 
-TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "partial", "broadened")
+TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "partial", "semantic", "broadened")
 TRENDING = "trending"
-CATEGORIES_CACHE_S = 300
 # The products a tier reads back from the database at most, before its exact checks and order.
 CANDIDATES = 200
 # How far the partial tier counts the products holding a word, to weigh it: a word this common
@@ -149,7 +145,9 @@ def tier_ids(
             return []
         return _every(fulltext.Match(corrected, fields=NOT_CATEGORY), filters, corrected, limit)
     if tier == "partial":
-        return _partial(*spelling.known(query.keywords), filters, limit)
+        return _partial(*spelling.known(query.keywords), filters, limit, meaning.of(query))
+    if tier == "semantic":
+        return meaning.nearest(filters, keywords, limit, meaning.of(query))
     if not categories:
         return []
     return _broadened(filters, keywords, limit)
@@ -165,15 +163,22 @@ def _every(
 
     def holds_phrases(candidate: fulltext.Candidate) -> bool:
         return all(
-            any(text.near(phrase, _terms(candidate, name)) for name in fields) for phrase in phrases
+            any(text.near(phrase, ordering.terms(candidate, name)) for name in fields)
+            for phrase in phrases
         )
 
     found = fulltext.candidates(match, filters, CANDIDATES)
-    return [candidate.product_id for candidate in _ranked(found, keywords, limit, holds_phrases)]
+    return [
+        candidate.product_id for candidate in ordering.ranked(found, keywords, limit, holds_phrases)
+    ]
 
 
 def _partial(
-    keywords: list[list[str]], guessed: set[str], filters: fulltext.Filters, limit: int
+    keywords: list[list[str]],
+    guessed: set[str],
+    filters: fulltext.Filters,
+    limit: int,
+    sense: meaning.Meaning | None = None,
 ) -> list[int]:
     """The products holding a keyword's head (its last word of letters alone, which names a
     product: "cooker" of "pressure cooker", "rockerz" of "rockerz 450"), those holding the
@@ -185,10 +190,14 @@ def _partial(
     words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
     if len(words) < 2:
         return []  # one word: the word tiers asked for it whole
-    heads = {
-        next((term for term in reversed(keyword) if term.isalpha()), keyword[-1])
-        for keyword in keywords
-    } - guessed
+    heads = (
+        {
+            next((term for term in reversed(keyword) if term.isalpha()), keyword[-1])
+            for keyword in keywords
+        }
+        - guessed
+        - text.AUDIENCE_TERMS
+    )
     weight = {
         word: 1.0
         if word in guessed
@@ -200,19 +209,25 @@ def _partial(
 
     def held(candidate: fulltext.Candidate) -> set[str]:
         return {
-            term for name in ("title", "tags", "brand") for term in _terms(candidate, name)
+            term for name in ("title", "tags", "brand") for term in ordering.terms(candidate, name)
         } & set(words)
 
     weighed = [(candidate, held(candidate)) for candidate in found]
+    whole = sum(weight.values())
     kept = [
-        (candidate, round(sum(weight[word] for word in holds), 6))
+        (candidate, sum(weight[word] for word in holds) / whole)
         for candidate, holds in weighed
         if holds & heads
     ]
+    if sense is not None:
+        kept = meaning.fused(sense, kept)
     # Stable: the database's order (categories first, its score) within one weight.
-    kept.sort(key=lambda pair: -pair[1])
+    kept.sort(key=lambda pair: -round(pair[1], 6))
     ordered = [candidate for candidate, _ in kept]
-    return [candidate.product_id for candidate in _ranked(ordered, keywords, limit, by_order=True)]
+    return [
+        candidate.product_id
+        for candidate in ordering.ranked(ordered, keywords, limit, by_order=True)
+    ]
 
 
 def _title_phrase(
@@ -228,7 +243,7 @@ def _title_phrase(
     width, wanted = len(terms), tuple(terms)
 
     def holds_words(candidate: fulltext.Candidate) -> bool:
-        title = _terms(candidate, "title")
+        title = ordering.terms(candidate, "title")
         return any(
             tuple(title[start : start + width]) == wanted for start in range(len(title) - width + 1)
         )
@@ -236,7 +251,9 @@ def _title_phrase(
     found = fulltext.candidates(
         match, filters, CANDIDATES, scored=[term for keyword in scored for term in keyword]
     )
-    return [candidate.product_id for candidate in _ranked(found, scored, limit, holds_words)]
+    return [
+        candidate.product_id for candidate in ordering.ranked(found, scored, limit, holds_words)
+    ]
 
 
 def _broadened(filters: fulltext.Filters, keywords: list[list[str]], limit: int) -> list[int]:
@@ -247,13 +264,13 @@ def _broadened(filters: fulltext.Filters, keywords: list[list[str]], limit: int)
         # Any word of any keyword: a product that holds part of a phrase still ranks by it.
         words = [[term] for term in dict.fromkeys(term for keyword in keywords for term in keyword)]
         found = fulltext.candidates(fulltext.Match(words, every=False), filters, CANDIDATES)
-        matched = _ranked(found, keywords, limit)
+        matched = ordering.ranked(found, keywords, limit)
     heads = [keyword[-1] for keyword in keywords]
     asked = {term for keyword in keywords for term in keyword}
     accessories = [
         candidate.product_id
         for candidate in matched
-        if text.accessory_of(heads, _terms(candidate, "title"), asked)
+        if text.accessory_of(heads, ordering.terms(candidate, "title"), asked)
     ]
     chosen = [
         candidate.product_id for candidate in matched if candidate.product_id not in accessories
@@ -268,85 +285,3 @@ def _broadened(filters: fulltext.Filters, keywords: list[list[str]], limit: int)
 
 def _by_id(filters: fulltext.Filters, limit: int) -> list[int]:
     return [candidate.product_id for candidate in fulltext.candidates(None, filters, limit)]
-
-
-def _ranked(
-    candidates: list[fulltext.Candidate],
-    keywords: Sequence[Sequence[str]],
-    limit: int,
-    keep: Callable[[fulltext.Candidate], bool] | None = None,
-    *,
-    by_order: bool = False,
-) -> list[fulltext.Candidate]:
-    """The best `limit` of the candidates that `keep` keeps: inside the resolved categories
-    first, then the product itself before accessories of it (text.accessory_of), then by the
-    database's score, then by creator sales; the product id breaks the last ties.
-
-    A candidate's text is read (its title analyzed) only as far down the order as it takes to
-    find `limit` products: a few titles, not all of them. With `by_order`, the candidates'
-    own order stands for all of it."""
-    heads = [keyword[-1] for keyword in keywords if keyword]
-    asked = {term for keyword in keywords for term in keyword}
-    ordered = sorted(
-        candidates,
-        key=lambda candidate: (
-            ()
-            if by_order
-            else (
-                not candidate.in_categories,
-                -round(candidate.score, 9),
-                -candidate.sales,
-                candidate.product_id,
-            )
-        ),
-    )
-    chosen: list[fulltext.Candidate] = []
-    for _, group in groupby(ordered, key=lambda candidate: candidate.in_categories):
-        accessories = []
-        for candidate in group:
-            if keep is not None and not keep(candidate):
-                continue
-            if text.accessory_of(heads, _terms(candidate, "title"), asked):
-                accessories.append(candidate)
-                continue
-            chosen.append(candidate)
-            if len(chosen) >= limit:
-                return chosen
-        chosen.extend(accessories)
-        if len(chosen) >= limit:
-            return chosen[:limit]
-    return chosen
-
-
-def _terms(candidate: fulltext.Candidate, name: str) -> list[str]:
-    """A field of a candidate as the analyzer reads it (stop words kept: phrases count them)."""
-    if name == "title":
-        return text.terms(candidate.title)
-    if name == "tags":
-        return text.terms(" . ".join(candidate.tags))
-    if name == "brand":
-        return text.terms(candidate.brand or "")
-    return text.terms(f"{candidate.category_l1 or ''} . {candidate.category_l2 or ''}")
-
-
-def catalog_categories() -> list[str]:
-    """Every category name (level 1 and 2) the catalog uses: what the engine may answer."""
-
-    def compute() -> list[str]:
-        names: set[str] = set()
-        for level in ("category_l1", "category_l2"):
-            # Each name found by one step down the column's index from the one before (a
-            # "loose index scan"): as many steps as names, however many products (a DISTINCT
-            # reads the whole table: seconds at a million products).
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "WITH RECURSIVE names(name) AS ("
-                    f"SELECT MIN({level}) FROM catalog_product WHERE {level} > '' "
-                    f"UNION ALL SELECT (SELECT MIN({level}) FROM catalog_product "
-                    f"WHERE {level} > names.name) FROM names WHERE names.name IS NOT NULL) "
-                    "SELECT name FROM names WHERE name IS NOT NULL"
-                )
-                names.update(row[0] for row in cursor.fetchall())
-        return sorted(names)
-
-    return list(cached("catalog:categories", CATEGORIES_CACHE_S, compute))

@@ -151,6 +151,9 @@ REDIS_URL = env.str("REDIS_URL", default="")
 INTENT_ENGINE_CACHE_ENTRIES = bounded_int("INTENT_ENGINE_CACHE_ENTRIES", 10_000, 100, 10_000_000)
 CATALOG_CACHE_S = bounded_int("CATALOG_CACHE_S", 60, 0, 3600, " seconds")
 CATALOG_CACHE_ENTRIES = bounded_int("CATALOG_CACHE_ENTRIES", 5_000, 100, 1_000_000)
+# The semantic signal of search (catalog/semantic.py): products' and queries' embeddings. Off,
+# nothing is embedded and search is the lexical tiers alone.
+SEMANTIC_SEARCH = env.bool("SEMANTIC_SEARCH", default=True)
 # A2A tasks: how many the embedded default's file store keeps, and the Redis that keeps them
 # (REDIS_URL unless named), agents/a2a_tasks.py.
 A2A_TASK_STORE_ENTRIES = bounded_int("A2A_TASK_STORE_ENTRIES", 5_000, 100, 1_000_000)

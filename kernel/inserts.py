@@ -173,9 +173,11 @@ def _write_in_one_statement(parts: list[Part], rows: list[Sequence[Row]]) -> lis
 
 def _json_default(value: Any) -> Any:
     """A decimal as text, which PostgreSQL parses with the column's type, exactly (orjson
-    writes dates and times itself, in ISO 8601)."""
+    writes dates and times itself, in ISO 8601); bytes in bytea's hex form."""
     if isinstance(value, Decimal):
         return str(value)
+    if isinstance(value, bytes):
+        return "\\x" + value.hex()
     raise TypeError(f"{type(value).__name__} cannot be written in bulk")
 
 

@@ -28,7 +28,16 @@ CATALOG = Path(
     )
 )
 LIMIT = 10
-TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "partial", "broadened", "trending")
+TIERS = (
+    "raw_substring",
+    "strict",
+    "narrow",
+    "fuzzy",
+    "partial",
+    "semantic",
+    "broadened",
+    "trending",
+)
 
 
 def serve(database_url: str, output: Path) -> None:

@@ -3,6 +3,7 @@
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from catalog.search import TIERS
 from catalog.serializers import CardSerializer
 from kernel.serializer_fields import (
     channel_field,
@@ -64,7 +65,7 @@ class RecommendSerializer(serializers.Serializer):
         help_text="Machine hint: whether trending products filled the list.",
     )
     match_tier = serializers.ChoiceField(
-        choices=["raw_substring", "strict", "narrow", "fuzzy", "partial", "broadened", "none"],
+        choices=[*TIERS, "none"],
         help_text="The loosest retrieval tier that contributed a product, before trending fill.",
     )
     intent_source = serializers.ChoiceField(choices=["engine", "engine_cached"])

@@ -33,8 +33,8 @@ class RecommendViewSet(WaitingViewSet):
         operation_id="recommend",
         summary="Product cards for a natural-language shopping intent",
         description="The intent engine resolves the words; products are retrieved in tiers "
-        "(raw_substring, strict, narrow, fuzzy, partial, broadened) within the region and "
-        "budget, then trending products fill the list. Each card's cta.primary.url carries "
+        "(raw_substring, strict, narrow, fuzzy, partial, semantic, broadened) within the region "
+        "and budget, then trending products fill the list. Each card's cta.primary.url carries "
         "its rec_id and must be handed to the shopper verbatim. The Intent, one catalog "
         "Proposal per card and a MatchSession are recorded; demand_token, the intent's demand"
         " credential, is shown only in this answer. 503 `intent_engine_unavailable` when the "

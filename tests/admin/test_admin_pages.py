@@ -6,7 +6,7 @@ from django.contrib.admin.utils import quote
 from django.urls import reverse
 from django.utils import timezone
 
-from catalog.models import Recommendation
+from catalog.models import Product, Recommendation
 from matching.models import Intent, IntentMandate, MatchSession, Proposal
 from merchants.endpoints import NOT_PUBLIC
 from merchants.models import MerchantAgent
@@ -73,6 +73,14 @@ def test_a_product_shows_its_search_document_and_the_vocabulary_is_read_only(sta
     assert b"&quot;title&quot;: &quot;trailfox gtx trail run shoe&quot;" in page.content
     assert b"trailfox" in words.content
     assert staff_client.get(reverse("admin:catalog_searchword_add")).status_code == 403
+    assert b"256 bytes, written with the text above" in page.content
+
+
+def test_a_product_without_an_embedding_says_how_to_write_it(staff_client):
+    Product.objects.filter(pk=1001).update(embedding=None)
+    page = staff_client.get(reverse("admin:catalog_product_change", args=[1001]))
+
+    assert b"embed_catalog" in page.content
 
 
 @pytest.mark.parametrize("model_name", ["recommendation", "click"])

@@ -1,0 +1,66 @@
+"""The order inside a tier (catalog/search.py): the resolved categories first, the product
+itself before accessories of it, then the database's score or the tier's own order."""
+
+from collections.abc import Callable, Sequence
+from itertools import groupby
+
+from catalog import fulltext, text
+
+
+def ranked(
+    candidates: list[fulltext.Candidate],
+    keywords: Sequence[Sequence[str]],
+    limit: int,
+    keep: Callable[[fulltext.Candidate], bool] | None = None,
+    *,
+    by_order: bool = False,
+) -> list[fulltext.Candidate]:
+    """The best `limit` of the candidates that `keep` keeps: inside the resolved categories
+    first, then the product itself before accessories of it (text.accessory_of), then by the
+    database's score, then by creator sales; the product id breaks the last ties.
+
+    A candidate's text is read (its title analyzed) only as far down the order as it takes to
+    find `limit` products: a few titles, not all of them. With `by_order`, the candidates'
+    own order stands for all of it."""
+    heads = [keyword[-1] for keyword in keywords if keyword]
+    asked = {term for keyword in keywords for term in keyword}
+    ordered = sorted(
+        candidates,
+        key=lambda candidate: (
+            ()
+            if by_order
+            else (
+                not candidate.in_categories,
+                -round(candidate.score, 9),
+                -candidate.sales,
+                candidate.product_id,
+            )
+        ),
+    )
+    chosen: list[fulltext.Candidate] = []
+    for _, group in groupby(ordered, key=lambda candidate: candidate.in_categories):
+        accessories = []
+        for candidate in group:
+            if keep is not None and not keep(candidate):
+                continue
+            if text.accessory_of(heads, terms(candidate, "title"), asked):
+                accessories.append(candidate)
+                continue
+            chosen.append(candidate)
+            if len(chosen) >= limit:
+                return chosen
+        chosen.extend(accessories)
+        if len(chosen) >= limit:
+            return chosen[:limit]
+    return chosen
+
+
+def terms(candidate: fulltext.Candidate, name: str) -> list[str]:
+    """A field of a candidate as the analyzer reads it (stop words kept: phrases count them)."""
+    if name == "title":
+        return text.terms(candidate.title)
+    if name == "tags":
+        return text.terms(" . ".join(candidate.tags))
+    if name == "brand":
+        return text.terms(candidate.brand or "")
+    return text.terms(f"{candidate.category_l1 or ''} . {candidate.category_l2 or ''}")

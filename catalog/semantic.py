@@ -1,0 +1,220 @@
+"""The semantic signal of search: what a product's text and a shopper's query mean, as vectors.
+
+A small embedding model that ships its weights inside its wheel (wordllama 0.4, 256 dimensions,
+16 MB) turns text into a vector; two texts that mean the same thing ("trousers" and "pants",
+"couch" and "sofa") point the same way. The model is loaded once per process, from the package's
+own folder, never from the network: `load()` is told where its tokenizer lies (the package's
+folder, where its wheel puts it) and that it may not download.
+
+- A product's vector is made of its title, tags, brand and categories (product_text()), written
+  with its search document, in the database beside it (Product.embedding, `VECTOR_BYTES` bytes:
+  each of the unit vector's 256 components as a signed byte). No process holds the catalog's
+  vectors: search reads the few it compares (catalog/search.py) with their products.
+- The shopper's query (the model's keywords, else the shopper's words) is embedded at request
+  time: well under a millisecond.
+- similarity() is the cosine of two vectors, about -1 to 1; unrelated product texts score about
+  0.1-0.3 with a query, the same product in other words 0.5 and more.
+
+`SEMANTIC_SEARCH=false` turns the signal off: nothing is embedded, at import or at request time,
+and search is what the lexical tiers find. Products written while it was off have no vector
+until `manage.py embed_catalog` writes them.
+"""
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+Vector = Any  # a unit vector: NDArray[np.float32] of DIMENSIONS
+
+DIMENSIONS = 256
+VECTOR_BYTES = DIMENSIONS
+# A signed byte a component: the unit vector times SCALE, rounded (cosines keep 2-3 digits).
+SCALE = 127.0
+# The longest text a product or query is embedded by (the model reads about 512 tokens).
+MAX_CHARS = 1000
+
+_loading = threading.Lock()
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "SEMANTIC_SEARCH", True))
+
+
+@cache
+def model() -> Any:
+    """The embedding model, loaded once per process from the wheel's own folder."""
+    with _loading:
+        import wordllama
+
+        folder = Path(wordllama.__file__).resolve().parent
+        return wordllama.WordLlama.load(cache_dir=folder, disable_download=True, dim=DIMENSIONS)
+
+
+def product_text(
+    *,
+    title: str,
+    tags: Iterable[Any],
+    brand: str | None,
+    category_l1: str | None,
+    category_l2: str | None,
+) -> str:
+    """What a product's vector says: its title, tags, brand and categories (its description
+    names too much that it is not)."""
+    parts = [title, " ".join(tag for tag in tags if isinstance(tag, str)), brand or ""]
+    parts += [category_l1 or "", category_l2 or ""]
+    return " . ".join(part for part in parts if part)[:MAX_CHARS]
+
+
+def of_fields(fields: dict[str, Any]) -> str:
+    """product_text() of a product given as its column values (an import row, a model)."""
+    return product_text(
+        title=str(fields.get("title") or ""),
+        tags=fields.get("tags") or [],
+        brand=fields.get("brand"),
+        category_l1=fields.get("category_l1"),
+        category_l2=fields.get("category_l2"),
+    )
+
+
+def vectors(texts: Sequence[str]) -> "NDArray[np.float32]":
+    """The unit vectors of `texts`, one row each."""
+    import numpy as np
+
+    if not texts:
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    found = model().embed([text[:MAX_CHARS] for text in texts], norm=True)
+    return np.asarray(found, dtype=np.float32).reshape(len(texts), DIMENSIONS)
+
+
+def encode(rows: "NDArray[np.float32]") -> list[bytes]:
+    """Each unit vector as the bytes a product keeps (a signed byte a component)."""
+    import numpy as np
+
+    quantized = np.clip(np.rint(rows * SCALE), -127, 127).astype(np.int8)
+    return [row.tobytes() for row in quantized]
+
+
+def embeddings(texts: Sequence[str]) -> list[bytes]:
+    """The bytes each text's vector is kept as."""
+    return encode(vectors(texts))
+
+
+@lru_cache(maxsize=1024)
+def query_vector(text: str) -> "NDArray[np.float32] | None":
+    """The unit vector of a query; None when it has no words."""
+    if not text.strip():
+        return None
+    return vectors([text])[0]
+
+
+def similarities(query: "NDArray[np.float32]", kept: Sequence[bytes | None]) -> list[float]:
+    """The cosine of the query with each kept vector; 0 where a product has none."""
+    import numpy as np
+
+    whole = [index for index, blob in enumerate(kept) if blob and len(blob) == VECTOR_BYTES]
+    found = [0.0] * len(kept)
+    if not whole:
+        return found
+    matrix = np.frombuffer(b"".join(kept[index] or b"" for index in whole), dtype=np.int8)
+    scores = matrix.reshape(len(whole), DIMENSIONS).astype(np.float32) @ query / SCALE
+    for index, score in zip(whole, scores.tolist(), strict=True):
+        found[index] = float(score)
+    return found
+
+
+def word_likeness(query_words: Sequence[str], titles: Sequence[Sequence[str]]) -> list[float]:
+    """How well each title's words answer the query's words: for each query word, the cosine
+    of the title word nearest to it in meaning ("couch": "sofa" 0.51, "cover": "cover" 1.0),
+    averaged over the query's words. A synonym the titles use lifts a product this way, where
+    the whole title's vector, diluted by its other words, would not."""
+    import numpy as np
+
+    wanted = list(dict.fromkeys(query_words))
+    if not wanted or not titles:
+        return [0.0] * len(titles)
+    query = _word_matrix(wanted)
+    found = []
+    for title in titles:
+        words = list(dict.fromkeys(title))
+        if not words:
+            found.append(0.0)
+            continue
+        alike = query @ _word_matrix(words).T
+        found.append(float(np.mean(alike.max(axis=1))))
+    return found
+
+
+# Word vectors, once per process: a catalog's titles use tens of thousands of words (a process
+# keeps at most WORDS_KEPT of them, 1 kB each, however large the catalog).
+WORDS_KEPT = 20_000
+_words: dict[str, "NDArray[np.float32]"] = {}
+
+
+def _word_matrix(words: Sequence[str]) -> "NDArray[np.float32]":
+    import numpy as np
+
+    known = {word: _words[word] for word in words if word in _words}
+    unknown = [word for word in dict.fromkeys(words) if word not in known]
+    if unknown:
+        if len(_words) + len(unknown) > WORDS_KEPT:
+            _words.clear()
+        for word, row in zip(unknown, vectors(unknown), strict=True):
+            known[word] = _words[word] = row
+    return np.stack([known[word] for word in words])
+
+
+def nearest_names(
+    query: "NDArray[np.float32]", names: Sequence[str], *, least: float, most: int
+) -> list[str]:
+    """Up to `most` of `names` (category names) nearest in meaning to the query, each at
+    least `least` alike, nearest first."""
+    if not names:
+        return []
+    kept = _name_vectors(tuple(names))
+    scored = sorted(zip(similarities(query, kept), names, strict=True), key=lambda pair: -pair[0])
+    return [name for score, name in scored[:most] if score >= least]
+
+
+@lru_cache(maxsize=4)
+def _name_vectors(names: tuple[str, ...]) -> list[bytes]:
+    """The vectors of a list of category names, once per process and list (a catalog has a few
+    hundred names; the last four lists are kept)."""
+    return embeddings(names)
+
+
+def warm() -> None:
+    """Load the model now (a web worker at start), so no shopper's request waits for it."""
+    if enabled():
+        query_vector("warm")
+
+
+def embed_missing(
+    product_model: Any, *, batch: int = 1000, progress: Callable[[int], object] | None = None
+) -> int:
+    """Write the embedding of every product that has none (written while the signal was off,
+    or before it existed), `batch` products a statement; how many were written. Nothing while
+    the signal is off. `progress` is told each batch's size."""
+    if not enabled():
+        return 0
+    written = 0
+    missing = product_model.objects.filter(embedding__isnull=True).order_by("pk")
+    fields = ("pk", "title", "tags", "brand", "category_l1", "category_l2")
+    while rows := list(missing.values(*fields)[:batch]):
+        kept = embeddings([of_fields(row) for row in rows])
+        products = [
+            product_model(pk=row["pk"], embedding=blob)
+            for row, blob in zip(rows, kept, strict=True)
+        ]
+        product_model.objects.bulk_update(products, ["embedding"])
+        written += len(rows)
+        if progress:
+            progress(len(rows))
+    return written

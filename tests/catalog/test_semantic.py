@@ -1,0 +1,223 @@
+"""The semantic signal of search (catalog/semantic.py, catalog/meaning.py): the wheel's own model,
+each product's embedding kept beside it, the semantic tier between the partial tier and the
+category's other products, and the setting that turns it off. Every figure here comes from the
+real model, loaded from its wheel."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from decimal import Decimal
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from catalog import importer, semantic
+from catalog.models import Product
+from catalog.search import SearchQuery, retrieve, tier_ids
+from tests.catalog.test_import import product_line
+from tests.factories import ProductFactory, VideoFactory
+
+pytestmark = pytest.mark.django_db
+
+APPLIANCES = [
+    (5001, "Whirlpool Double Door Refrigerator 265 L", "Kitchen Appliances", 0),
+    (5002, "Prestige Gas Stove 3 Burner", "Kitchen Appliances", 500),
+    (5003, "Electric Kettle 1.5 L", "Kitchen Appliances", 900),
+    (5004, "Canvas Sneakers", "Footwear", 0),
+    (5005, "Cotton Socks Pack of 3", "Clothing", 0),
+]
+
+
+@pytest.fixture
+def appliances(db):
+    for pid, title, category, sales in APPLIANCES:
+        product = ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="Home", category_l2=category,
+            price_usd=Decimal("30.00"), regions=[],
+        )  # fmt: skip
+        if sales:
+            VideoFactory(product=product, gmv_usd=Decimal(sales))
+
+
+def vector(words):
+    found = semantic.query_vector(words)
+    assert found is not None
+    return found
+
+
+def blob(value):
+    assert value is not None
+    return bytes(value)
+
+
+def plan(keywords, categories=()):
+    return SearchQuery(text="", keywords=list(keywords), categories=list(categories))
+
+
+def test_the_model_loads_from_its_wheel_with_no_network(tmp_path):
+    """In a fresh interpreter with an empty home (no cache of any download) and every socket
+    refused by an audit hook, the model loads and embeds."""
+    script = textwrap.dedent(
+        """
+        import sys
+
+        def guard(event, args):
+            if event in ("socket.connect", "socket.getaddrinfo", "socket.gethostbyname"):
+                raise OSError(f"network use refused: {event} {args!r}")
+
+        sys.addaudithook(guard)
+        import socket
+        try:
+            socket.getaddrinfo("example.com", 443)
+        except OSError as refused:
+            assert "network use refused" in str(refused)
+        else:
+            raise SystemExit("the guard let a name lookup through")
+        import django
+        django.setup()
+        from catalog import semantic
+        fridge = semantic.query_vector("fridge")
+        kept = semantic.embeddings(["Double Door Refrigerator", "Gas Stove 3 Burner"])
+        alike = semantic.similarities(fridge, kept)
+        print(len(kept[0]), alike[0] > alike[1])
+        """
+    )
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "HF_HOME": str(tmp_path / "hf"),
+        "DJANGO_SETTINGS_MODULE": "gateway.settings",
+    }
+    env.pop("HF_HUB_OFFLINE", None)
+    done = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", script],
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [str(semantic.VECTOR_BYTES), "True"]
+    assert not any(tmp_path.rglob("*.safetensors"))  # nothing was fetched into the empty home
+
+
+def test_each_product_keeps_its_embedding_and_a_new_text_rewrites_it(appliances):
+    fridge = Product.objects.get(id=5001)
+    assert isinstance(fridge.embedding, bytes | memoryview)
+    assert len(blob(fridge.embedding)) == semantic.VECTOR_BYTES
+    before = blob(fridge.embedding)
+
+    fridge.title = "Bajaj Room Heater 2000 W"
+    fridge.save(update_fields=["title"])
+    after = blob(Product.objects.get(id=5001).embedding)
+
+    assert after != before
+    heater = vector("room heater")
+    assert semantic.similarities(heater, [after])[0] > semantic.similarities(heater, [before])[0]
+
+
+def test_import_writes_each_products_embedding(db, monkeypatch):
+    monkeypatch.setattr(importer, "BATCH_SIZE", 2)  # three batches, each embedded on a thread
+    lines = [
+        json.dumps(product_line(pid, title=title, category_l2=category)).encode()
+        for pid, title, category, _ in APPLIANCES
+    ]
+    summary = importer.catalog_import(lines=lines)
+
+    assert summary.created == len(APPLIANCES)
+    assert not summary.rejected
+    kept = dict(Product.objects.values_list("id", "embedding"))
+    assert all(len(blob(kept[pid])) == semantic.VECTOR_BYTES for pid, *_ in APPLIANCES)
+    # Written for the product it belongs to, whichever batch and thread embedded it.
+    fridge = vector("fridge")
+    alike = semantic.similarities(fridge, [blob(kept[pid]) for pid, *_ in APPLIANCES])
+    assert max(range(len(alike)), key=alike.__getitem__) == 0
+
+
+def test_a_word_the_titles_do_not_use_finds_the_product_that_means_it(appliances):
+    """No title says "fridge": the word tiers and the partial tier find nothing, the semantic
+    tier finds the refrigerator, and the category's other products follow as broadened."""
+    asked = plan(["fridge"], ["Kitchen Appliances"])
+    for tier in ("raw_substring", "strict", "narrow", "fuzzy", "partial"):
+        assert tier_ids(tier, asked, 10) == [], tier
+
+    assert tier_ids("semantic", asked, 10) == [5001]
+    retrieval = retrieve(asked, 3)
+    assert [(hit.product_id, hit.tier) for hit in retrieval.hits] == [
+        (5001, "semantic"),
+        (5003, "broadened"),  # the best seller first
+        (5002, "broadened"),
+    ]
+    assert retrieval.match_tier == "broadened"
+
+
+def test_with_no_category_named_the_nearest_category_stands_in(appliances):
+    asked = plan(["fridge"])
+
+    assert tier_ids("semantic", asked, 10) == [5001]
+    assert tier_ids("broadened", asked, 10) == []  # no category was named
+
+
+def test_the_semantic_tier_keeps_to_budget_region_and_exclusions(appliances):
+    Product.objects.filter(id=5001).update(price_usd=Decimal("500.00"))
+    over_budget = SearchQuery(
+        text="", keywords=["fridge"], categories=["Kitchen Appliances"], budget_max=100
+    )
+    assert tier_ids("semantic", over_budget, 10) == []
+
+    Product.objects.filter(id=5001).update(price_usd=Decimal("30.00"), regions=["US"])
+    elsewhere = SearchQuery(
+        text="", keywords=["fridge"], categories=["Kitchen Appliances"], region="IN"
+    )
+    assert tier_ids("semantic", elsewhere, 10) == []
+
+    Product.objects.filter(id=5001).update(regions=[])
+    ruled_out = SearchQuery(
+        text="",
+        keywords=["fridge"],
+        categories=["Kitchen Appliances"],
+        excluded=[["whirlpool"]],
+    )
+    assert tier_ids("semantic", ruled_out, 10) == []
+
+
+@override_settings(SEMANTIC_SEARCH=False)
+def test_the_setting_turns_the_signal_off(appliances):
+    asked = plan(["fridge"], ["Kitchen Appliances"])
+
+    assert tier_ids("semantic", asked, 10) == []
+    retrieval = retrieve(asked, 3)
+    assert [hit.tier for hit in retrieval.hits] == ["broadened"] * 3
+    assert retrieval.hits[0].product_id == 5003  # the category by sales: no meaning read
+
+    kettle = Product.objects.get(id=5003)
+    kettle.title = "Electric Kettle 1.8 L"
+    kettle.save()
+    assert Product.objects.get(id=5003).embedding is None  # never a stale vector
+
+
+def test_embed_catalog_writes_what_is_missing(appliances):
+    Product.objects.filter(id__in=[5001, 5002]).update(embedding=None)
+    out = StringIO()
+
+    call_command("embed_catalog", stdout=out, stderr=StringIO())
+
+    assert out.getvalue().strip() == "embedded 2 products"
+    assert Product.objects.filter(embedding__isnull=True).count() == 0
+    assert tier_ids("semantic", plan(["fridge"], ["Kitchen Appliances"]), 10) == [5001]
+
+
+@override_settings(SEMANTIC_SEARCH=False)
+def test_embed_catalog_refuses_while_the_signal_is_off(appliances):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="SEMANTIC_SEARCH is off"):
+        call_command("embed_catalog", stdout=StringIO(), stderr=StringIO())
