@@ -129,21 +129,29 @@ def candidates_query(
     )
 
 
-def documents_with(term: str, cap: int) -> int:
-    """How many products hold `term` (a stem) in any field, counted up to `cap`."""
+def documents_with(term: str | Sequence[str], cap: int) -> int:
+    """How many products hold `term` (a stem, or a phrase's stems standing together) in any
+    field, counted up to `cap`."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # Never a tiny LIMIT: PostgreSQL's planner takes LIMIT 1 as a promise that a scan
             # of the table finds a row at once, and a rare word (the ones the fuzzy tier asks
             # about) then costs a scan of every product (docs/benchmarks.md, "Scale").
+            phrase = Match([[term] if isinstance(term, str) else term], exact_phrase=True)
             cursor.execute(
                 "SELECT least(count(*), %s) FROM (SELECT 1 FROM catalog_product "
                 "WHERE search_vector @@ to_tsquery('simple', %s) LIMIT %s) found",
-                [cap, _pg_term(term), max(cap, SMALLEST_COUNT)],
+                [cap, _pg_query(phrase), max(cap, SMALLEST_COUNT)],
+            )
+        elif isinstance(term, str):
+            cursor.execute(
+                "SELECT min(doc, %s) FROM catalog_product_fts_terms WHERE term = %s", [cap, term]
             )
         else:
             cursor.execute(
-                "SELECT min(doc, %s) FROM catalog_product_fts_terms WHERE term = %s", [cap, term]
+                "SELECT count(*) FROM (SELECT 1 FROM catalog_product_fts "
+                "WHERE catalog_product_fts MATCH %s LIMIT %s)",
+                [_fts5_query(Match([term], exact_phrase=True)), cap],
             )
         row = cursor.fetchone()
     return int(row[0] or 0) if row else 0

@@ -33,7 +33,7 @@ no request reads more than that back, and no process holds anything that grows w
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from catalog import fulltext, meaning, metrics, ordering, spelling, text, trending
@@ -145,7 +145,9 @@ def tier_ids(
             return []
         return _every(fulltext.Match(corrected, fields=NOT_CATEGORY), filters, corrected, limit)
     if tier == "partial":
-        return _partial(*spelling.known(query.keywords), filters, limit, meaning.of(query))
+        known = spelling.known(query.keywords)
+        units = text.model_units(query.keywords)
+        return _partial(*known, filters, limit, meaning.of(query), units)
     if tier == "semantic":
         return meaning.nearest(filters, keywords, limit, meaning.of(query))
     if not categories:
@@ -179,6 +181,7 @@ def _partial(
     filters: fulltext.Filters,
     limit: int,
     sense: meaning.Meaning | None = None,
+    units: Sequence[tuple[str, ...]] = (),
 ) -> list[int]:
     """The products holding a keyword's head (its last word of letters alone, which names a
     product: "cooker" of "pressure cooker", "rockerz" of "rockerz 450"), those holding the
@@ -186,7 +189,8 @@ def _partial(
     rare "cooker" outweighs a common "kitchen"), then those of the resolved categories, then
     by the database's score of every word. A corrected word (`guessed`) names no product on
     its own and weighs least: a shopper's word in another language can be corrected into a
-    rare word of this one ("ghadi" into "khadi")."""
+    rare word of this one ("ghadi" into "khadi"). A model number or measure (`units`: "1.5",
+    "x200") counts only where its terms stand together."""
     words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
     if len(words) < 2:
         return []  # one word: the word tiers asked for it whole
@@ -198,26 +202,35 @@ def _partial(
         - guessed
         - text.AUDIENCE_TERMS
     )
-    weight = {
-        word: 1.0
-        if word in guessed
-        else 1 + math.log2((COMMON + 1) / (1 + fulltext.documents_with(word, COMMON)))
+    counted = [unit for unit in units if set(unit) <= set(words)]
+    in_units = {term for unit in counted for term in unit}
+    # What counts, each once: a word, or a model number's terms standing together.
+    weight: dict[str | tuple[str, ...], float] = {
+        word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, COMMON))
         for word in words
+        if word not in in_units
     }
-    match = fulltext.Match([[term] for term in words], fields=NOT_CATEGORY, every=False)
+    weight.update({unit: _weight(fulltext.documents_with(unit, COMMON)) for unit in counted})
+    # A product must hold a word of some weight: the words that most products hold (a model's
+    # numbers, "1" and "5" of "1.5 ton") would fill the database's window with products that
+    # hold nothing else; they still count in each product's weight.
+    telling = [
+        [item] if isinstance(item, str) else list(item) for item, w in weight.items() if w > 1
+    ]
+    match = fulltext.Match(telling or [[word] for word in words], fields=NOT_CATEGORY, every=False)
     found = fulltext.candidates(match, filters, CANDIDATES, scored=words)
 
-    def held(candidate: fulltext.Candidate) -> set[str]:
-        return {
-            term for name in ("title", "tags", "brand") for term in ordering.terms(candidate, name)
-        } & set(words)
+    def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
+        fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]
+        present: set[str | tuple[str, ...]] = {term for field in fields for term in field}
+        present |= {unit for unit in counted if any(text.adjacent(unit, f) for f in fields)}
+        return present & weight.keys()
 
-    weighed = [(candidate, held(candidate)) for candidate in found]
     whole = sum(weight.values())
     kept = [
-        (candidate, sum(weight[word] for word in holds) / whole)
-        for candidate, holds in weighed
-        if holds & heads
+        (candidate, sum(weight[item] for item in holds) / whole)
+        for candidate in found
+        if (holds := held(candidate)) & heads
     ]
     if sense is not None:
         kept = meaning.fused(sense, kept)
@@ -228,6 +241,11 @@ def _partial(
         candidate.product_id
         for candidate in ordering.ranked(ordered, keywords, limit, by_order=True)
     ]
+
+
+def _weight(count: int) -> float:
+    """A word's weight in the partial tier: 1 for a word COMMON products hold, more the fewer."""
+    return 1 + math.log2((COMMON + 1) / (1 + count))
 
 
 def _title_phrase(

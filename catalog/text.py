@@ -118,6 +118,33 @@ def query_terms(text: str) -> list[str]:
     return [stem(word) for word in words(text) if word not in STOP_WORDS]
 
 
+# A model number or a measure written as one token: digits with letters or with a decimal part
+# ("x200", "v236w", "256gb", "1.5"). The analyzer reads it as several terms ("1.5": 1, 5).
+_MODEL_TOKEN = re.compile(r"[^\W_]*\d[^\W_]*(?:[.,]\d+[^\W_]*)*")
+
+
+def model_units(keywords: Sequence[str]) -> list[tuple[str, ...]]:
+    """The model numbers and measures of the keywords, each as its terms in order: a unit
+    that counts only where those terms stand together ("1.5" of "1.5 ton" is not the 1 and 5
+    of "2.0 Ton ... 5 in 1")."""
+    units: list[tuple[str, ...]] = []
+    for keyword in keywords:
+        for token in _MODEL_TOKEN.findall(keyword):
+            found = tuple(terms(token))
+            if len(found) > 1 and found not in units:
+                units.append(found)
+    return units
+
+
+def adjacent(unit: Sequence[str], field: Sequence[str]) -> bool:
+    """Whether the terms of `unit` stand next to each other, in order, in `field`."""
+    width = len(unit)
+    return any(
+        tuple(field[start : start + width]) == tuple(unit)
+        for start in range(len(field) - width + 1)
+    )
+
+
 def near(phrase: Sequence[str], field: Sequence[str]) -> bool:
     """Whether the terms of `phrase` occur in `field` in their order, with at most
     PHRASE_SLACK other words among them ("yoga mat": "Yoga Exercise Mat", not "Mat for Yoga";

@@ -83,3 +83,42 @@ def test_a_word_corrected_into_another_names_no_product_and_weighs_least(kitchen
 
 def test_one_word_is_the_word_tiers_alone(kitchen):
     assert tier_ids("partial", plan(["cooker"]), 10) == []
+
+
+COOLING = [
+    (4101, "Lloyd 2.0 Ton 3 Star Inverter Split AC (5 in 1 Convertible, PM 2.5 Filter)"),
+    (4102, "Lloyd 1.5 Ton 5 Star Inverter Split AC (Copper)"),
+    (4103, "Voltas 1.5 Ton 3 Star Inverter Split AC"),
+    (4104, "Daikin 2.0 Ton 3 Star Inverter Split AC"),
+]
+
+
+@pytest.fixture
+def cooling(db):
+    for pid, title in COOLING:
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="Appliances",
+            category_l2="Air Conditioners", price_usd=Decimal("400.00"), regions=[],
+        )  # fmt: skip
+
+
+def test_a_model_number_counts_only_where_its_terms_stand_together(cooling):
+    """ "1.5" is the terms 1 and 5: the 2.0-ton Lloyd holds both ("5 in 1", "2.5"), never as
+    1.5; the series (Lloyd) leads, the asked size first within it, and another brand's 1.5 ton
+    before another brand's 2.0."""
+    found = tier_ids("partial", plan(["lloyd 1.5 ton 3 star inverter split ac"]), 10)
+
+    assert found == [4102, 4101, 4103, 4104]
+
+
+def test_model_units_are_the_tokens_that_mix_digits_with_letters_or_decimals():
+    from catalog import text
+
+    assert text.model_units(["lloyd 1.5 ton", "HP v236w", "x200 phone", "airdopes 141"]) == [
+        ("1", "5"),
+        ("v", "236", "w"),
+        ("x", "200"),
+    ]
+    assert text.model_units(["256gb", "256 GB"]) == [("256", "gb")]
+    assert text.adjacent(("1", "5"), text.terms("Lloyd 1.5 Ton"))
+    assert not text.adjacent(("1", "5"), text.terms("2.0 Ton, 5 in 1, PM 2.5"))
