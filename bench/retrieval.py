@@ -48,6 +48,8 @@ def plans() -> "list[dict[str, SearchQuery]]":
                 "fuzzy": search.SearchQuery("", typo, [], budget_max=150),
                 # The title's words and a weak one no title of its holds all of.
                 "partial": search.SearchQuery("", [" ".join(words), "premium gift"], category),
+                # Words no title holds: the semantic tier compares the category by meaning.
+                "semantic": search.SearchQuery("", [f"something like {words[0]}"], category),
                 "broadened": search.SearchQuery("", [], category, budget_max=150),
             }
         )

@@ -31,7 +31,7 @@ INSIDE = 0.2
 PARTIAL_FLOOR = 0.3
 NEAREST = 0.45
 CATEGORY_NEAREST = 0.3
-SEMANTIC_WINDOW = 1000
+SEMANTIC_WINDOW = 500
 # The candidates the semantic tier reads back that hold a keyword's word.
 CANDIDATES = 200
 # The weight of the whole text's vector in a product's likeness; the title's words have the rest.

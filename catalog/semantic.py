@@ -138,18 +138,21 @@ def word_likeness(query_words: Sequence[str], titles: Sequence[Sequence[str]]) -
     import numpy as np
 
     wanted = list(dict.fromkeys(query_words))
-    if not wanted or not titles:
+    vocabulary = list(dict.fromkeys(word for title in titles for word in title))
+    if not wanted or not vocabulary:
         return [0.0] * len(titles)
-    query = _word_matrix(wanted)
-    found = []
-    for title in titles:
-        words = list(dict.fromkeys(title))
-        if not words:
-            found.append(0.0)
-            continue
-        alike = query @ _word_matrix(words).T
-        found.append(float(np.mean(alike.max(axis=1))))
-    return found
+    index = {word: at for at, word in enumerate(vocabulary)}
+    # Each query word against every word the titles use, once; a title's words are columns of
+    # that, padded with a column nothing beats.
+    alike = _word_matrix(wanted) @ _word_matrix(vocabulary).T
+    alike = np.concatenate([alike, np.full((len(wanted), 1), -np.inf, np.float32)], axis=1)
+    width = max(len(title) for title in titles)
+    columns = np.full((len(titles), width), len(vocabulary), dtype=np.int64)
+    for row, title in enumerate(titles):
+        columns[row, : len(title)] = [index[word] for word in title]
+    best = alike[:, columns].max(axis=2)  # query words x titles
+    found = best.mean(axis=0)
+    return [float(value) if title else 0.0 for value, title in zip(found, titles, strict=True)]
 
 
 # Word vectors, once per process: a catalog's titles use tens of thousands of words (a process
