@@ -24,9 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from django.conf import settings
 from django.db import connection
 
+from catalog import versions
 from catalog.documents import FIELDS
+from kernel.cache import cached
 
 # PostgreSQL's four weights: the title A, tags and brand B, categories C, description D.
 _WEIGHT = {"title": "A", "tags": "B", "brand": "B", "category": "C", "description": "D"}
@@ -51,6 +54,8 @@ class Match:
     fields: Sequence[str] = FIELDS  # where the keywords may be found
     every: bool = True  # every keyword (else any one of them)
     exact_phrase: bool = False  # one keyword whose stems stand next to each other
+    # Any one of these stems as well (with every=False: one of `keywords` and one of these).
+    and_any: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -80,11 +85,18 @@ class Candidate:
 
 
 def candidates(
-    match: Match | None, filters: Filters, limit: int, *, scored: Sequence[str] = ()
+    match: Match | None,
+    filters: Filters,
+    limit: int,
+    *,
+    scored: Sequence[str] = (),
+    by_id: bool = True,
 ) -> list[Candidate]:
     """The best `limit` products `match` finds within `filters`; with no match, the products
-    of the filters' categories. `scored`: the stems to score by, when not the match's own."""
-    sql, params = candidates_query(match, filters, limit, scored=scored)
+    of the filters' categories, by id (else as the database finds them, through the
+    categories' indexes: never a walk of the catalog's ids). `scored`: the stems to score by,
+    when not the match's own."""
+    sql, params = candidates_query(match, filters, limit, scored=scored, by_id=by_id)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -106,15 +118,21 @@ def candidates(
 
 
 def candidates_query(
-    match: Match | None, filters: Filters, limit: int, *, scored: Sequence[str] = ()
+    match: Match | None,
+    filters: Filters,
+    limit: int,
+    *,
+    scored: Sequence[str] = (),
+    by_id: bool = True,
 ) -> tuple[str, list[Any]]:
     """The SQL and parameters candidates() runs (bench/search_100k.py reads its plan)."""
     if match is None:
         where, params, inside, inside_params = _filters(filters)
+        order = "ORDER BY p.id " if by_id else ""
         sql = (
             f"SELECT {_SELECTED}, {inside} AS inside, p.embedding, 0 AS score "  # noqa: S608
             "FROM catalog_product p "
-            f"WHERE {where} ORDER BY p.id LIMIT %s"
+            f"WHERE {where} {order}LIMIT %s"
         )
         params = [*inside_params, *params, limit]
     else:
@@ -131,7 +149,19 @@ def candidates_query(
 
 def documents_with(term: str | Sequence[str], cap: int) -> int:
     """How many products hold `term` (a stem, or a phrase's stems standing together) in any
-    field, counted up to `cap`."""
+    field, counted up to `cap`; kept by this process while the catalog's version holds (a
+    common word's count reads its whole list of products in the index)."""
+    key = orjson.dumps([term, cap]).decode()
+    return int(
+        cached(
+            f"catalog:documents:{versions.current()}:{key}",
+            settings.CATALOG_CACHE_S,
+            lambda: _count(term, cap),
+        )
+    )
+
+
+def _count(term: str | Sequence[str], cap: int) -> int:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # Never a tiny LIMIT: PostgreSQL's planner takes LIMIT 1 as a promise that a scan
@@ -349,7 +379,11 @@ def _pg_query(match: Match) -> str:
         return "(" + " | ".join(f"({shape})" for shape in shapes) + ")"
 
     joiner = " & " if match.every else " | "
-    return joiner.join(keyword(terms) for terms in match.keywords if terms)
+    query = joiner.join(keyword(terms) for terms in match.keywords if terms)
+    if match.and_any:
+        also = " | ".join(_pg_term(term, weights) for term in match.and_any)
+        query = f"({query}) & ({also})"
+    return query
 
 
 def _fts5_query(match: Match) -> str:
@@ -365,6 +399,9 @@ def _fts5_query(match: Match) -> str:
 
     joiner = " AND " if match.every else " OR "
     expression = joiner.join(keyword(terms) for terms in match.keywords if terms)
+    if match.and_any:
+        also = " OR ".join(f'"{term}"' for term in match.and_any)
+        expression = f"({expression}) AND ({also})"
     if set(match.fields) == set(FIELDS):
         return expression
     return "{" + " ".join(match.fields) + "} : (" + expression + ")"

@@ -206,6 +206,7 @@ def catalog_import(
     summary = ImportSummary()
     writer = _Writer(summary)
     batch: dict[int, ProductRecord] = {}
+    semantic.warm()  # the model loaded before the transaction, never while it holds locks
     with _Embedder() as embedder, transaction.atomic():
         for number, raw in enumerate(lines, start=1):
             if on_line:

@@ -7,8 +7,9 @@ The lexical tiers lead. Meaning (catalog/semantic.py) comes in at two places, bo
   of the resolved categories get INSIDE more, and a candidate that holds only some of the words
   and is unlike the query (below PARTIAL_FLOOR) is left to the tiers after it.
 - In the semantic tier, after the partial tier and before the category's other products: the
-  products at least NEAREST alike to the query, nearest first, among the resolved categories'
-  first SEMANTIC_WINDOW products and those holding any of the keywords' words. When the engine
+  products at least NEAREST alike to the query, nearest first, among SEMANTIC_WINDOW products of
+  the resolved categories (as their indexes yield them) and those holding any of the keywords'
+  words that fewer than COMMON products hold. When the engine
   named no category, the catalog's categories nearest the query (CATEGORY_NEAREST alike) stand
   in for them.
 
@@ -32,8 +33,10 @@ PARTIAL_FLOOR = 0.3
 NEAREST = 0.45
 CATEGORY_NEAREST = 0.3
 SEMANTIC_WINDOW = 500
-# The candidates the semantic tier reads back that hold a keyword's word.
+# The candidates the semantic tier reads back that hold a keyword's word, and how many products
+# holding a word make it too common to look for.
 CANDIDATES = 200
+COMMON = 1000
 # The weight of the whole text's vector in a product's likeness; the title's words have the rest.
 WHOLE = 0.5
 
@@ -97,8 +100,15 @@ def nearest(
     if not categories:
         return []
     inside = replace(filters, categories=categories, within=True)
-    pool = {c.product_id: c for c in fulltext.candidates(None, inside, SEMANTIC_WINDOW)}
-    words = [[term] for term in dict.fromkeys(term for keyword in keywords for term in keyword)]
+    window = fulltext.candidates(None, inside, SEMANTIC_WINDOW, by_id=False)
+    pool = {candidate.product_id: candidate for candidate in window}
+    # Those holding a keyword's word that few products hold, wherever they stand in the
+    # categories (a word most products hold would only fill the database's window).
+    words = [
+        [term]
+        for term in dict.fromkeys(term for keyword in keywords for term in keyword)
+        if fulltext.documents_with(term, COMMON) < COMMON
+    ]
     if words:
         match = fulltext.Match(words, every=False)
         for candidate in fulltext.candidates(match, inside, CANDIDATES):

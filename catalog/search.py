@@ -204,6 +204,7 @@ def _partial(
     )
     counted = [unit for unit in units if set(unit) <= set(words)]
     in_units = {term for unit in counted for term in unit}
+    heads -= in_units  # "gb" of "64gb" names no product
     # What counts, each once: a word, or a model number's terms standing together.
     weight: dict[str | tuple[str, ...], float] = {
         word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, COMMON))
@@ -211,14 +212,9 @@ def _partial(
         if word not in in_units
     }
     weight.update({unit: _weight(fulltext.documents_with(unit, COMMON)) for unit in counted})
-    # A product must hold a word of some weight: the words that most products hold (a model's
-    # numbers, "1" and "5" of "1.5 ton") would fill the database's window with products that
-    # hold nothing else; they still count in each product's weight.
-    telling = [
-        [item] if isinstance(item, str) else list(item) for item, w in weight.items() if w > 1
-    ]
-    match = fulltext.Match(telling or [[word] for word in words], fields=NOT_CATEGORY, every=False)
-    found = fulltext.candidates(match, filters, CANDIDATES, scored=words)
+    if not heads:
+        return []
+    found = _holding_heads(heads, weight, filters, words)
 
     def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
         fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]
@@ -241,6 +237,36 @@ def _partial(
         candidate.product_id
         for candidate in ordering.ranked(ordered, keywords, limit, by_order=True)
     ]
+
+
+def _holding_heads(
+    heads: set[str],
+    weight: dict[str | tuple[str, ...], float],
+    filters: fulltext.Filters,
+    words: list[str],
+) -> list[fulltext.Candidate]:
+    """The partial tier's candidates: products holding a head and another word of some weight
+    (in a catalog of a million a head such as "shoe" is held by hundreds of thousands; the
+    database ranks only its window of them), then those holding a head that few products
+    hold; the words that most products hold (a model's bare numbers) only score."""
+    telling = [
+        word
+        for word, value in weight.items()
+        if isinstance(word, str) and value > 1.0 and word not in heads
+    ]
+    held = fulltext.Match([[head] for head in sorted(heads)], fields=NOT_CATEGORY, every=False)
+    found: list[fulltext.Candidate] = []
+    if telling:
+        both = replace(held, and_any=telling)
+        found = fulltext.candidates(both, filters, CANDIDATES, scored=words)
+    # A head alone, where few products hold it: one that most products hold, with nothing else
+    # the shopper asked for, says little, and the database would walk the catalog for it.
+    rare = [[head] for head in sorted(heads) if weight.get(head, 1.0) > 1.0]
+    if rare and len(found) < CANDIDATES:
+        rest = replace(filters, exclude=(*filters.exclude, *(c.product_id for c in found)))
+        alone = replace(held, keywords=rare)
+        found += fulltext.candidates(alone, rest, CANDIDATES - len(found), scored=words)
+    return found
 
 
 def _weight(count: int) -> float:
