@@ -28,7 +28,7 @@ from catalog.categories import catalog_categories
 from catalog.query import SearchQuery
 
 FUSED = 0.5
-INSIDE = 0.2
+INSIDE = 0.05
 PARTIAL_FLOOR = 0.3
 NEAREST = 0.45
 CATEGORY_NEAREST = 0.3

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from catalog import search
 from catalog.search import SearchQuery, retrieve, tier_ids
 from tests.factories import ProductFactory
 
@@ -122,3 +123,16 @@ def test_model_units_are_the_tokens_that_mix_digits_with_letters_or_decimals():
     assert text.model_units(["256gb", "256 GB"]) == [("256", "gb")]
     assert text.adjacent(("1", "5"), text.terms("Lloyd 1.5 Ton"))
     assert not text.adjacent(("1", "5"), text.terms("2.0 Ton, 5 in 1, PM 2.5"))
+
+
+def test_a_head_that_most_products_hold_is_never_asked_for_alone(kitchen, monkeypatch):
+    """In a catalog where "kitchen" is common (here: COMMON lowered to 2, as a word of a
+    million products is), the products that hold it and nothing else asked for are not
+    candidates: asking the database for them would have it walk the catalog. The rare head
+    ("towel") still is."""
+    asked = plan(["towel", "kitchen"])
+    assert sorted(tier_ids("partial", asked, 10)) == [4003, 4004, 4005]
+
+    monkeypatch.setattr(search, "COMMON", 2)
+
+    assert tier_ids("partial", asked, 10) == [4003]
