@@ -22,6 +22,7 @@ for one of them, and so that no kind of query does worse with the signal than wi
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from catalog import fulltext, ordering, semantic, text
 from catalog.categories import catalog_categories
@@ -129,9 +130,13 @@ def nearest(
     ]
 
 
-def _title_words(candidate: fulltext.Candidate) -> list[str]:
-    return [
-        word
-        for word in text.words(candidate.title)
-        if word not in text.STOP_WORDS and len(word) > 1
-    ]
+def _title_words(candidate: fulltext.Candidate) -> tuple[str, ...]:
+    return _words_of(candidate.title)
+
+
+@lru_cache(maxsize=4096)
+def _words_of(title: str) -> tuple[str, ...]:
+    """A title's words as likeness compares them, once per process for the titles read most."""
+    return tuple(
+        word for word in text.words(title) if word not in text.STOP_WORDS and len(word) > 1
+    )

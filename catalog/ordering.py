@@ -2,6 +2,7 @@
 itself before accessories of it, then the database's score or the tier's own order."""
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import groupby
 
 from catalog import fulltext, text
@@ -55,12 +56,19 @@ def ranked(
     return chosen
 
 
-def terms(candidate: fulltext.Candidate, name: str) -> list[str]:
+def terms(candidate: fulltext.Candidate, name: str) -> tuple[str, ...]:
     """A field of a candidate as the analyzer reads it (stop words kept: phrases count them)."""
     if name == "title":
-        return text.terms(candidate.title)
+        return _read(candidate.title)
     if name == "tags":
-        return text.terms(" . ".join(candidate.tags))
+        return _read(" . ".join(candidate.tags))
     if name == "brand":
-        return text.terms(candidate.brand or "")
-    return text.terms(f"{candidate.category_l1 or ''} . {candidate.category_l2 or ''}")
+        return _read(candidate.brand or "")
+    return _read(f"{candidate.category_l1 or ''} . {candidate.category_l2 or ''}")
+
+
+@lru_cache(maxsize=4096)
+def _read(field: str) -> tuple[str, ...]:
+    """A field's terms, once per process for the fields read most (a tier reads each
+    candidate's title several times, and the best sellers' in every query)."""
+    return tuple(text.terms(field))

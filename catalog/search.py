@@ -47,6 +47,8 @@ TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "partial", "semantic", "b
 TRENDING = "trending"
 # The products a tier reads back from the database at most, before its exact checks and order.
 CANDIDATES = 200
+# The partial tier's: each is read word by word (its title, tags and brand) to be weighed.
+PARTIAL_CANDIDATES = CANDIDATES
 # How far the partial tier counts the products holding a word, to weigh it: a word this common
 # weighs least.
 COMMON = 1000
@@ -258,14 +260,14 @@ def _holding_heads(
     found: list[fulltext.Candidate] = []
     if telling:
         both = replace(held, and_any=telling)
-        found = fulltext.candidates(both, filters, CANDIDATES, scored=words)
+        found = fulltext.candidates(both, filters, PARTIAL_CANDIDATES, scored=words)
     # A head alone, where few products hold it: one that most products hold, with nothing else
     # the shopper asked for, says little, and the database would walk the catalog for it.
     rare = [[head] for head in sorted(heads) if weight.get(head, 1.0) > 1.0]
-    if rare and len(found) < CANDIDATES:
+    if rare and len(found) < PARTIAL_CANDIDATES:
         rest = replace(filters, exclude=(*filters.exclude, *(c.product_id for c in found)))
         alone = replace(held, keywords=rare)
-        found += fulltext.candidates(alone, rest, CANDIDATES - len(found), scored=words)
+        found += fulltext.candidates(alone, rest, PARTIAL_CANDIDATES - len(found), scored=words)
     return found
 
 
