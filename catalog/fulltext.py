@@ -13,7 +13,8 @@ questions; catalog/search.py and catalog/spelling.py ask them and never see SQL:
 - documents_with(): how many products hold a term, counted up to a cap.
 - spelled_like(): the vocabulary's words whose trigrams are most like a word's.
 
-Matches are written for the documents' stems, so they are a superset of what the gateway's
+Matches (catalog/fulltext_query.py writes them in each database's query language) are written
+for the documents' stems, so they are a superset of what the gateway's
 analyzer means by them: a phrase keyword's words near each other (in any order on SQLite),
 anywhere in the fields asked for. catalog/search.py checks each candidate against the exact
 rule (order, slack, one field) before it keeps it.
@@ -28,11 +29,10 @@ from django.conf import settings
 from django.db import connection
 
 from catalog import versions
-from catalog.documents import FIELDS
+from catalog.fulltext_query import Match as Match
+from catalog.fulltext_query import fts5_query, pg_query, pg_term
 from kernel.cache import cached
 
-# PostgreSQL's four weights: the title A, tags and brand B, categories C, description D.
-_WEIGHT = {"title": "A", "tags": "B", "brand": "B", "category": "C", "description": "D"}
 # ts_rank's weights of D, C, B, A; SQLite's bm25 weights of the FTS5 columns, in FIELDS order.
 PG_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
 FTS5_WEIGHTS = "3.0, 2.0, 1.5, 1.0, 0.5"
@@ -42,20 +42,6 @@ FTS5_WEIGHTS = "3.0, 2.0, 1.5, 1.0, 0.5"
 WINDOW = 2000
 # documents_with() counts at least this far on PostgreSQL (see there).
 SMALLEST_COUNT = 100
-# A phrase of more words than this is matched as all of its words, anywhere.
-LONGEST_PHRASE = 6
-
-
-@dataclass(frozen=True)
-class Match:
-    """What a tier looks for, in stems (text.query_terms)."""
-
-    keywords: Sequence[Sequence[str]]  # a keyword is one stem, or a phrase's stems in order
-    fields: Sequence[str] = FIELDS  # where the keywords may be found
-    every: bool = True  # every keyword (else any one of them)
-    exact_phrase: bool = False  # one keyword whose stems stand next to each other
-    # Any one of these stems as well (with every=False: one of `keywords` and one of these).
-    and_any: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -171,7 +157,7 @@ def _count(term: str | Sequence[str], cap: int) -> int:
             cursor.execute(
                 "SELECT least(count(*), %s) FROM (SELECT 1 FROM catalog_product "
                 "WHERE search_vector @@ to_tsquery('simple', %s) LIMIT %s) found",
-                [cap, _pg_query(phrase), max(cap, SMALLEST_COUNT)],
+                [cap, pg_query(phrase), max(cap, SMALLEST_COUNT)],
             )
         elif isinstance(term, str):
             cursor.execute(
@@ -181,7 +167,7 @@ def _count(term: str | Sequence[str], cap: int) -> int:
             cursor.execute(
                 "SELECT count(*) FROM (SELECT 1 FROM catalog_product_fts "
                 "WHERE catalog_product_fts MATCH %s LIMIT %s)",
-                [_fts5_query(Match([term], exact_phrase=True)), cap],
+                [fts5_query(Match([term], exact_phrase=True)), cap],
             )
         row = cursor.fetchone()
     return int(row[0] or 0) if row else 0
@@ -296,10 +282,10 @@ def _holding(ruled_out: Sequence[Sequence[str]]) -> tuple[str, list[Any]]:
     order of the loaded products' own words (search.rules_out) before it serves them."""
     match = Match(ruled_out, fields=RULED_OUT_FIELDS, every=False)
     if connection.vendor == "postgresql":
-        return "(p.search_vector @@ to_tsquery('simple', %s))", [_pg_query(match)]
+        return "(p.search_vector @@ to_tsquery('simple', %s))", [pg_query(match)]
     return (
         "(p.id IN (SELECT rowid FROM catalog_product_fts WHERE catalog_product_fts MATCH %s))",
-        [_fts5_query(match)],
+        [fts5_query(match)],
     )
 
 
@@ -322,7 +308,7 @@ def _postgres(
 ) -> tuple[str, list[Any]]:
     where, params, inside, inside_params = _filters(filters)
     terms = scored or [term for keyword in match.keywords for term in keyword]
-    rank = " | ".join(_pg_term(term) for term in dict.fromkeys(terms))
+    rank = " | ".join(pg_term(term) for term in dict.fromkeys(terms))
     return (
         f"SELECT {_FOUND}, ts_rank('{PG_WEIGHTS}', found.search_vector, "  # noqa: S608
         "to_tsquery('simple', %s), 1) AS score "
@@ -330,7 +316,7 @@ def _postgres(
         "FROM catalog_product p "
         f"WHERE p.search_vector @@ to_tsquery('simple', %s) AND {where} LIMIT %s) found "
         "ORDER BY found.inside DESC, score DESC, found.id LIMIT %s",
-        [rank or _pg_term("_"), *inside_params, _pg_query(match), *params, WINDOW, limit],
+        [rank or pg_term("_"), *inside_params, pg_query(match), *params, WINDOW, limit],
     )
 
 
@@ -344,67 +330,8 @@ def _sqlite(
         "FROM catalog_product_fts JOIN catalog_product p ON p.id = catalog_product_fts.rowid "
         f"WHERE catalog_product_fts MATCH %s AND {where} LIMIT %s) found "
         "ORDER BY found.inside DESC, found.score DESC, found.id LIMIT %s",
-        [*inside_params, _fts5_query(match), *params, WINDOW, limit],
+        [*inside_params, fts5_query(match), *params, WINDOW, limit],
     )
-
-
-def _pg_term(term: str, weights: str = "") -> str:
-    quoted = "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
-    return f"{quoted}:{weights}" if weights else quoted
-
-
-def _pg_query(match: Match) -> str:
-    weights = ""
-    if set(match.fields) != set(FIELDS):
-        weights = "".join(sorted({_WEIGHT[name] for name in match.fields}))
-
-    def keyword(terms: Sequence[str]) -> str:
-        words = [_pg_term(term, weights) for term in terms]
-        if len(words) == 1:
-            return words[0]
-        if match.exact_phrase:
-            return "(" + " <-> ".join(words) + ")"
-        if len(words) > LONGEST_PHRASE:
-            return "(" + " & ".join(words) + ")"
-        # Near: each word one or two places after the one before it, at most once two
-        # (stop words hold no place in the index, so a word between may be gone).
-        shapes = [" <-> ".join(words)]
-        for gap in range(1, len(words)):
-            shapes.append(
-                "".join(
-                    word if at == 0 else (" <2> " if at == gap else " <-> ") + word
-                    for at, word in enumerate(words)
-                )
-            )
-        return "(" + " | ".join(f"({shape})" for shape in shapes) + ")"
-
-    joiner = " & " if match.every else " | "
-    query = joiner.join(keyword(terms) for terms in match.keywords if terms)
-    if match.and_any:
-        also = " | ".join(_pg_term(term, weights) for term in match.and_any)
-        query = f"({query}) & ({also})"
-    return query
-
-
-def _fts5_query(match: Match) -> str:
-    def keyword(terms: Sequence[str]) -> str:
-        words = [f'"{term}"' for term in terms]
-        if len(words) == 1:
-            return words[0]
-        if match.exact_phrase:
-            return '"' + " ".join(terms) + '"'
-        if len(words) > LONGEST_PHRASE:
-            return "(" + " AND ".join(words) + ")"
-        return f"NEAR({' '.join(words)}, {len(words) - 1})"
-
-    joiner = " AND " if match.every else " OR "
-    expression = joiner.join(keyword(terms) for terms in match.keywords if terms)
-    if match.and_any:
-        also = " OR ".join(f'"{term}"' for term in match.and_any)
-        expression = f"({expression}) AND ({also})"
-    if set(match.fields) == set(FIELDS):
-        return expression
-    return "{" + " ".join(match.fields) + "} : (" + expression + ")"
 
 
 def region_condition(region: str | None) -> tuple[str, list[Any]]:
