@@ -14,7 +14,11 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
                    so a weak word ("kitchen") lowers a product instead of removing them all;
                    misspelt words corrected, words the catalog does not know left out; the
                    resolved categories first among equals; never matched against category
-                   names
+                   names; a model number ("1.5", "x200") counts where its terms stand
+                   together; with the semantic signal on, each product's likeness to the query
+                   added to its weight (catalog/meaning.py)
+    semantic       the products nearest in meaning to the query among the resolved categories'
+                   (catalog/meaning.py, catalog/semantic.py); nothing while SEMANTIC_SEARCH is off
     broadened      the resolved categories only, ranked by the keywords first, sales second
 
 A keyword matches on whole words with their stems ("shoes" finds "Shoe", "men" never finds
@@ -149,7 +153,8 @@ def tier_ids(
     if tier == "partial":
         known = spelling.known(query.keywords)
         units = text.model_units(query.keywords)
-        return _partial(*known, filters, limit, meaning.of(query), units)
+        outside = text.outside_units(query.keywords)
+        return _partial(*known, filters, limit, meaning.of(query), units, outside)
     if tier == "semantic":
         return meaning.nearest(filters, keywords, limit, meaning.of(query))
     if not categories:
@@ -184,6 +189,7 @@ def _partial(
     limit: int,
     sense: meaning.Meaning | None = None,
     units: Sequence[tuple[str, ...]] = (),
+    loose: set[str] | frozenset[str] = frozenset(),
 ) -> list[int]:
     """The products holding a keyword's head (its last word of letters alone, which names a
     product: "cooker" of "pressure cooker", "rockerz" of "rockerz 450"), those holding the
@@ -192,28 +198,37 @@ def _partial(
     by the database's score of every word. A corrected word (`guessed`) names no product on
     its own and weighs least: a shopper's word in another language can be corrected into a
     rare word of this one ("ghadi" into "khadi"). A model number or measure (`units`: "1.5",
-    "x200") counts only where its terms stand together."""
+    "x200") counts only where its terms stand together; `loose`: the terms the keywords hold
+    outside units too."""
     words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
     if len(words) < 2:
         return []  # one word: the word tiers asked for it whole
+    counted = [unit for unit in units if set(unit) <= set(words)]
+    in_units = {term for unit in counted for term in unit} - loose
+    # A keyword's head: its last word of letters alone, never a part of a model number, known
+    # or not ("w" of "v236w", "gb" of "64gb", "x" of an absent "x900" name no product).
+    numbered = {term for unit in units for term in unit} - loose
     heads = (
         {
-            next((term for term in reversed(keyword) if term.isalpha()), keyword[-1])
+            next(
+                (term for term in reversed(keyword) if term.isalpha() and term not in numbered),
+                keyword[-1],
+            )
             for keyword in keywords
         }
         - guessed
         - text.AUDIENCE_TERMS
+        - numbered
     )
-    counted = [unit for unit in units if set(unit) <= set(words)]
-    in_units = {term for unit in counted for term in unit}
-    heads -= in_units  # "gb" of "64gb" names no product
     # What counts, each once: a word, or a model number's terms standing together.
     weight: dict[str | tuple[str, ...], float] = {
-        word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, COMMON))
+        word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, COMMON, kept=True))
         for word in words
         if word not in in_units
     }
-    weight.update({unit: _weight(fulltext.documents_with(unit, COMMON)) for unit in counted})
+    weight.update(
+        {unit: _weight(fulltext.documents_with(unit, COMMON, kept=True)) for unit in counted}
+    )
     if not heads:
         return []
     found = _holding_heads(heads, weight, filters, words)

@@ -136,6 +136,18 @@ def model_units(keywords: Sequence[str]) -> list[tuple[str, ...]]:
     return units
 
 
+def outside_units(keywords: Sequence[str]) -> set[str]:
+    """The terms the keywords hold outside their model numbers and measures: the 5 of
+    "1.5 ton 5 star" is a word of its own as well as a part of "1.5"."""
+    found: set[str] = set()
+    for keyword in keywords:
+        rest = _MODEL_TOKEN.sub(
+            lambda token: " " if len(terms(token[0])) > 1 else token[0], keyword
+        )
+        found.update(query_terms(rest))
+    return found
+
+
 def adjacent(unit: Sequence[str], field: Sequence[str]) -> bool:
     """Whether the terms of `unit` stand next to each other, in order, in `field`."""
     width = len(unit)
