@@ -17,7 +17,8 @@ A product's likeness to the query weighs two views equally: its whole text's vec
 query's, and, for each of the query's words, the title word nearest to it in meaning ("couch":
 "sofa"); a whole title's vector is diluted by its other words, a single word is not. The weights
 were chosen on the labelled queries of `make relevance` as a whole (docs/relevance.md), never
-for one of them, and so that no kind of query does worse with the signal than without it.
+for one of them: the set does better with the signal than without it, and no kind of query loses
+more than 0.002 nDCG@10.
 """
 
 from collections.abc import Sequence
@@ -108,7 +109,7 @@ def nearest(
     words = [
         [term]
         for term in dict.fromkeys(term for keyword in keywords for term in keyword)
-        if fulltext.documents_with(term, COMMON) < COMMON
+        if fulltext.documents_with(term, COMMON, kept=True) < COMMON
     ]
     if words:
         match = fulltext.Match(words, every=False)

@@ -22,7 +22,7 @@ until `manage.py embed_catalog` writes them.
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,20 +42,30 @@ SCALE = 127.0
 MAX_CHARS = 1000
 
 _loading = threading.Lock()
+_keeping = threading.Lock()
 
 
 def enabled() -> bool:
     return bool(getattr(settings, "SEMANTIC_SEARCH", True))
 
 
-@cache
-def model() -> Any:
-    """The embedding model, loaded once per process from the wheel's own folder."""
-    with _loading:
-        import wordllama
+_model: Any = None
 
-        folder = Path(wordllama.__file__).resolve().parent
-        return wordllama.WordLlama.load(cache_dir=folder, disable_download=True, dim=DIMENSIONS)
+
+def model() -> Any:
+    """The embedding model, loaded once per process from the wheel's own folder (by one
+    thread: the others wait for it)."""
+    global _model
+    if _model is None:
+        with _loading:
+            if _model is None:
+                import wordllama
+
+                folder = Path(wordllama.__file__).resolve().parent
+                _model = wordllama.WordLlama.load(
+                    cache_dir=folder, disable_download=True, dim=DIMENSIONS
+                )
+    return _model
 
 
 def product_text(
@@ -85,12 +95,15 @@ def of_fields(fields: dict[str, Any]) -> str:
 
 
 def vectors(texts: Sequence[str]) -> "NDArray[np.float32]":
-    """The unit vectors of `texts`, one row each."""
+    """The unit vectors of `texts`, one row each (NaN for a text with no word the model reads)."""
     import numpy as np
 
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
-    found = model().embed([text[:MAX_CHARS] for text in texts], norm=True)
+    # A text the model reads no word of has no direction: its row is NaN (embeddings() keeps
+    # none for it), not a warning.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        found = model().embed([text[:MAX_CHARS] for text in texts], norm=True)
     return np.asarray(found, dtype=np.float32).reshape(len(texts), DIMENSIONS)
 
 
@@ -98,13 +111,23 @@ def encode(rows: "NDArray[np.float32]") -> list[bytes]:
     """Each unit vector as the bytes a product keeps (a signed byte a component)."""
     import numpy as np
 
-    quantized = np.clip(np.rint(rows * SCALE), -127, 127).astype(np.int8)
+    whole = np.nan_to_num(rows, nan=0.0, posinf=0.0, neginf=0.0)
+    quantized = np.clip(np.rint(whole * SCALE), -127, 127).astype(np.int8)
     return [row.tobytes() for row in quantized]
 
 
-def embeddings(texts: Sequence[str]) -> list[bytes]:
-    """The bytes each text's vector is kept as."""
-    return encode(vectors(texts))
+def embeddings(texts: Sequence[str]) -> list[bytes | None]:
+    """The bytes each text's vector is kept as; None for a text the model reads no word of
+    (it has no direction: the model answers NaN)."""
+    rows = vectors(texts)
+    kept = encode(rows)
+    return [blob if _whole(row) else None for row, blob in zip(rows, kept, strict=True)]
+
+
+def _whole(row: "NDArray[np.float32]") -> bool:
+    import numpy as np
+
+    return bool(np.all(np.isfinite(row))) and float(np.abs(row).sum()) > 0
 
 
 @lru_cache(maxsize=1024)
@@ -112,7 +135,8 @@ def query_vector(text: str) -> "NDArray[np.float32] | None":
     """The unit vector of a query; None when it has no words."""
     if not text.strip():
         return None
-    return vectors([text])[0]
+    found = vectors([text])[0]
+    return found if _whole(found) else None
 
 
 def similarities(query: "NDArray[np.float32]", kept: Sequence[bytes | None]) -> list[float]:
@@ -164,13 +188,17 @@ _words: dict[str, "NDArray[np.float32]"] = {}
 def _word_matrix(words: Sequence[str]) -> "NDArray[np.float32]":
     import numpy as np
 
-    known = {word: _words[word] for word in words if word in _words}
+    known = {word: row for word in words if (row := _words.get(word)) is not None}
     unknown = [word for word in dict.fromkeys(words) if word not in known]
     if unknown:
-        if len(_words) + len(unknown) > WORDS_KEPT:
-            _words.clear()
-        for word, row in zip(unknown, vectors(unknown), strict=True):
-            known[word] = _words[word] = row
+        fresh = vectors(unknown)
+        with _keeping:  # threads (the Celery workers' pool) share the words kept
+            if len(_words) + len(unknown) > WORDS_KEPT:
+                _words.clear()
+            for word, row in zip(unknown, fresh, strict=True):
+                known[word] = row
+                if len(_words) < WORDS_KEPT:
+                    _words[word] = row
     return np.stack([known[word] for word in words])
 
 
@@ -187,7 +215,7 @@ def nearest_names(
 
 
 @lru_cache(maxsize=4)
-def _name_vectors(names: tuple[str, ...]) -> list[bytes]:
+def _name_vectors(names: tuple[str, ...]) -> list[bytes | None]:
     """The vectors of a list of category names, once per process and list (a catalog has a few
     hundred names; the last four lists are kept)."""
     return embeddings(names)
@@ -207,17 +235,23 @@ def embed_missing(
     the signal is off. `progress` is told each batch's size."""
     if not enabled():
         return 0
-    written = 0
-    missing = product_model.objects.filter(embedding__isnull=True).order_by("pk")
+    written, after = 0, None
     fields = ("pk", "title", "tags", "brand", "category_l1", "category_l2")
-    while rows := list(missing.values(*fields)[:batch]):
+    while True:
+        missing = product_model.objects.filter(embedding__isnull=True).order_by("pk")
+        if after is not None:
+            missing = missing.filter(pk__gt=after)  # by key: never the rows already passed
+        rows = list(missing.values(*fields)[:batch])
+        if not rows:
+            return written
+        after = rows[-1]["pk"]
         kept = embeddings([of_fields(row) for row in rows])
         products = [
             product_model(pk=row["pk"], embedding=blob)
             for row, blob in zip(rows, kept, strict=True)
+            if blob is not None
         ]
         product_model.objects.bulk_update(products, ["embedding"])
-        written += len(rows)
+        written += len(products)
         if progress:
             progress(len(rows))
-    return written

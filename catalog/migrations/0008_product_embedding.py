@@ -1,6 +1,10 @@
 """Each product's embedding (catalog/semantic.py), beside its search document; the products
 already stored are embedded here (`manage.py embed_catalog` does the same later, for products
-written while SEMANTIC_SEARCH was off)."""
+written while SEMANTIC_SEARCH was off).
+
+Not atomic: the new column is committed first, then the products are embedded a thousand at a
+time, each batch its own transaction, so the catalog is never locked for the whole run (about
+three minutes at a million products); an interrupted run is finished by `embed_catalog`."""
 
 from typing import Any
 
@@ -14,6 +18,8 @@ def embed_existing(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
+    atomic = False
+
     dependencies = [("catalog", "0007_indexes_each_once")]
 
     operations = [

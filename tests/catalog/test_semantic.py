@@ -126,20 +126,23 @@ def test_each_product_keeps_its_embedding_and_a_new_text_rewrites_it(appliances)
 
 def test_import_writes_each_products_embedding(db, monkeypatch):
     monkeypatch.setattr(importer, "BATCH_SIZE", 2)  # three batches, each embedded on a thread
-    lines = [
-        json.dumps(product_line(pid, title=title, category_l2=category)).encode()
+    rows = [
+        product_line(pid, title=title, category_l2=category)
         for pid, title, category, _ in APPLIANCES
     ]
-    summary = importer.catalog_import(lines=lines)
+    summary = importer.catalog_import(lines=[json.dumps(row).encode() for row in rows])
 
     assert summary.created == len(APPLIANCES)
     assert not summary.rejected
     kept = dict(Product.objects.values_list("id", "embedding"))
-    assert all(len(blob(kept[pid])) == semantic.VECTOR_BYTES for pid, *_ in APPLIANCES)
-    # Written for the product it belongs to, whichever batch and thread embedded it.
-    fridge = vector("fridge")
-    alike = semantic.similarities(fridge, [blob(kept[pid]) for pid, *_ in APPLIANCES])
-    assert max(range(len(alike)), key=alike.__getitem__) == 0
+    stored = [blob(kept[row["id"]]) for row in rows]
+    assert all(len(vector_bytes) == semantic.VECTOR_BYTES for vector_bytes in stored)
+    # Written for the product it belongs to, whichever batch and thread embedded it: each
+    # stored vector is its own text's, nearer to it than any other product's.
+    for at, row in enumerate(rows):
+        alike = semantic.similarities(vector(semantic.of_fields(row)), stored)
+        assert max(range(len(alike)), key=alike.__getitem__) == at
+        assert alike[at] > 0.99
 
 
 def test_a_word_the_titles_do_not_use_finds_the_product_that_means_it(appliances):
@@ -167,26 +170,21 @@ def test_with_no_category_named_the_nearest_category_stands_in(appliances):
 
 
 def test_the_semantic_tier_keeps_to_budget_region_and_exclusions(appliances):
+    def asked(**limits):
+        return SearchQuery(
+            text="", keywords=["fridge"], categories=["Kitchen Appliances"], **limits
+        )
+
     Product.objects.filter(id=5001).update(price_usd=Decimal("500.00"))
-    over_budget = SearchQuery(
-        text="", keywords=["fridge"], categories=["Kitchen Appliances"], budget_max=100
-    )
-    assert tier_ids("semantic", over_budget, 10) == []
+    assert tier_ids("semantic", asked(budget_max=100), 10) == []
+    assert tier_ids("semantic", asked(budget_max=600), 10) == [5001]
 
-    Product.objects.filter(id=5001).update(price_usd=Decimal("30.00"), regions=["US"])
-    elsewhere = SearchQuery(
-        text="", keywords=["fridge"], categories=["Kitchen Appliances"], region="IN"
-    )
-    assert tier_ids("semantic", elsewhere, 10) == []
+    Product.objects.filter(id=5001).update(regions=["US"])
+    assert tier_ids("semantic", asked(region="IN"), 10) == []
+    assert tier_ids("semantic", asked(region="US"), 10) == [5001]
 
-    Product.objects.filter(id=5001).update(regions=[])
-    ruled_out = SearchQuery(
-        text="",
-        keywords=["fridge"],
-        categories=["Kitchen Appliances"],
-        excluded=[["whirlpool"]],
-    )
-    assert tier_ids("semantic", ruled_out, 10) == []
+    assert tier_ids("semantic", asked(excluded=[["whirlpool"]]), 10) == []
+    assert tier_ids("semantic", asked(excluded=[["samsung"]]), 10) == [5001]
 
 
 @override_settings(SEMANTIC_SEARCH=False)
@@ -202,6 +200,14 @@ def test_the_setting_turns_the_signal_off(appliances):
     kettle.title = "Electric Kettle 1.8 L"
     kettle.save()
     assert Product.objects.get(id=5003).embedding is None  # never a stale vector
+
+
+def test_a_text_the_model_reads_no_word_of_keeps_no_vector(db):
+    kept = semantic.embeddings(["", "Steel Kettle"])
+
+    assert kept[0] is None  # the model answers NaN for it: never stored as a direction
+    assert kept[1] is not None
+    assert semantic.query_vector("   ") is None
 
 
 def test_embed_catalog_writes_what_is_missing(appliances):
