@@ -133,14 +133,13 @@ def candidates_query(
     )
 
 
-def documents_with(term: str | Sequence[str], cap: int, *, kept: bool = False) -> int:
+def documents_with(term: str | Sequence[str], cap: int) -> int:
     """How many products hold `term` (a stem, or a phrase's stems standing together) in any
-    field, counted up to `cap`. With `kept`, the count is kept by this process while the
-    catalog's version holds, at most CATALOG_CACHE_S (a common word's count reads its whole
-    list of products in the index): for weights, which may lag an edit by that much; a check
-    that a word exists at all (spelling) always asks."""
-    if not kept:
-        return _count(term, cap)
+    field, counted up to `cap`; kept by this process while the catalog's version holds, at
+    most CATALOG_CACHE_S (a common word's count reads its whole list of products in the index,
+    milliseconds at a million products, and a query asks for a dozen). Imports and admin edits
+    change the version (catalog/versions.py), so a word they add is counted on every process
+    within its CHECK_S, as their search hits are."""
     key = orjson.dumps([term, cap]).decode()
     return int(
         cached(

@@ -109,7 +109,7 @@ def nearest(
     words = [
         [term]
         for term in dict.fromkeys(term for keyword in keywords for term in keyword)
-        if fulltext.documents_with(term, COMMON, kept=True) < COMMON
+        if fulltext.documents_with(term, COMMON) < COMMON
     ]
     if words:
         match = fulltext.Match(words, every=False)

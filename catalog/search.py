@@ -222,13 +222,11 @@ def _partial(
     )
     # What counts, each once: a word, or a model number's terms standing together.
     weight: dict[str | tuple[str, ...], float] = {
-        word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, COMMON, kept=True))
+        word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, COMMON))
         for word in words
         if word not in in_units
     }
-    weight.update(
-        {unit: _weight(fulltext.documents_with(unit, COMMON, kept=True)) for unit in counted}
-    )
+    weight.update({unit: _weight(fulltext.documents_with(unit, COMMON)) for unit in counted})
     if not heads:
         return []
     found = _holding_heads(heads, weight, filters, words)

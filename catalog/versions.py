@@ -3,8 +3,9 @@ process and host through the `default` cache (Redis, or the files of the embedde
 
 What a process keeps of the catalog in its own memory (cards' products, search hits) is keyed by
 the version, so a write reaches every web process on every host within CHECK_S: each process
-reads the shared token at most that often. Search itself needs none of this: the database
-answers it, current as of the last commit.
+reads the shared token at most that often. Search itself is the database's, current as of the
+last commit; the counts of words it weighs and corrects by are kept by version too
+(catalog/fulltext.py, documents_with).
 """
 
 import logging
