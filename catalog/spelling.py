@@ -3,10 +3,11 @@ misspells, chosen from the catalog's own vocabulary (catalog.models.SearchWord) 
 database's trigram search (catalog/fulltext.py), then checked word by word here.
 
 A word is corrected only when the catalog does not know it, or knows it from at most RARE
-products while its correction is at least COMMONER times as common (catalogs misspell too:
-"matress"). A correction is within one edit, two for words of eight letters or more (a swap of
-neighbours is one), shares at least SIMILARITY of the word's trigrams, and is held by products
-now; the most common wins, then the alphabet.
+products while its correction is at least COMMONER times as common and begins with the same
+letter (catalogs misspell too: "matress"; "couch" is no misspelling of "pouch"). A correction is
+within one edit, two for words of eight letters or more (a swap of neighbours is one), shares at
+least SIMILARITY of the word's trigrams, and is held by products now; the most common wins, then
+the alphabet.
 """
 
 from collections.abc import Sequence
@@ -41,6 +42,11 @@ def correction(word: str) -> str | None:
         if len(wanted & fulltext.trigrams(candidate)) / len(wanted) < SIMILARITY:
             continue
         if text.stem(candidate) == text.stem(word) or edits(word, candidate) > allowed:
+            continue
+        # A word the catalog knows is corrected only into one of its first letter: a
+        # catalog's own misspelling keeps it ("matress"), another first letter makes another
+        # word ("couch", "pouch").
+        if known and candidate[0] != word[0]:
             continue
         common = fulltext.documents_with(text.stem(candidate), COUNTED)
         if not common or (known and common < COMMONER * known):

@@ -252,3 +252,16 @@ def test_no_tier_serves_what_the_shopper_ruled_out(shelf, tier):
 
     assert unfiltered[0] not in ids
     assert all(ruled not in search.text.terms(titles[pid]) for pid in ids)
+
+
+def test_a_word_the_catalog_knows_is_corrected_only_into_one_of_its_first_letter(db):
+    """Catalogs misspell too: "matress", held by one product beside a common "mattress", is
+    corrected; "couch", held by one product beside a common "pouch", is another word."""
+    for n in range(11):
+        ProductFactory(title=f"Cotton Pouch {n}", tags=[], brand=None)
+        ProductFactory(title=f"Foam Mattress {n}", tags=[], brand=None)
+    ProductFactory(title="Leather Couch Patch", tags=[], brand=None)
+    ProductFactory(title="Soft Matress Topper", tags=[], brand=None)
+
+    assert spelling.correction("matress") == "mattress"
+    assert spelling.correction("couch") is None
