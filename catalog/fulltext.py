@@ -40,6 +40,9 @@ FTS5_WEIGHTS = "3.0, 2.0, 1.5, 1.0, 0.5"
 # finds more (a common word in a catalog of a million) is ranked within those, so no search
 # costs more than ranking this many, however large the catalog.
 WINDOW = 2000
+# A word held by this many products is common: counted no further, it weighs least
+# (catalog/search.py's partial tier) and is never asked for alone.
+COMMON = 1000
 # documents_with() counts at least this far on PostgreSQL (see there).
 SMALLEST_COUNT = 100
 
@@ -137,7 +140,7 @@ def documents_with(term: str | Sequence[str], cap: int) -> int:
     """How many products hold `term` (a stem, or a phrase's stems standing together) in any
     field, counted up to `cap`; kept by this process while the catalog's version holds, at
     most CATALOG_CACHE_S (a common word's count reads its whole list of products in the index,
-    milliseconds at a million products, and a query asks for a dozen). Imports and admin edits
+    and a query asks for a dozen). Imports and admin edits
     change the version (catalog/versions.py), so a word they add is counted on every process
     within its CHECK_S, as their search hits are."""
     key = orjson.dumps([term, cap]).decode()

@@ -189,7 +189,7 @@ class _Embedder:
 def _meanings(records: list[ProductRecord]) -> list[bytes | None]:
     if not semantic.enabled():
         return [None] * len(records)
-    return list(semantic.embeddings([semantic.of_fields(record.product) for record in records]))
+    return list(semantic.embeddings([semantic.product_text(record.product) for record in records]))
 
 
 def catalog_import(

@@ -17,8 +17,8 @@ A product's likeness to the query weighs two views equally: its whole text's vec
 query's, and, for each of the query's words, the title word nearest to it in meaning ("couch":
 "sofa"); a whole title's vector is diluted by its other words, a single word is not. The weights
 were chosen on the labelled queries of `make relevance` as a whole (docs/relevance.md), never
-for one of them: the set does better with the signal than without it, and no kind of query loses
-more than 0.002 nDCG@10.
+for one of them: the set does better with the signal than without it, and no kind of query
+loses more than a query's worth (the figures are docs/relevance.md's).
 """
 
 from collections.abc import Sequence
@@ -35,10 +35,8 @@ PARTIAL_FLOOR = 0.3
 NEAREST = 0.45
 CATEGORY_NEAREST = 0.3
 SEMANTIC_WINDOW = 500
-# The candidates the semantic tier reads back that hold a keyword's word, and how many products
-# holding a word make it too common to look for.
+# The candidates the semantic tier reads back that hold a keyword's word.
 CANDIDATES = 200
-COMMON = 1000
 # The weight of the whole text's vector in a product's likeness; the title's words have the rest.
 WHOLE = 0.5
 
@@ -109,7 +107,7 @@ def nearest(
     words = [
         [term]
         for term in dict.fromkeys(term for keyword in keywords for term in keyword)
-        if fulltext.documents_with(term, COMMON) < COMMON
+        if fulltext.documents_with(term, fulltext.COMMON) < fulltext.COMMON
     ]
     if words:
         match = fulltext.Match(words, every=False)

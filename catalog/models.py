@@ -131,7 +131,7 @@ class Product(models.Model):
         self.search_document = of_fields(fields)
         # Off, a stale vector is dropped: `manage.py embed_catalog` writes it once it is on.
         self.embedding = (
-            semantic.embeddings([semantic.of_fields(fields)])[0] if semantic.enabled() else None
+            semantic.embeddings([semantic.product_text(fields)])[0] if semantic.enabled() else None
         )
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and set(update_fields) & set(self.TEXT_FIELDS):

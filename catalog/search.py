@@ -51,11 +51,6 @@ TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "partial", "semantic", "b
 TRENDING = "trending"
 # The products a tier reads back from the database at most, before its exact checks and order.
 CANDIDATES = 200
-# The partial tier's: each is read word by word (its title, tags and brand) to be weighed.
-PARTIAL_CANDIDATES = CANDIDATES
-# How far the partial tier counts the products holding a word, to weigh it: a word this common
-# weighs least.
-COMMON = 1000
 # The fields a phrase keyword may stand in (descriptions are searched for single words only),
 # and those the fuzzy tier searches (never category names).
 KEPT_FIELDS = ("title", "tags", "brand", "category")
@@ -222,11 +217,13 @@ def _partial(
     )
     # What counts, each once: a word, or a model number's terms standing together.
     weight: dict[str | tuple[str, ...], float] = {
-        word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, COMMON))
+        word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, fulltext.COMMON))
         for word in words
         if word not in in_units
     }
-    weight.update({unit: _weight(fulltext.documents_with(unit, COMMON)) for unit in counted})
+    weight.update(
+        {unit: _weight(fulltext.documents_with(unit, fulltext.COMMON)) for unit in counted}
+    )
     if not heads:
         return []
     found = _holding_heads(heads, weight, filters, words)
@@ -273,20 +270,21 @@ def _holding_heads(
     found: list[fulltext.Candidate] = []
     if telling:
         both = replace(held, and_any=telling)
-        found = fulltext.candidates(both, filters, PARTIAL_CANDIDATES, scored=words)
+        found = fulltext.candidates(both, filters, CANDIDATES, scored=words)
     # A head alone, where few products hold it: one that most products hold, with nothing else
     # the shopper asked for, says little, and the database would walk the catalog for it.
     rare = [[head] for head in sorted(heads) if weight.get(head, 1.0) > 1.0]
-    if rare and len(found) < PARTIAL_CANDIDATES:
+    if rare and len(found) < CANDIDATES:
         rest = replace(filters, exclude=(*filters.exclude, *(c.product_id for c in found)))
         alone = replace(held, keywords=rare)
-        found += fulltext.candidates(alone, rest, PARTIAL_CANDIDATES - len(found), scored=words)
+        found += fulltext.candidates(alone, rest, CANDIDATES - len(found), scored=words)
     return found
 
 
 def _weight(count: int) -> float:
-    """A word's weight in the partial tier: 1 for a word COMMON products hold, more the fewer."""
-    return 1 + math.log2((COMMON + 1) / (1 + count))
+    """A word's weight in the partial tier: 1 for a word fulltext.COMMON products hold, more the
+    fewer."""
+    return 1 + math.log2((fulltext.COMMON + 1) / (1 + count))
 
 
 def _title_phrase(

@@ -11,9 +11,8 @@ folder, where its wheel puts it) and that it may not download.
   each of the unit vector's 256 components as a signed byte). No process holds the catalog's
   vectors: search reads the few it compares (catalog/search.py) with their products.
 - The shopper's query (the model's keywords, else the shopper's words) is embedded at request
-  time: well under a millisecond.
-- similarity() is the cosine of two vectors, about -1 to 1; unrelated product texts score about
-  0.1-0.3 with a query, the same product in other words 0.5 and more.
+  time.
+- similarities() are cosines of two vectors, -1 to 1: texts that mean the same score higher.
 
 `SEMANTIC_SEARCH=false` turns the signal off: nothing is embedded, at import or at request time,
 and search is what the lexical tiers find. Products written while it was off have no vector
@@ -21,7 +20,7 @@ until `manage.py embed_catalog` writes them.
 """
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,30 +67,13 @@ def model() -> Any:
     return _model
 
 
-def product_text(
-    *,
-    title: str,
-    tags: Iterable[Any],
-    brand: str | None,
-    category_l1: str | None,
-    category_l2: str | None,
-) -> str:
-    """What a product's vector says: its title, tags, brand and categories (its description
-    names too much that it is not)."""
-    parts = [title, " ".join(tag for tag in tags if isinstance(tag, str)), brand or ""]
-    parts += [category_l1 or "", category_l2 or ""]
+def product_text(fields: Mapping[str, Any]) -> str:
+    """What a product's vector says, from its column values (an import row, a model's fields):
+    its title, tags, brand and categories (its description names too much that it is not)."""
+    tags = fields.get("tags") or []
+    parts = [str(fields.get("title") or ""), " ".join(t for t in tags if isinstance(t, str))]
+    parts += [fields.get(name) or "" for name in ("brand", "category_l1", "category_l2")]
     return " . ".join(part for part in parts if part)[:MAX_CHARS]
-
-
-def of_fields(fields: dict[str, Any]) -> str:
-    """product_text() of a product given as its column values (an import row, a model)."""
-    return product_text(
-        title=str(fields.get("title") or ""),
-        tags=fields.get("tags") or [],
-        brand=fields.get("brand"),
-        category_l1=fields.get("category_l1"),
-        category_l2=fields.get("category_l2"),
-    )
 
 
 def vectors(texts: Sequence[str]) -> "NDArray[np.float32]":
@@ -156,7 +138,7 @@ def similarities(query: "NDArray[np.float32]", kept: Sequence[bytes | None]) -> 
 
 def word_likeness(query_words: Sequence[str], titles: Sequence[Sequence[str]]) -> list[float]:
     """How well each title's words answer the query's words: for each query word, the cosine
-    of the title word nearest to it in meaning ("couch": "sofa" 0.51, "cover": "cover" 1.0),
+    of the title word nearest to it in meaning ("couch": "sofa", "cover": "cover" itself),
     averaged over the query's words. A synonym the titles use lifts a product this way, where
     the whole title's vector, diluted by its other words, would not."""
     import numpy as np
@@ -245,7 +227,7 @@ def embed_missing(
         if not rows:
             return written
         after = rows[-1]["pk"]
-        kept = embeddings([of_fields(row) for row in rows])
+        kept = embeddings([product_text(row) for row in rows])
         products = [
             product_model(pk=row["pk"], embedding=blob)
             for row, blob in zip(rows, kept, strict=True)

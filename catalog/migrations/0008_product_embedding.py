@@ -3,8 +3,8 @@ already stored are embedded here (`manage.py embed_catalog` does the same later,
 written while SEMANTIC_SEARCH was off).
 
 Not atomic: the new column is committed first, then the products are embedded a thousand at a
-time, each batch its own transaction, so the catalog is never locked for the whole run (about
-three minutes at a million products); an interrupted run is finished by `embed_catalog`."""
+time, each batch its own transaction, so the catalog is never locked for the whole run; an
+interrupted run is finished by `embed_catalog`."""
 
 from typing import Any
 

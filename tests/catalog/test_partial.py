@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.test import override_settings
 
-from catalog import search
+from catalog import fulltext
 from catalog.search import SearchQuery, retrieve, tier_ids
 from tests.factories import ProductFactory
 
@@ -138,7 +138,7 @@ def test_a_head_that_most_products_hold_is_never_asked_for_alone(kitchen, monkey
     asked = plan(["towel", "kitchen"])
     assert sorted(tier_ids("partial", asked, 10)) == [4003, 4004, 4005]
 
-    monkeypatch.setattr(search, "COMMON", 2)
+    monkeypatch.setattr(fulltext, "COMMON", 2)
 
     assert tier_ids("partial", asked, 10) == [4003]
 
