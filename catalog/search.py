@@ -3,8 +3,9 @@
 The tiers run from tightest to loosest; each one only adds products the earlier ones missed:
 
     raw_substring  the shopper's own words, in their order, are words of a product title
-    strict         every keyword, inside the resolved categories
-    narrow         every keyword, any category
+    strict         every keyword, inside the resolved categories; then every keyword with one
+                   put in other words of the same meaning (catalog/synonyms.py)
+    narrow         every keyword, any category; then in other words, as strict
     fuzzy          every keyword, each word the catalog does not know corrected to the known
                    word spelled most like it (catalog/spelling.py); in the resolved categories
                    when there are any; never matched against category names
@@ -40,7 +41,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from catalog import fulltext, meaning, metrics, ordering, spelling, text, trending
+from catalog import fulltext, meaning, metrics, ordering, spelling, synonyms, text, trending
 from catalog.categories import catalog_categories as catalog_categories
 from catalog.query import SearchQuery as SearchQuery
 from catalog.query import fits as fits
@@ -139,7 +140,7 @@ def tier_ids(
     if tier in ("strict", "narrow"):
         if not keywords or (tier == "strict" and not categories):
             return []
-        return _every(fulltext.Match(keywords), filters, keywords, limit)
+        return _in_other_words(filters, keywords, limit)
     if tier == "fuzzy":
         corrected = spelling.corrected(query.keywords)
         if corrected is None:
@@ -175,6 +176,18 @@ def _every(
     return [
         candidate.product_id for candidate in ordering.ranked(found, keywords, limit, holds_phrases)
     ]
+
+
+def _in_other_words(filters: fulltext.Filters, keywords: list[list[str]], limit: int) -> list[int]:
+    """The products holding every keyword, then those holding every keyword with one put in
+    other words of the same meaning (catalog/synonyms.py: "couch cover", "sofa cover")."""
+    found = _every(fulltext.Match(keywords), filters, keywords, limit)
+    for variant in synonyms.variants(keywords):
+        if len(found) >= limit:
+            break
+        rest = replace(filters, exclude=(*filters.exclude, *found))
+        found += _every(fulltext.Match(variant), rest, variant, limit - len(found))
+    return found
 
 
 def _partial(

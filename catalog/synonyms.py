@@ -1,0 +1,144 @@
+"""Words that name the same thing, for the every-keyword tiers (catalog/search.py).
+
+A shopper's model may answer "trousers" where the catalog's titles say "pants", "couch" where
+they say "sofa", "nappy" where they say "diaper". Each group below names one thing in the
+words shoppers and catalogs use for it: British, American and Indian English, and the
+transliterated Hindi and Spanish a shopper types. A keyword holding one of a group's words (or
+phrases) is also asked with each of the others in its place, the shopper's own words first.
+
+A word joins a group only when every one of its senses in a shop is the group's thing: "shades"
+(sunglasses, and a colour's shades), "purse" (a wallet in Britain, a handbag in America) and
+"notebook" (a laptop, and paper) stay out. docs/relevance.md says how to add one.
+"""
+
+from collections.abc import Sequence
+from functools import cache
+
+from catalog import text
+
+GROUPS: tuple[tuple[str, ...], ...] = (
+    # Clothing and shoes
+    ("trousers", "pants"),
+    ("sneakers", "trainers"),
+    ("sweater", "jumper", "pullover"),
+    ("pyjamas", "pajamas"),
+    ("nightwear", "sleepwear"),
+    ("swimsuit", "swimwear", "bathing suit"),
+    ("chappals", "slippers"),
+    ("spectacles", "eyeglasses"),
+    ("wristwatch", "watch"),
+    ("backpack", "rucksack"),
+    ("suitcase", "trolley bag"),
+    ("jewellery", "jewelry"),
+    # Home and kitchen
+    ("sofa", "couch", "settee"),
+    ("wardrobe", "almirah"),
+    ("duvet", "comforter"),
+    ("bedsheet", "bed sheet"),
+    ("curtains", "drapes"),
+    ("tap", "faucet"),
+    ("dustbin", "trash can", "garbage bin", "waste bin"),
+    ("torch", "flashlight"),
+    ("fridge", "refrigerator"),
+    ("hob", "cooktop"),
+    ("tiffin", "lunch box"),
+    ("crockery", "dinnerware"),
+    ("cling film", "cling wrap"),
+    ("aluminium", "aluminum"),
+    # Electronics
+    ("mobile phone", "cell phone", "smartphone"),
+    ("tv", "television"),
+    ("air conditioner", "ac"),
+    # Babies and care
+    ("nappy", "diaper"),
+    ("pram", "stroller"),
+    ("cot", "crib"),
+    ("dummy", "pacifier"),
+    ("moisturiser", "moisturizer"),
+    ("colour", "color"),
+    ("grey", "gray"),
+)
+# Words of other languages, asked in English (never the other way: an English title rarely says
+# "reloj", and each rewrite costs a search).
+TRANSLATED: dict[str, str] = {
+    "joote": "shoes",
+    "joota": "shoes",
+    "chappal": "slippers",
+    "hawai chappal": "flip flops",
+    "ghadi": "watch",
+    "chashma": "spectacles",
+    "chai": "tea",
+    "chai patti": "tea leaves",
+    "kapde": "clothes",
+    "zapatos": "shoes",
+    "zapatillas": "sneakers",
+    "camisa": "shirt",
+    "pantalones": "trousers",
+    "vestido": "dress",
+    "reloj": "watch",
+    "mochila": "backpack",
+    "gafas de sol": "sunglasses",
+    "bolso": "handbag",
+}
+# A query is asked in at most this many other words than its own (each costs a search).
+MOST = 3
+
+
+Stems = tuple[str, ...]
+
+
+@cache
+def _rewrites() -> tuple[tuple[Stems, tuple[Stems, ...]], ...]:
+    """Each word or phrase the search rewrites (as stems), with what it is rewritten to."""
+    found: dict[Stems, list[Stems]] = {}
+    for group in GROUPS:
+        members = [tuple(text.query_terms(member)) for member in group]
+        for member in members:
+            found.setdefault(member, []).extend(other for other in members if other != member)
+    for word, english in TRANSLATED.items():
+        found.setdefault(tuple(text.query_terms(word)), []).append(tuple(text.query_terms(english)))
+    # The longest phrase first: "chai patti" is rewritten as a whole before "chai" alone.
+    ordered = sorted(found.items(), key=lambda pair: -len(pair[0]))
+    return tuple((member, tuple(dict.fromkeys(others))) for member, others in ordered)
+
+
+def variants(keywords: Sequence[Sequence[str]], most: int = MOST) -> list[list[list[str]]]:
+    """The keywords (each a list of stems) with one keyword's word or phrase put in other words
+    of its group (or in English), one rewrite each, in the order of the keywords; never the
+    keywords themselves, nor a rewrite into words another keyword holds."""
+    asked = [list(terms) for terms in keywords]
+    found: list[list[list[str]]] = []
+    for at, keyword in enumerate(asked):
+        for member, others in _rewrites():
+            start = _find(member, keyword)
+            if start is None:
+                continue
+            for other in others:
+                rewritten = [*keyword[:start], *other, *keyword[start + len(member) :]]
+                if _said(rewritten, asked, at):
+                    continue
+                variant = [list(terms) for terms in asked]
+                variant[at] = rewritten
+                if variant not in found:
+                    found.append(variant)
+                if len(found) >= most:
+                    return found
+            break  # a keyword's longest rewritten phrase only
+    return found
+
+
+def _said(rewritten: Sequence[str], keywords: Sequence[Sequence[str]], at: int) -> bool:
+    """Whether another keyword already holds the rewritten one's words (the model said "ghadi"
+    and "watch"): the rewrite would only drop a word, which is the partial tier's to do."""
+    return any(
+        set(rewritten) <= set(keyword) for other, keyword in enumerate(keywords) if other != at
+    )
+
+
+def _find(member: Sequence[str], keyword: Sequence[str]) -> int | None:
+    """Where `member`'s stems stand together in `keyword`, if they do."""
+    size = len(member)
+    for start in range(len(keyword) - size + 1):
+        if tuple(keyword[start : start + size]) == tuple(member):
+            return start
+    return None
