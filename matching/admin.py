@@ -74,7 +74,7 @@ class MatchSessionInline(ReadOnlyInline):
 
 
 class ResolutionStateFilter(admin.SimpleListFilter):
-    """Where an intent stands with the engine (matching/resolving.py)."""
+    """Where an intent stands with the engine (matching/intent_resolution.py)."""
 
     title = "resolution"
     parameter_name = "resolution"

@@ -33,9 +33,9 @@ class Intent(models.Model):
         max_length=16, choices=ResolutionSource.choices, default=ResolutionSource.UNRESOLVED
     )
     resolution_summary = models.CharField(max_length=500, null=True, blank=True)
-    # An unresolved intent is tried again on a schedule (matching/resolving.py): how often the
-    # engine was asked, when it may be asked next (null: never again, once resolved or given
-    # up), and why the last attempt failed.
+    # An unresolved intent is tried again on a schedule (matching/intent_resolution.py): how
+    # often the engine was asked, when it may be asked next (null: never again, once resolved
+    # or given up), and why the last attempt failed.
     resolution_attempts = models.PositiveSmallIntegerField(default=0)
     next_resolution_at = models.DateTimeField(null=True, blank=True)
     resolution_error = models.CharField(max_length=300, blank=True, default="")

@@ -10,10 +10,13 @@ triggers, so every write of a product (import, admin, any ORM save) is searchabl
 commits, and no process ever builds an index.
 """
 
+import functools
+import re
+from typing import Any
+
+import snowballstemmer
 from django.db import migrations, models
 from django.db.models.functions import Lower
-
-from catalog.documents import of_fields
 
 TEXT = ("title", "tags", "brand", "category_l1", "category_l2", "description")
 
@@ -151,6 +154,62 @@ SQLITE_BACKWARD = [
 _run = __import__("catalog.migrations.0002_product_search", fromlist=["_run"])._run
 
 
+# The search document of catalog/documents.py and the analyzer of catalog/text.py it reads, as
+# they were when this migration was written, frozen here so that a later change to either
+# never changes the documents this migration writes (import writes every later one).
+_STOP_WORDS = frozenset(
+    {"a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it"}
+    | {"of", "on", "or", "s", "the", "to", "with"}
+)
+_DESCRIPTION_TERMS = 300
+_MAX_WORD = 32
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+_APOSTROPHES = re.compile(r"(?<=\w)['\u2019](?=\w)")
+_TRUNCATED = re.compile(r"(\.\.\.|\u2026)\s*$")
+_stemmer = snowballstemmer.stemmer("english")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(_APOSTROPHES.sub("", text.lower()))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _stem(word: str) -> str:
+    return str(_stemmer.stemWord(word))
+
+
+def _terms(text: str) -> list[str]:
+    """The stemmed words of a text, stop words left out."""
+    return [term for term in map(_stem, _words(text)) if term not in _STOP_WORDS]
+
+
+def _clean_words(title: str) -> list[str]:
+    found = _words(title)
+    if _TRUNCATED.search(title) and found:
+        found.pop()
+    return found
+
+
+def _document(fields: dict[str, Any]) -> dict[str, Any]:
+    title = str(fields.get("title") or "")
+    tags = [tag for tag in fields.get("tags") or [] if isinstance(tag, str)]
+    brand = fields.get("brand") or ""
+    words: set[str] = set()
+    for source in (title, " ".join(tags), brand):
+        words.update(
+            word for word in _clean_words(source) if word.isalpha() and 2 < len(word) <= _MAX_WORD
+        )
+    categories = f"{fields.get('category_l1') or ''} . {fields.get('category_l2') or ''}"
+    return {
+        "title": " ".join(_terms(title)),
+        "tags": " ".join(_terms(" . ".join(tags))),
+        "brand": " ".join(_terms(brand)),
+        "category": " ".join(_terms(categories)),
+        "description": " ".join(_terms(fields.get("description") or "")[:_DESCRIPTION_TERMS]),
+        "words": sorted(words),
+    }
+
+
 def write_documents(apps, schema_editor):  # type: ignore[no-untyped-def]
     """Every product's search document, with a line of progress every 50,000 products (a
     catalog of a million takes minutes)."""
@@ -158,7 +217,7 @@ def write_documents(apps, schema_editor):  # type: ignore[no-untyped-def]
     total = Product.objects.count()
     batch, done = [], 0
     for product in Product.objects.only(*TEXT).iterator(chunk_size=2000):
-        product.search_document = of_fields({name: getattr(product, name) for name in TEXT})
+        product.search_document = _document({name: getattr(product, name) for name in TEXT})
         batch.append(product)
         if len(batch) == 2000:
             Product.objects.bulk_update(batch, ["search_document"])

@@ -72,15 +72,9 @@ def require_configured() -> None:
 
 
 # --- Calling the engine ------------------------------------------------------------------------
-# Two doors to the same call: `aresolve` for the web's coroutine views (litellm's async client:
-# a waiting request holds no thread), `resolve` for tasks and other synchronous callers.
-
-
-def _retryable(failure: Failure) -> bool:
-    """Worth one more try within the deadline: a dropped connection, a 429 or a 5xx."""
-    if failure.cause == "timeout" or not failure.outage:
-        return False
-    return not failure.cause.startswith("HTTP 4") or failure.cause == "HTTP 429"
+# Two doors to the same call, with one retry policy (`_Retries`): `aresolve` for the web's
+# coroutine views (litellm's async client: a waiting request holds no thread), `resolve` for
+# tasks and other synchronous callers.
 
 
 def completion_kwargs(messages: list[dict[str, str]]) -> dict[str, Any]:
@@ -112,37 +106,64 @@ def load_litellm() -> Any:
         return engine_process.load_litellm()
 
 
-def _pause(failure: Failure, attempt: int, deadline: float) -> float | None:
-    """Seconds to wait before the next attempt, or None when there is none."""
-    pause = 0.2 * attempt
-    if not _retryable(failure) or attempt > settings.INTENT_ENGINE_RETRIES:
-        return None
-    return pause if deadline - time.monotonic() > pause + 0.1 else None
+class _Retries:
+    """The retry policy of one call, the same for both doors (`call`, `acall`): every attempt
+    within one deadline of INTENT_ENGINE_TIMEOUT_S, retries included; a dropped connection, a
+    429 or a 5xx tried again after a growing pause, at most INTENT_ENGINE_RETRIES times and
+    only while the pause leaves time to try; every failure logged, the call metered once, as it
+    ends. A door only makes each attempt and sleeps its way (a thread's or a coroutine's)."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
+        self.attempt = 0
+
+    def next(self) -> float:
+        """Seconds the next attempt may take: what is left before the deadline."""
+        self.attempt += 1
+        return self.deadline - time.monotonic()
+
+    def answered(self, completion: Completion) -> Completion:
+        return metrics.engine_called(self.started, completion)
+
+    def failed(self, failure: Failure) -> float:
+        """Seconds to wait before the next attempt. Raises the failure, metered, when there
+        is none."""
+        kind = "outage" if failure.outage else "bad input"
+        logger.warning("intent engine call %d failed (%s): %s", self.attempt, kind, failure.detail)
+        pause = 0.2 * self.attempt
+        if (
+            self._retryable(failure)
+            and self.attempt <= settings.INTENT_ENGINE_RETRIES
+            and self.deadline - time.monotonic() > pause + 0.1
+        ):
+            return pause
+        raise metrics.engine_called(self.started, failure)
+
+    @staticmethod
+    def _retryable(failure: Failure) -> bool:
+        """Worth one more try within the deadline: a dropped connection, a 429 or a 5xx."""
+        if failure.cause == "timeout" or not failure.outage:
+            return False
+        return not failure.cause.startswith("HTTP 4") or failure.cause == "HTTP 429"
 
 
 @chat_span(completion_kwargs)
 def call(messages: list[dict[str, str]]) -> Completion:
     """The engine's answer within INTENT_ENGINE_TIMEOUT_S, retries included. Raises Failure."""
     litellm = load_litellm()  # the first import takes seconds: never from the engine's time
-    started = time.perf_counter()
-    deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
-    attempt = 0
+    retries = _Retries()
     while True:
-        attempt += 1
-        remaining = deadline - time.monotonic()
+        remaining = retries.next()
         future = _pool.submit(litellm.completion, **completion_kwargs(messages))
         try:
-            return metrics.engine_called(started, completion_of(future.result(timeout=remaining)))
+            return retries.answered(completion_of(future.result(timeout=remaining)))
         except FutureTimeout:
             future.cancel()
             failure = failure_of(TimeoutError())
         except Exception as exc:  # every provider error, mapped by litellm
             failure = failure_of(exc)
-        _log_failure(failure, attempt)
-        pause = _pause(failure, attempt, deadline)
-        if pause is None:
-            raise metrics.engine_called(started, failure)
-        time.sleep(pause)
+        time.sleep(retries.failed(failure))
 
 
 @chat_span(completion_kwargs)
@@ -150,25 +171,18 @@ async def acall(messages: list[dict[str, str]]) -> Completion:
     """`call` for coroutines: the same deadline, retries and failures, holding no thread;
     litellm runs in the engine's own process (matching/engine/process.py)."""
     await engine_process.started(settings.INTENT_ENGINE_MODEL)  # never from the engine's time
-    started = time.perf_counter()
-    deadline = time.monotonic() + settings.INTENT_ENGINE_TIMEOUT_S
-    attempt = 0
+    retries = _Retries()
     while True:
-        attempt += 1
-        remaining = deadline - time.monotonic()
+        remaining = retries.next()
         try:
             async with asyncio.timeout(remaining):
                 completion = await engine_process.complete(completion_kwargs(messages))
-            return metrics.engine_called(started, completion)
+            return retries.answered(completion)
         except TimeoutError:
             failure = failure_of(TimeoutError())
         except Exception as exc:  # every provider error, mapped by litellm
             failure = failure_of(exc)
-        _log_failure(failure, attempt)
-        pause = _pause(failure, attempt, deadline)
-        if pause is None:
-            raise metrics.engine_called(started, failure)
-        await asyncio.sleep(pause)
+        await asyncio.sleep(retries.failed(failure))
 
 
 def _canary() -> bool:
@@ -229,11 +243,6 @@ async def _ajudged(found: "Lookup", failure: Failure) -> Failure:
     if failure.outage and await sync_to_async(breaker.outage)(found.key, found.found):
         return await sync_to_async(_after_canary)(found, failure, await _acanary())
     return failure
-
-
-def _log_failure(failure: Failure, attempt: int) -> None:
-    kind = "outage" if failure.outage else "bad input"
-    logger.warning("intent engine call %d failed (%s): %s", attempt, kind, failure.detail)
 
 
 # --- Resolving ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from kernel.ids import INTENT, new_id
 from matching import metrics
 from matching.demand import new_demand_token
 from matching.engine.resolution import Resolution
+from matching.intent_resolution import resolved_fields
 from matching.models import Intent
 from matching.recommend import (
     announce,
@@ -30,7 +31,6 @@ from matching.recommend import (
 )
 from matching.recommend.options import Continuation, Options, Refinement
 from matching.recommend.retrieve import retrieved
-from matching.resolving import resolved_fields
 from matching.services import session_row
 
 

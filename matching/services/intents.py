@@ -21,7 +21,7 @@ from kernel.errors import (
 from kernel.ids import INTENT, PROPOSAL, find_minted, new_id
 from kernel.inserts import insert_together
 from kernel.paging import page_of
-from matching import resolving
+from matching import intent_resolution
 from matching.demand import new_demand_token
 from matching.models import (
     Intent,
@@ -53,13 +53,13 @@ def intent_create(
     intent_tags: list[str] | None,
     source_channel: str | None,
     metadata: dict[str, Any],
-    attempt: resolving.Attempt | None = None,
+    attempt: intent_resolution.Attempt | None = None,
 ) -> StatedIntent:
     """Record a demand agent's intent and announce it to the merchants its tags fit
     (Intent.Surge). Tags given by the agent make it `client`-resolved; otherwise the intent
     engine resolves it within its timeout (`attempt`, when the caller already asked it), and
     when it cannot, the intent is stored `unresolved` and tried again on a schedule
-    (matching/resolving.py). Never fails for the engine. The intent's demand credential
+    (matching/intent_resolution.py). Never fails for the engine. The intent's demand credential
     (matching/demand.py) is kept as a digest and returned once."""
     fields: dict[str, Any] = {
         "region": region,
@@ -71,8 +71,8 @@ def intent_create(
     if intent_tags:
         fields["resolution_source"] = ResolutionSource.CLIENT
     else:
-        outcome = attempt or resolving.attempt(raw_query, region)
-        fields.update(resolving.creation_fields(outcome, kept=fields, now=timezone.now()))
+        outcome = attempt or intent_resolution.attempt(raw_query, region)
+        fields.update(intent_resolution.creation_fields(outcome, kept=fields, now=timezone.now()))
     demand_token, digest = new_demand_token()
     with transaction.atomic():
         intent = intent_insert(
@@ -91,7 +91,7 @@ async def intent_create_async(**fields: Any) -> StatedIntent:
     """`intent_create` for coroutine views: the engine is awaited holding no thread."""
     outcome = None
     if not fields["intent_tags"]:
-        outcome = await resolving.attempt_async(fields["raw_query"], fields["region"])
+        outcome = await intent_resolution.attempt_async(fields["raw_query"], fields["region"])
     return await sync_to_async(intent_create)(**fields, attempt=outcome)
 
 

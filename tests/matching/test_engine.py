@@ -8,11 +8,12 @@ import time
 import orjson
 import pytest
 from django.core.cache import caches
+from django.utils import timezone
 
 from matching.engine import breaker, resolution
 from matching.engine import client as engine_module
 from matching.models import Intent, ResolutionSource
-from matching.tasks import resolve_intent, resolve_pending_intents
+from matching.tasks import resolve_pending_intents
 from tests.protocol import create_intent
 
 pytestmark = pytest.mark.django_db
@@ -301,14 +302,15 @@ def test_an_intent_is_stored_unresolved_when_the_engine_fails_and_resolved_later
 
     assert intent["resolution_source"] == "unresolved"
     assert intent["intent_tags"] == []
-    resolve_intent(intent["intent_id"])  # the task, run in this process
+    Intent.objects.update(next_resolution_at=timezone.now())  # as if its wait had passed
+    resolve_pending_intents()  # beat's sweep, run in this process
     resolved = Intent.objects.get(intent_id=intent["intent_id"])
     assert resolved.resolution_source == ResolutionSource.ENGINE
     assert resolved.intent_tags == ["shoes", "for", "muddy", "trails"]
     assert sorted(resolved.tags.values_list("tag", flat=True)) == [
         "for", "muddy", "shoes", "trails",
     ]  # fmt: skip
-    resolve_intent(intent["intent_id"])  # idempotent: nothing more to do
+    resolve_pending_intents()  # idempotent: nothing more to do
     assert engine.calls_count == 2
 
 

@@ -1,4 +1,5 @@
-"""Resolving intents through the intent engine: at creation, then again on a schedule.
+"""Intents' resolution by the intent engine: at creation, then again on a schedule. (What the
+engine reads and must answer, the prompt and the Resolution, is matching/engine/resolution.py.)
 
 An intent created without tags is resolved at once when the engine answers. When it does not
 (not configured, down, or failing on this intent), the intent is stored `unresolved` and beat's
@@ -113,9 +114,9 @@ def creation_fields(outcome: Attempt, *, kept: dict[str, Any], now: datetime) ->
     return fields
 
 
-def intent_resolve(*, intent_id: str, due_only: bool = True) -> bool:
-    """Make the next attempt at resolving an unresolved intent and announce it when resolved;
-    whether it was resolved. `due_only=False` (staff's "resolve now") ignores the schedule.
+def intent_resolve(*, intent_id: str) -> bool:
+    """Make the next attempt at resolving an unresolved intent that is due and announce it when
+    resolved; whether it was resolved.
 
     Raises EngineUnavailable when the engine fails; an attempt it could not be asked about is
     given back. Idempotent: the attempt is claimed with a conditional update, so two sweeps
@@ -127,7 +128,7 @@ def intent_resolve(*, intent_id: str, due_only: bool = True) -> bool:
     pending = Intent.objects.filter(
         intent_id=intent_id, resolution_source=ResolutionSource.UNRESOLVED
     )
-    asked = RESOLVING.due_in(pending, now) if due_only else pending
+    asked = RESOLVING.due_in(pending, now)
     intent = asked.first()
     if intent is None:
         return False

@@ -1,6 +1,7 @@
-"""Unresolved intents are tried again on their own schedule (matching/resolving.py): a failing
-intent waits its turn and is given up, never holding back the others; what the engine could not
-even be asked about is not counted. The last test runs the sweep in a real Celery worker."""
+"""Unresolved intents are tried again on their own schedule (matching/intent_resolution.py): a
+failing intent waits its turn and is given up, never holding back the others; what the engine
+could not even be asked about is not counted. The last test runs the sweep in a real Celery
+worker."""
 
 from collections.abc import Iterator
 from datetime import timedelta
@@ -10,7 +11,7 @@ from django.core.cache import caches
 from django.utils import timezone
 
 from gateway.celery import app
-from matching import resolving
+from matching import intent_resolution
 from matching.engine import breaker
 from matching.models import Intent, ResolutionSource
 from matching.tasks import resolve_pending_intents
@@ -35,11 +36,11 @@ def test_a_failing_intent_waits_its_turn_then_is_given_up(client, shelf, engine,
     assert (created.resolution_attempts, created.resolution_source) == (1, "unresolved")
     assert created.next_resolution_at is not None
     waited = created.next_resolution_at - created.updated_at
-    assert resolving.RETRY_SCHEDULE[0] - timedelta(seconds=1) < waited
+    assert intent_resolution.RETRY_SCHEDULE[0] - timedelta(seconds=1) < waited
 
     resolve_pending_intents()  # not due yet: the engine is not asked
     assert engine.calls_count == 1
-    for attempt in range(2, resolving.MAX_ATTEMPTS + 1):
+    for attempt in range(2, intent_resolution.MAX_ATTEMPTS + 1):
         _due_now(intent_id)
         resolve_pending_intents()
         assert Intent.objects.get(intent_id=intent_id).resolution_attempts == attempt
@@ -52,7 +53,7 @@ def test_a_failing_intent_waits_its_turn_then_is_given_up(client, shelf, engine,
     )
     assert given_up.resolution_source == "unresolved"
     resolve_pending_intents()
-    assert engine.calls_count == resolving.MAX_ATTEMPTS  # never asked again
+    assert engine.calls_count == intent_resolution.MAX_ATTEMPTS  # never asked again
 
 
 @pytest.mark.django_db
@@ -101,13 +102,13 @@ def test_intents_older_than_a_day_are_given_up_unasked(client, shelf, engine, se
     intent_id = create_intent(client, raw_query="trail shoes")["intent_id"]
     settings.INTENT_ENGINE_MODEL = "openai/scripted"
     Intent.objects.filter(intent_id=intent_id).update(
-        created_at=timezone.now() - resolving.HORIZON - timedelta(minutes=1)
+        created_at=timezone.now() - intent_resolution.HORIZON - timedelta(minutes=1)
     )
 
     resolve_pending_intents()
 
     old = Intent.objects.get(intent_id=intent_id)
-    assert (old.resolution_given_up, old.resolution_error) == (True, resolving.TOO_OLD)
+    assert (old.resolution_given_up, old.resolution_error) == (True, intent_resolution.TOO_OLD)
     assert engine.calls_count == 0
 
 
