@@ -6,7 +6,7 @@ A language model answers in one to five seconds. The gateway must wait for it wi
 a thread or a database connection per waiting shopper, and without making everyone else wait
 behind the recommends. The budget was set once a gateway that waited on a thread per shopper
 had been measured with a slow engine (DESIGN.md section 11 records what it served);
-docs/operations.md explains the serving model that meets it.
+docs/serving.md explains the serving model that meets it.
 
 As `make run` runs it: the Procfile's `web` role (2 workers) on a scratch database with the
 10k-product demo catalog; the scripted engine on loopback answers after ENGINE_DELAY_S (1.0 s).

@@ -4,7 +4,7 @@ engine call plus <= 100 ms).
 A web worker loads a great deal on first use (the URLconf, the engine's client in its own
 process, the catalog's category names, database and cache connections). Loaded during the first
 request, it made the first shopper after each deploy or restart wait seconds; each worker now
-loads it before it takes a connection (docs/operations.md, warm workers), and this budget keeps
+loads it before it takes a connection (docs/serving.md, warm workers), and this budget keeps
 it so.
 
 The Procfile's `web` role (2 workers) is started on a scratch database with the 10k-product

@@ -3,9 +3,9 @@ still met): warm recommends and card lookups with metrics and traces off, with m
 with metrics and traces on.
 
 Metrics are on when METRICS_TOKEN is set (every process writes prometheus_client's
-multiprocess files, docs/operations.md "Metrics"); traces when OTEL_EXPORTER_OTLP_ENDPOINT is
+multiprocess files, docs/alerts.md "Metrics"); traces when OTEL_EXPORTER_OTLP_ENDPOINT is
 set (every span exported over OTLP/HTTP, here to a loopback sink that accepts and drops them,
-docs/operations.md "Traces"). For each of the three, the Procfile's `web` role (2 workers) is
+docs/alerts.md "Traces"). For each of the three, the Procfile's `web` role (2 workers) is
 started afresh on the 10k-product demo catalog with the scripted engine: RUNS (200) warm
 recommends of 20 shoppers' intents, one client in turn on a kept connection, as
 bench/recommend_warm.py measures them; then card lookups driven for OBSERVED_CARDS_SECONDS (5)

@@ -4,7 +4,7 @@ lifetime never reach the engine again, on the embedded default too).
 Each engine call is paid for. A query asked again within the engine cache's lifetime must be
 answered from the cache, however many other entries (catalog pages, search hits) were written
 meanwhile: on the embedded default those share files under var/cache/, and once evicted the
-resolutions to make room for them (docs/operations.md, caches).
+resolutions to make room for them (docs/data.md, caches).
 
 The Procfile's `web` role (2 workers), with the scripted engine on loopback, on a scratch
 database with the 10k-product demo catalog, answers MIX_CALLS (200) recommends over HTTP, each

@@ -5,7 +5,7 @@ after the intent).
 Every merchant subscribed to an intent's tags is sent the intent as it is created. A merchant
 whose endpoint hangs must cost the others nothing: deliveries run on the Celery lanes, at most
 one under way per merchant, and a merchant that stopped answering in time moves to the slow
-lane (docs/operations.md, Intent.Surge: delivery isolation).
+lane (docs/failures.md, Intent.Surge: delivery isolation).
 
 As `make run` runs it: the Procfile's `web` role (2 workers) and its `webhooks` and
 `slow-webhooks` roles on the configured broker, on a scratch database with the 10k-product demo

@@ -8,7 +8,7 @@ Django, run whole (middleware, view, response) on one thread of a bounded pool w
 keep their database connections between requests, as a threaded worker's would. The coroutine
 views' own synchronous steps (queries, writes) run on a second pool, of one thread unless
 `WEB_STEP_THREADS` says otherwise, so the database connections of a web process stay bounded by
-`WEB_THREADS` + `WEB_STEP_THREADS` however many requests wait. docs/operations.md ("The web
+`WEB_THREADS` + `WEB_STEP_THREADS` however many requests wait. docs/serving.md ("The web
 role") explains the choice; its measurements are in docs/benchmarks.md.
 
 What is the gateway's own here, and why (tests/gateway/test_serving_upstream.py fails on the

@@ -32,7 +32,7 @@ def broker_transport_options(broker_url: str) -> dict[str, Any]:
         # and ended the worker ("Unrecoverable error" in kombu's restore_unacked), about one
         # restart in six. It bought nothing: a message kept there came back only after an hour
         # (the visibility timeout), while every task names a row the sweeps send again within a
-        # minute (kernel/dispatch.py, docs/operations.md "Losing Redis or the database").
+        # minute (kernel/dispatch.py, docs/failures.md "Losing Redis or the database").
         options["ack_emulation"] = False
     return options
 

@@ -1,5 +1,6 @@
 """The environment the settings read: `.env` beside manage.py (the real environment wins), and
-numbers that must fall within bounds, refused at start otherwise."""
+numbers that must fall within bounds and switches that must be true or false, refused at start
+otherwise."""
 
 import math
 import re
@@ -34,6 +35,16 @@ def bounded_int(name: str, default: int, low: int, high: int, unit: str = "") ->
     if value != int(value):
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value:g}")
     return int(value)
+
+
+def switch(name: str, default: bool) -> bool:
+    """`true` or `false` from the environment; anything else stops the start (django-environ's
+    own reading takes any unknown word, a typo included, as false)."""
+    raw = env.str(name, default=str(default).lower())
+    value = {"true": True, "false": False}.get(raw.strip().lower())
+    if value is None:
+        raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
+    return value
 
 
 def database(url: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from opentelemetry import trace
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 task: ContextVar[tuple[str, str] | None] = ContextVar("task", default=None)  # (id, name)
 
-# The request's span attribute that holds its X-Request-ID (docs/operations.md, "Traces").
+# The request's span attribute that holds its X-Request-ID (docs/alerts.md, "Traces").
 REQUEST_ID_ATTRIBUTE = "gateway.request_id"
 
 

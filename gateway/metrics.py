@@ -1,5 +1,5 @@
 """`GET /metrics`: this host's metrics in Prometheus's text format, to the bearer of
-METRICS_TOKEN only (docs/operations.md#metrics).
+METRICS_TOKEN only (docs/alerts.md#metrics).
 
 While no token is set the path does not exist (404, as any unknown path): metrics are off and
 nothing is measured. With one set, a request without `Authorization: Bearer <the token>` is

@@ -1,4 +1,4 @@
-"""The settings of metrics (gateway/settings.py; docs/operations.md#metrics): the token that
+"""The settings of metrics (gateway/settings.py; docs/alerts.md#metrics): the token that
 turns them on, and django-prometheus's middleware and buckets while they are on."""
 
 import re

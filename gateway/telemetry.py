@@ -12,7 +12,7 @@ for its role (gateway-web, gateway-worker) unless OTEL_SERVICE_NAME names it. Ev
 value is cut to ATTRIBUTE_LENGTH characters, the SDK's span limit (OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT
 sets another): a client chooses some of them (its user agent, the path it asked, a JSON-RPC
 request's id), and none may cost a span more than that.
-docs/operations.md ("Traces") lists the spans.
+docs/alerts.md ("Traces") lists the spans.
 
 The request's span comes from OpenTelemetry's ASGI middleware around the whole application
 rather than from its Django middleware: that one is synchronous only, and in the chain of the

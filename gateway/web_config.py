@@ -2,7 +2,7 @@
 bounds of a client's connections (below), and two hooks.
 
 The role serves with `--reuse-port`: each worker listens on a socket of its own, all in one
-SO_REUSEPORT group, and the kernel spreads connections over them (docs/operations.md). Two hooks
+SO_REUSEPORT group, and the kernel spreads connections over them (docs/serving.md). Two hooks
 make that safe, and two keep the host's metrics (gateway/metrics_files.py):
 
 - gunicorn opens a worker's socket as it forks the worker, seconds before the worker has loaded
@@ -25,12 +25,19 @@ from typing import Any
 from gunicorn.glogging import Logger
 
 from gateway import metrics_files
-from gateway.environment import bounded, bounded_int, env
+from gateway.environment import bounded, bounded_int, env, switch
 from gateway.logging_settings import gunicorn_logging, log_format
 
-# What one client may hold of a web worker (gunicorn's own settings, which the role's worker,
-# gateway/web_worker.py, honours; gunicorn's command-line flags override them): connections
-# open at once, seconds a connection may idle between requests, bytes of a request target and
+# Whether the role's worker bounds what one client may hold of it (gateway/web_worker.py): on
+# where clients reach the role itself (`make run`), off behind a proxy that bounds them
+# (ops/nginx/gateway.conf), whose connections the worker would count as one client's
+# (docs/serving.md#which-deployment-bounds-clients-where).
+CLIENT_BOUNDS = switch("WEB_CLIENT_BOUNDS", True)
+
+# What one client may hold of a web worker while CLIENT_BOUNDS is on (gunicorn's own settings,
+# which the role's worker, gateway/web_worker.py, honours; gunicorn's command-line flags override
+# them): connections open at once, seconds a connection may idle between requests (uvicorn's
+# keep-alive timeout, which applies with CLIENT_BOUNDS off too), bytes of a request target and
 # of one header field, header fields a request; and what gunicorn has no setting for: seconds a
 # connection has to bring a whole request head, seconds a request has to bring its whole body
 # once its head is in, and connections one client address (an IPv6 /64) may hold at once, a

@@ -28,13 +28,19 @@ and a body, and a share of the connections per client:
   and the connection is closed. A line still arriving is refused once it passes the larger
   bound, so a trickled head never holds more than the bounds.
 
+These bounds are for a role that clients reach themselves: `make run`, or any deployment without
+a proxy in front (WEB_CLIENT_BOUNDS=true, the default). Behind nginx (ops/nginx/gateway.conf),
+which bounds each client itself, WEB_CLIENT_BOUNDS=false leaves uvicorn's own protocol in place:
+every connection then comes from the proxy, which this protocol would count as one client and
+refuse past a client's share (docs/serving.md#which-deployment-bounds-clients-where).
+
 It overrides parts of uvicorn's HttpToolsProtocol that are no documented interface (the parser
 callbacks, `send_400_response`, through which uvicorn answers a parser error, a refusal here
 included, and `on_response_complete`, where a pipelined request's turn comes) and reads some of
 its state (`client`, `connections`, `pipeline`, and the cycle's `response_started`,
 `response_complete` and `more_body`):
-tests/gateway/test_connections.py drives each bound through a real server, so
-an upgrade of uvicorn that changes them fails there.
+tests/gateway/test_connections.py drives each bound through a real server: it is the canary
+that fails on the upgrade of uvicorn (or uvicorn_worker) that changes them.
 """
 
 import asyncio
@@ -230,10 +236,13 @@ class GatewayHttpProtocol(HttpToolsProtocol):
 
 
 class GatewayWorker(UvicornWorker):
-    """uvicorn_worker's worker, serving with GatewayHttpProtocol under gunicorn's settings."""
+    """uvicorn_worker's worker, serving with GatewayHttpProtocol under gunicorn's settings while
+    WEB_CLIENT_BOUNDS is on; with it off, uvicorn_worker's worker as it is."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if not web_config.CLIENT_BOUNDS:
+            return
         cfg = self.cfg
         # One worker a process: the protocol's class holds the limits. gunicorn reads 0 as no
         # limit on a request line or a field.

@@ -1,5 +1,5 @@
 """WSGI entry point (`gunicorn gateway.wsgi`): the synchronous way to serve the gateway, kept for
-the serving comparison of docs/operations.md. The `web` role serves gateway.asgi."""
+the serving comparison of docs/serving.md. The `web` role serves gateway.asgi."""
 
 import os
 

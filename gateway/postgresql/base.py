@@ -4,7 +4,7 @@ Django checks a kept connection before its first query of each request (CONN_HEA
 sending `SELECT 1`, and Django's own pool checks each connection it hands out with a query as
 well: a card lookup, or each step of a recommend, then waits twice for the server's process to
 be scheduled, which on a busy machine is what the latency of a burst waits on
-(docs/operations.md#database-connections, figures in docs/benchmarks.md). A server that ends a
+(docs/data.md#database-connections, figures in docs/benchmarks.md). A server that ends a
 connection (a restart, an idle timeout, an administrator) tells the client so before it closes
 the socket, and a closed socket is readable too. So an idle connection whose socket has nothing
 to read is taken as usable at once; one that has something to read, or is not idle, gets

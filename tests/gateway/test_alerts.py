@@ -52,6 +52,6 @@ def test_the_dashboard_and_the_rules_name_only_exported_series():
 
 
 def _documented() -> str:
-    """The metric names of docs/operations.md's table, one a line."""
-    text = (ROOT / "docs" / "operations.md").read_text()
+    """The metric names of docs/alerts.md's table, one a line."""
+    text = (ROOT / "docs" / "alerts.md").read_text()
     return "\n".join(re.findall(r"^\| `([a-z_]+)`", text, re.MULTILINE))

@@ -3,7 +3,12 @@ through the Procfile's `web` role on loopback and raw sockets: a head must arriv
 the header timeout and a body within the body timeout, an idle connection is closed, oversized or
 overlong heads are refused, and connections past the limit, or past a client's share of it, are
 turned away; and the role names the address it listens at as it starts. The timeouts are
-lowered through the server's environment; every wait below is a bound, never a measurement."""
+lowered through the server's environment; every wait below is a bound, never a measurement.
+
+These tests are the canary of the worker's overrides of uvicorn's HttpToolsProtocol, which is no
+documented interface: the upgrade of uvicorn or uvicorn_worker that changes what they override
+fails here. The bounds are on by default (WEB_CLIENT_BOUNDS); behind nginx they are off, and the
+proxy's own are shown in tests/gateway/test_nginx.py."""
 
 import contextlib
 import re

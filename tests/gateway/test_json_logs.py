@@ -177,7 +177,7 @@ def test_a_celery_worker_writes_only_json_lines_its_warnings_included(tmp_path):
     log = worker.log()
 
     # Celery writes this one line to stdout from its signal handler, past logging, and has no
-    # setting for it (docs/operations.md#json-lines): every other line is one object.
+    # setting for it (docs/alerts.md#json-lines): every other line is one object.
     lines = [line for line in log.splitlines() if line.strip()]
     plain = [line for line in lines if not line.startswith("{")]
     assert plain == ["worker: Warm shutdown (MainProcess)"]

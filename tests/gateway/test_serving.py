@@ -138,7 +138,7 @@ def test_a_chunked_body_is_read_whole_on_both_chains(web, shelf):
 
 def test_a_long_request_line_is_answered_in_the_envelope_up_to_the_documented_limit(web):
     long = web.get("/v1/cards/rec_" + "a" * 40_000)
-    past = web.get("/v1/cards/rec_" + "a" * 70_000)  # docs/operations.md: 64 KB, the server's
+    past = web.get("/v1/cards/rec_" + "a" * 70_000)  # docs/serving.md: 64 KB, the server's
 
     assert (long.status, long.json()["error"]) == (404, "not found")
     assert past.status == 414

@@ -166,6 +166,7 @@ def test_bad_configuration_stops_the_start(tmp_path, overrides, message):
             {"WEB_MAX_CONNECTIONS": "50", "WEB_MAX_CONNECTIONS_PER_CLIENT": "51"},
             "WEB_MAX_CONNECTIONS_PER_CLIENT must be between 1 and 50, not '51'",
         ),
+        ({"WEB_CLIENT_BOUNDS": "of"}, "WEB_CLIENT_BOUNDS must be true or false, not 'of'"),
     ],
 )
 @pytest.mark.processes

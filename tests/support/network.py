@@ -2,6 +2,7 @@
 test's own process (a merchant's endpoint, a trace collector)."""
 
 import socket
+import subprocess
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Generic, TypeVar
 
@@ -13,6 +14,16 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a server the test started: asked to (SIGTERM), then killed if it still runs 20 s on."""
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
 
 
 class LoopbackServer(ThreadingHTTPServer, Generic[Owner]):

@@ -19,7 +19,7 @@ import pytest
 import requests
 import yaml
 
-from tests.support.network import free_port
+from tests.support.network import free_port, stop
 from tests.support.worker import ROOT
 
 REQUIRE = "GATEWAY_PROMETHEUS_TESTS"
@@ -89,12 +89,7 @@ class Prometheus:
 
     def __exit__(self, *exc: object) -> None:
         assert self.process is not None
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop(self.process)
 
     @property
     def url(self) -> str:
