@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "gateway.apps.GatewayConfig",
+    "kernel",
     "catalog",
     "merchants",
     "matching",
@@ -109,11 +110,11 @@ MIDDLEWARE = [
     "gateway.middleware.AuthenticationMiddleware",
     "gateway.middleware.MessageMiddleware",
     "gateway.middleware.XFrameOptionsMiddleware",
-    # Last: django-axes' lockout answer for the admin login (docs/operations.md).
+    # Last: django-axes' lockout answer for the admin login (docs/data.md#the-staff-login).
     "gateway.middleware.LoginLockoutMiddleware",
 ]
 
-# Metrics, on when METRICS_TOKEN is set (docs/operations.md#metrics, gateway/metrics_settings.py).
+# Metrics, on when METRICS_TOKEN is set (docs/alerts.md#metrics, gateway/metrics_settings.py).
 METRICS_TOKEN, METRICS_DIR, MIDDLEWARE = metrics_settings(MIDDLEWARE)
 PROMETHEUS_LATENCY_BUCKETS = REQUEST_BUCKETS
 
@@ -155,7 +156,7 @@ CATALOG_CACHE_ENTRIES = bounded_int("CATALOG_CACHE_ENTRIES", 5_000, 100, 1_000_0
 # nothing is embedded and search is the lexical tiers alone.
 SEMANTIC_SEARCH = env.bool("SEMANTIC_SEARCH", default=True)
 # A2A tasks: how many the embedded default's file store keeps, and the Redis that keeps them
-# (REDIS_URL unless named), agents/a2a_tasks.py.
+# (REDIS_URL unless named), agents/a2a/tasks.py.
 A2A_TASK_STORE_ENTRIES = bounded_int("A2A_TASK_STORE_ENTRIES", 5_000, 100, 1_000_000)
 A2A_TASKS_REDIS_URL = env.str("A2A_TASKS_REDIS_URL", default="")
 CACHES = cache_settings(
@@ -279,7 +280,7 @@ if RECOMMENDATION_RETENTION_DAYS < INTENT_RETENTION_DAYS:
         "RECOMMENDATION_RETENTION_DAYS must be at least INTENT_RETENTION_DAYS "
         f"({RECOMMENDATION_RETENTION_DAYS} < {INTENT_RETENTION_DAYS})"
     )
-# How often beat's sweep tries the unresolved intents that are due (matching/resolving.py).
+# How often beat's sweep tries the unresolved intents that are due (matching/intent_resolution.py).
 INTENT_SWEEP_INTERVAL_S = bounded("INTENT_SWEEP_INTERVAL_S", 60.0, 1, 3600, " seconds")
 # Finished deliveries (with their attempts) and health probes are kept this many days.
 WEBHOOK_RETENTION_DAYS = bounded_int("WEBHOOK_RETENTION_DAYS", 30, 1, 3650, " days")
@@ -289,7 +290,7 @@ CONVERSION_PRICE_FACTOR = bounded("CONVERSION_PRICE_FACTOR", 3.0, 1, 1000)
 # A client's follows of one card's buy link count as one click within this window.
 CLICK_WINDOW_S = bounded_int("CLICK_WINDOW_S", 1800, 0, 7 * 86_400, " seconds")
 # How long an A2A task stays readable (tasks/get) after it finished: a completed one, a failed
-# one; and the largest task kept whole (agents/a2a_tasks.py).
+# one; and the largest task kept whole (agents/a2a/tasks.py).
 A2A_TASK_TTL_S = bounded_int("A2A_TASK_TTL_S", 86_400, 60, 30 * 86_400, " seconds")
 A2A_FAILED_TASK_TTL_S = bounded_int("A2A_FAILED_TASK_TTL_S", 300, 10, 86_400, " seconds")
 A2A_TASK_MAX_BYTES = bounded_int("A2A_TASK_MAX_BYTES", 65_536, 4_096, 1_048_576, " bytes")

@@ -29,14 +29,15 @@ A key costs a row for a day, so a client holds at most IDEMPOTENCY_KEYS_PER_CLIE
 `Retry-After` until its oldest key expires. Every keyed POST is throttled per client too.
 
 A key belongs to its caller, never shared: the principal the view authenticated or its store
-recognises (`idempotency_principal`: a merchant, by any of its X-Merchant-Tokens), else the
+recognises (`idempotency_principal`: a merchant, by any of its X-Merchant-Tokens, which the
+merchants app registers with kernel/idempotency_keys.py), else the
 credentials the request presents (X-Merchant-Token, X-Supply-Key, X-Demand-Token), else the
 client's address as the throttles know it. What is stored is a hash of caller and key, the
 request's hash, and the answer encrypted (it may hold a secret shown once: a registration_token,
 a demand_token); nothing of it is logged.
 
-To opt in, a ViewSet takes `Idempotent` (merchants/idempotency.py: this mechanism over the table
-that keeps the keys, in the one app every app with a POST may import) first among its bases.
+To opt in, a ViewSet takes `Idempotent` (kernel/idempotency_keys.py: this mechanism over the
+kernel's table of keys, kernel/models.py) first among its bases.
 Every POST action of it then takes the header, sync or coroutine (adrf), and /openapi.json
 documents the header and its answers on each (`document`, called by kernel/contract.py):
 
@@ -118,7 +119,7 @@ class Claim:
 
 
 class Store(Protocol):
-    """Where keys are kept (merchants/idempotency.py)."""
+    """Where keys are kept (kernel/idempotency_keys.py)."""
 
     def claim(self, keyed: Keyed) -> Claim | Answer | Digest | ApiError:
         """The key claimed for this run; or its stored answer (or that answer's digest); or

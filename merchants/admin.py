@@ -28,7 +28,6 @@ from kernel.admin_display import (
 from kernel.dispatch import dispatch
 from merchants import delivery, services, tasks
 from merchants.admin_forms import MerchantAgentForm
-from merchants.admin_idempotency import IdempotencyKeyAdmin  # noqa: F401 - registers it
 from merchants.admin_probes import LATENCY, TRIGGERS
 from merchants.models import (
     VERIFICATION_FIELDS,

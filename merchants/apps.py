@@ -10,6 +10,13 @@ class MerchantsConfig(AppConfig):
     # "Merchant agents > Merchant agents").
     verbose_name = "Merchants"
 
+    def ready(self) -> None:
+        from kernel import idempotency_keys
+        from merchants.auth import HEADER, merchant_of_token
+
+        # A merchant's Idempotency-Keys are its own, by whichever of its tokens it presents.
+        idempotency_keys.recognise(HEADER, merchant_of_token)
+
     def readings(self) -> Iterator[Any]:
         """At each scrape of /metrics: the deliveries' backlog, verifications and merchants
         (merchants/backlog.py)."""

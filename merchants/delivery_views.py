@@ -20,6 +20,7 @@ from kernel.errors import (
     either,
 )
 from kernel.errors import INVALID_TOKEN as INVALID_TOKEN_ERROR
+from kernel.idempotency_keys import Idempotent
 from kernel.paging import NUMBERED
 from kernel.validation import validated
 from merchants.auth import MerchantTokenActions
@@ -33,7 +34,6 @@ from merchants.delivery_serializers import (
     verification_log,
 )
 from merchants.examples import DELIVERIES, RETRIED
-from merchants.idempotency import Idempotent
 from merchants.views import MERCHANT_ID
 
 DELIVERY_ID = OpenApiParameter(

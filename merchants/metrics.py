@@ -1,5 +1,5 @@
 """Metrics of merchant-facing work: deliveries of Intent.Surge by lane, endpoint verifications and
-health probes (kernel/metrics.py; the table of docs/operations.md#metrics). What waits in the
+health probes (kernel/metrics.py; the table of docs/alerts.md#metrics). What waits in the
 database is read at scrape time (merchants/backlog.py)."""
 
 from django.utils import timezone

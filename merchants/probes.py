@@ -29,9 +29,10 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from kernel.ids import EVENT, new_id
+from kernel.pruning import delete_in_batches
 from merchants import metrics
 from merchants.client import Answer, post_signed
-from merchants.delivery import delete_in_batches, event_body, merchant_answered
+from merchants.delivery import event_body, merchant_answered
 from merchants.models import HealthProbe, MerchantAgent, MerchantStatus, ProbeTrigger
 from merchants.services import merchant_get
 

@@ -16,8 +16,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from kernel.idempotency_keys import idempotency_keys_prune
 from merchants import delivery, probes, verification
-from merchants.idempotency import idempotency_keys_prune
 from merchants.models import MerchantAgent, ProbeTrigger
 
 SOFT_LIMIT, HARD_LIMIT = delivery.attempt_time_limits()

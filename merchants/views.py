@@ -19,6 +19,7 @@ from kernel.errors import (
     either,
 )
 from kernel.errors import MISSING_TOKEN as MISSING_TOKEN_ERROR
+from kernel.idempotency_keys import Idempotent
 from kernel.idempotent_answers import shown_once
 from kernel.validation import validated
 from merchants import probes, services
@@ -31,7 +32,6 @@ from merchants.examples import (
     REGISTER_REQUEST,
     REGISTERED,
 )
-from merchants.idempotency import Idempotent
 from merchants.models import MERCHANT_ID as MERCHANT_ID_PATTERN
 from merchants.models import RESERVED_MERCHANT_IDS
 from merchants.serializers import (

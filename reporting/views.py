@@ -24,13 +24,13 @@ from kernel.errors import (
     SUPPLY_KEYS_NOT_CONFIGURED,
     either,
 )
+from kernel.idempotency_keys import Idempotent
 from kernel.ids import REC
 from kernel.jsonio import AnyAccept
 from kernel.throttles import ScopeThrottle, client_address
 from kernel.validation import validated
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
-from merchants.idempotency import Idempotent
 from merchants.services import merchant_get
 from reporting import services
 from reporting.auth import SupplyKeyAuthentication, SupplyKeyRequired

@@ -21,6 +21,7 @@ from kernel.errors import (
     MISSING_FIELDS,
     either,
 )
+from kernel.idempotency_keys import Idempotent
 from kernel.idempotent_answers import shown_once
 from kernel.validation import validated
 from matching import services
@@ -42,7 +43,6 @@ from matching.serializers import (
 )
 from matching.views.parameters import INTENT_ID, NOT_STORED, TOKEN_ERRORS
 from merchants.auth import MerchantTokenActions
-from merchants.idempotency import Idempotent
 
 
 def _intent_data(intent: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from kernel.errors import (
     INVALID_BODY,
     SIGNING_KEY_UNAVAILABLE,
 )
+from kernel.idempotency_keys import Idempotent
 from kernel.validation import validated
 from matching import mandates
 from matching.examples import (
@@ -32,7 +33,6 @@ from matching.serializers import (
     IntentMandateVerifySerializer,
     SignedIntentMandateSerializer,
 )
-from merchants.idempotency import Idempotent
 
 
 class IntentMandateViewSet(Idempotent, viewsets.ViewSet):

@@ -31,6 +31,7 @@ from kernel.errors import (
     SESSION_TOKEN_NOT_FOUND,
     either,
 )
+from kernel.idempotency_keys import Idempotent
 from kernel.validation import validated
 from matching import services
 from matching.demand import HEADER as DEMAND_HEADER
@@ -53,7 +54,6 @@ from matching.serializers import (
 )
 from matching.views.parameters import DEMAND_TOKEN, MATCH_SESSION_ID, MATCH_TOKEN_ID
 from merchants.auth import merchant_for_token, presented_token
-from merchants.idempotency import Idempotent
 
 
 def _demand_tokens(request: Request, in_body: str | None) -> list[str]:

@@ -23,6 +23,7 @@ from kernel.errors import (
     PROPOSAL_NOT_FOUND,
     either,
 )
+from kernel.idempotency_keys import Idempotent
 from kernel.validation import validated
 from matching import services
 from matching.examples import (
@@ -37,7 +38,6 @@ from matching.serializers import (
 from matching.views.parameters import PROPOSAL_ID
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
-from merchants.idempotency import Idempotent
 from merchants.services import merchant_get
 
 

@@ -62,9 +62,7 @@ from merchants.delivery.self_service import (
     merchant_delivery_retry,
 )
 from merchants.delivery.sweeper import (
-    PRUNE_BATCH,
     SWEEP_BATCH,
-    delete_in_batches,
     deliveries_prune,
     deliveries_retry,
     deliveries_sweep,
@@ -83,7 +81,6 @@ __all__ = [
     "MAX_BODY_BYTES",
     "MOST_ATTEMPTS",
     "PROTOCOL_VERSION",
-    "PRUNE_BATCH",
     "REQUEUE_AFTER",
     "REQUEUE_IDLE_AFTER",
     "RETRY_SCHEDULE",
@@ -96,7 +93,6 @@ __all__ = [
     "after_failure",
     "attempt_time_limits",
     "claim_lease",
-    "delete_in_batches",
     "deliveries_enqueue",
     "deliveries_prune",
     "deliveries_retry",

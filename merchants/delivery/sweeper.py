@@ -5,13 +5,13 @@ import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 
 from kernel.dispatch import waiting
+from kernel.pruning import delete_in_batches
 from merchants.delivery.attempts import (
     DELIVERING,
     REQUEUE_AFTER,
@@ -107,18 +107,6 @@ def deliveries_retry(*, delivery_ids: Iterable[int], only_failed: bool = False) 
         )
         transaction.on_commit(partial(deliveries_enqueue, ids))
     return count
-
-
-PRUNE_BATCH = 2000
-
-
-def delete_in_batches(rows: QuerySet[Any]) -> int:
-    """Delete `rows` PRUNE_BATCH at a time, so no long lock is held; returns how many went."""
-    deleted = 0
-    while batch := list(rows.values_list("pk", flat=True)[:PRUNE_BATCH]):
-        rows.model.objects.filter(pk__in=batch).delete()
-        deleted += len(batch)
-    return deleted
 
 
 def deliveries_prune(*, finished_before: datetime) -> int:

@@ -29,7 +29,7 @@ API_ONLY = [
     "merchants.merchantagent",
     "merchants.webhookdelivery",
     "merchants.healthprobe",
-    "merchants.idempotencykey",
+    "kernel.idempotencykey",
     "catalog.recommendation",
     "catalog.searchword",  # written by the database as products are
     "reporting.click",

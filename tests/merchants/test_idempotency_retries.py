@@ -10,8 +10,9 @@ from django.test import Client
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook
 
+from kernel.models import IdempotencyKey
 from matching.models import Intent
-from merchants.models import DeliveryStatus, IdempotencyKey, WebhookDelivery
+from merchants.models import DeliveryStatus, WebhookDelivery
 from tests.protocol import register
 from tests.support.worker import wait_until
 

@@ -44,7 +44,7 @@ def _delivery(merchant, status, completed_days_ago, event):
 def test_finished_deliveries_and_probes_past_retention_are_deleted(client, settings, monkeypatch):
     settings.WEBHOOK_RETENTION_DAYS, settings.HEALTH_PROBE_RETENTION_DAYS = 30, 7
     # Batches of one: the pruning loops run more than once.
-    monkeypatch.setattr("merchants.delivery.sweeper.PRUNE_BATCH", 1)
+    monkeypatch.setattr("kernel.pruning.PRUNE_BATCH", 1)
     register(client, "shop-1")
     merchant = MerchantAgent.objects.get()
     old_success = _delivery(merchant, DeliveryStatus.SUCCEEDED, 31, "evt_a")

@@ -3,22 +3,13 @@ migration, and read back as they were."""
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from merchants.models import MerchantAgent
+from tests.support.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("merchants", "0003_webhook_events")]
-
-
-def migrate(targets=None):
-    """The database migrated to `targets`, or to the latest migrations; their models."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_the_migration_encrypts_secrets_stored_in_the_clear():

@@ -1,6 +1,6 @@
 """`manage.py reencrypt_secrets`: every secret at rest encrypted again under the first key of
 SECRETS_ENCRYPTION_KEYS, the step of a key rotation between adding a key and dropping the old
-one (docs/operations.md)."""
+one (docs/data.md#secrets-at-rest)."""
 
 from typing import Any
 
@@ -13,7 +13,7 @@ from kernel.secrets import reencrypt
 # answers kept for Idempotency-Key retries (NULL while their request runs).
 COLUMNS = [
     ("merchants_merchantagent", "id", "webhook_secret"),
-    ("merchants_idempotencykey", "id", "stored_answer"),
+    ("kernel_idempotencykey", "id", "stored_answer"),
 ]
 
 

@@ -1,4 +1,4 @@
-"""What an Idempotency-Key may cost (kernel/idempotent_answers.py, merchants/idempotency.py),
+"""What an Idempotency-Key may cost (kernel/idempotent_answers.py, kernel/idempotency_keys.py),
 through Django's test client: answers past 6 KB are kept as a digest, whose replay is 409
 `idempotency_answer_not_kept`; an answer that shows a secret once is kept whole; a refusal of
 the request itself is not kept; a client holds at most IDEMPOTENCY_KEYS_PER_CLIENT live keys,
@@ -12,8 +12,8 @@ import orjson
 import pytest
 from django.db import connection
 
+from kernel.models import IdempotencyKey
 from matching.models import MatchToken
-from merchants.models import IdempotencyKey
 from tests.factories import ProductFactory
 from tests.protocol import create_intent, propose, register
 
@@ -38,7 +38,7 @@ def stored_bytes() -> int:
         cursor.execute(
             "SELECT COALESCE(SUM(LENGTH(key_hash) + LENGTH(request_hash) + LENGTH(caller) "
             "+ LENGTH(method) + LENGTH(path) + LENGTH(owner) "
-            "+ COALESCE(LENGTH(stored_answer), 0)), 0) FROM merchants_idempotencykey"
+            "+ COALESCE(LENGTH(stored_answer), 0)), 0) FROM kernel_idempotencykey"
         )
         (total,) = cursor.fetchone()
         return int(total)

@@ -1,5 +1,5 @@
-"""The Idempotency-Key of kernel/idempotency.py over the IdempotencyKey table, and the view mixin
-that opts a ViewSet in: `class MyViewSet(Idempotent, viewsets.ViewSet)`.
+"""The Idempotency-Key of kernel/idempotency.py over the IdempotencyKey table (kernel/models.py),
+and the view mixin that opts a ViewSet in: `class MyViewSet(Idempotent, viewsets.ViewSet)`.
 
 A key is claimed by inserting its row: the unique key_hash makes one of two concurrent claims win
 on SQLite and PostgreSQL alike (the other's insert fails, and it reads the winner's row). Every
@@ -13,6 +13,7 @@ or two past IDEMPOTENCY_KEYS_PER_CLIENT, never more than the requests it had in 
 """
 
 import math
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,9 +30,8 @@ from kernel.errors import (
 )
 from kernel.idempotency import Claim, IdempotentPosts, Keyed
 from kernel.idempotent_answers import Answer, Digest, unsealed
-from merchants.auth import merchant_of_token, presented_token
-from merchants.delivery.sweeper import delete_in_batches
-from merchants.models import IdempotencyKey, MerchantAgent
+from kernel.models import IdempotencyKey
+from kernel.pruning import delete_in_batches
 
 PATH_MAX = IdempotencyKey._meta.get_field("path").max_length or 300
 # Tries of a claim whose key changes under it (expired and renewed, released, pruned).
@@ -115,18 +115,34 @@ class KeyTable:
         ).delete()
 
 
+# The credentials, by header, that name a principal without the view authenticating by them,
+# each with what finds its principal (None: no one). An app registers its own when it is ready
+# (merchants/apps.py: X-Merchant-Token, a merchant by any of its tokens).
+_recognised: dict[str, Callable[[str], Any]] = {}
+
+
+def recognise(header: str, principal_of: Callable[[str], Any]) -> None:
+    """Let a credential presented in `header` name its principal: the keys of any of a
+    merchant's tokens are the merchant's."""
+    _recognised[header] = principal_of
+
+
 # Every POST action of a ViewSet that takes this first among its bases takes an Idempotency-Key
 # (kernel/idempotency.py). No docstring: it would describe the view's operations in the contract.
 class Idempotent(IdempotentPosts):
     idempotency_store = KeyTable()
 
     def idempotency_principal(self, request: Request) -> Any:
-        """The merchant: authenticated by the view, or (registration, acceptance) by the
-        X-Merchant-Token presented, whichever of its tokens it is."""
-        if isinstance(request.user, MerchantAgent):
-            return request.user
-        token = presented_token(request)
-        return None if token is None else merchant_of_token(token)
+        """The principal the view authenticated, else the one a recognised credential presented
+        names (registration, acceptance: by whichever of its tokens)."""
+        user = getattr(request, "user", None)
+        if getattr(user, "_meta", None) is not None:  # a row: a merchant the view authenticated
+            return user
+        for header, principal_of in _recognised.items():
+            presented = request.headers.get(header)
+            if presented:
+                return principal_of(presented)
+        return None
 
 
 def idempotency_keys_prune(*, now: datetime) -> int:

@@ -1,12 +1,12 @@
-"""The admin's read-only page of the Idempotency-Keys the API keeps (kernel/idempotency.py),
-registered with the admin by merchants/admin.py's import."""
+"""The admin's pages of the kernel's tables: the Idempotency-Keys the API keeps, read-only
+(kernel/idempotency.py)."""
 
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from kernel.admin_display import ReadOnlyAdmin, keep_out_of_reach
-from merchants.models import IdempotencyKey
+from kernel.models import IdempotencyKey
 
 # An idempotency key's hashes, and its answer (encrypted: it may show a secret once).
 keep_out_of_reach(("key_hash", "request_hash", "stored_answer"))

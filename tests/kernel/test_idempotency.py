@@ -15,10 +15,11 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
+from kernel.idempotency_keys import idempotency_keys_prune
+from kernel.models import IdempotencyKey
 from kernel.secrets import decrypt
 from matching.models import Intent, MatchSession, Proposal
-from merchants.idempotency import idempotency_keys_prune
-from merchants.models import IdempotencyKey, MerchantAgent, WebhookEvent
+from merchants.models import MerchantAgent, WebhookEvent
 from merchants.tasks import prune_records
 from tests.factories import ProductFactory
 from tests.merchants.delivery_calls import surge_delivery
@@ -42,7 +43,7 @@ def stored_columns() -> list[tuple[str, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT key_hash, request_hash, caller, method, path, stored_answer "
-            "FROM merchants_idempotencykey"
+            "FROM kernel_idempotencykey"
         )
         return [tuple(str(value) for value in row) for row in cursor.fetchall()]
 
@@ -347,10 +348,10 @@ def test_the_admin_shows_keys_without_their_answers(client, django_user_model):
     key = IdempotencyKey.objects.get()
     staff: User = django_user_model.objects.create_superuser("root", "r@x.test", "pw")
     client.force_login(staff)
-    changelist = reverse("admin:merchants_idempotencykey_changelist")
+    changelist = reverse("admin:kernel_idempotencykey_changelist")
 
     listed = client.get(changelist)
-    page = client.get(reverse("admin:merchants_idempotencykey_change", args=[key.pk]))
+    page = client.get(reverse("admin:kernel_idempotencykey_change", args=[key.pk]))
     looked_up = client.get(changelist, {"stored_answer__contains": "mrt_"})
 
     assert listed.status_code == page.status_code == 200
@@ -359,4 +360,4 @@ def test_the_admin_shows_keys_without_their_answers(client, django_user_model):
         for value in (secrets["registration_token"], secrets["webhook_secret"], key.key_hash):
             assert value.encode() not in shown.content
     assert looked_up.status_code == 400
-    assert client.get(reverse("admin:merchants_idempotencykey_add")).status_code == 403
+    assert client.get(reverse("admin:kernel_idempotencykey_add")).status_code == 403
