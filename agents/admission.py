@@ -8,7 +8,8 @@ limit, and the JSON check every entry point of the gateway makes.
 - **JSON.** A body is read by gateway/jsonio.loads: malformed or nested deeper than
   MAX_JSON_DEPTH, it never reaches the SDKs' parsers, which recurse.
 
-A refusal is answered in the protocol's own terms. Neither protocol names a rate-limit error,
+A refusal is answered in the protocol's own terms (agents/a2a/refusals.py,
+agents/mcp/refusals.py). Neither protocol names a rate-limit error,
 so a throttled request gets HTTP 429 with `Retry-After`, and a JSON-RPC error of code
 THROTTLED_CODE (in JSON-RPC's range for implementation-defined server errors, used by neither
 A2A nor MCP) whose data is the gateway's `throttled` error; on A2A's HTTP+JSON binding, the
@@ -23,31 +24,22 @@ parse error: JSON-RPC -32700, or the HTTP+JSON binding's 400 `INVALID_ARGUMENT`.
 
 import math
 from types import SimpleNamespace
-from typing import Any
-from urllib.parse import urlsplit
 
-from a2a.server.jsonrpc_models import JSONParseError
-from a2a.server.request_handlers.response_helpers import build_error_response
-from a2a.utils.constants import PROTOCOL_VERSION_0_3, VERSION_HEADER
-from a2a.utils.error_handlers import ERROR_INFO_TYPE, build_rest_error_payload
-from a2a.utils.errors import VersionNotSupportedError
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http.request import HttpHeaders
-from google.protobuf.json_format import ParseError  # type: ignore[import-untyped]
-from mcp_types import PARSE_ERROR
 from starlette.responses import JSONResponse
 from starlette.types import Scope
 
+from agents.a2a import A2A_JSONRPC_PATH, refusals
+from agents.mcp import MCP_PATH
+from agents.mcp import refusals as mcp_refusals
 from kernel.errors import THROTTLED
 from kernel.handlers import error_body
 from kernel.jsonio import NotJson, loads
 from kernel.throttles import ScopeThrottle
-from kernel.wellknown import A2A_JSONRPC_PATH, MCP_PATH
 
 THROTTLED_CODE = -32029
-# How much of a caller's version header an answer quotes.
-VERSION_QUOTED = 16
 
 
 def _protocol(path: str) -> str:
@@ -77,20 +69,7 @@ def _throttled(protocol: str, wait: int) -> JSONResponse:
     sentence = f"{error.code}: {error.message} (retry after {wait} s)"
     headers = {"Retry-After": str(wait)}
     if protocol == "rest":
-        detail = {
-            "@type": ERROR_INFO_TYPE,
-            "reason": "THROTTLED",
-            "domain": urlsplit(settings.PUBLIC_BASE_URL).hostname or "gateway",
-            "metadata": {"retry_after_s": str(wait)},
-        }
-        payload: dict[str, Any] = {
-            "error": {
-                "code": 429,
-                "status": "RESOURCE_EXHAUSTED",
-                "message": sentence,
-                "details": [detail],
-            }
-        }
+        payload = refusals.rest_throttled(sentence, wait)
     else:
         payload = {
             "jsonrpc": "2.0",
@@ -102,35 +81,10 @@ def _throttled(protocol: str, wait: int) -> JSONResponse:
 
 def _not_json(protocol: str, message: str) -> JSONResponse:
     if protocol == "rest":
-        return JSONResponse(build_rest_error_payload(ParseError(message)), status_code=400)
-    if protocol == "jsonrpc":  # the SDK answers every JSON-RPC error with 200
-        return JSONResponse(build_error_response(None, JSONParseError(message=message)))
-    payload = {
-        "jsonrpc": "2.0",
-        "id": None,
-        "error": {"code": PARSE_ERROR, "message": f"Parse error: {message}"},
-    }
-    return JSONResponse(payload, status_code=400)  # as the MCP SDK answers its parse errors
-
-
-def _version_refused(scope: Scope, message: Any) -> JSONResponse | None:
-    """VersionNotSupported for a v0.3 method (its name has a slash) asked under an
-    `A2A-Version` of another major version; v1.0's methods are the SDK's to check."""
-    if not isinstance(message, dict) or "/" not in str(message.get("method", "")):
-        return None
-    header = VERSION_HEADER.lower().encode("ascii")
-    named = next((value for name, value in scope["headers"] if name == header), b"")
-    asked = named.decode("latin-1").strip()
-    if not asked or asked.partition(".")[0] == PROTOCOL_VERSION_0_3.partition(".")[0]:
-        return None  # no header is v0.3, and so is any 0.x, as the SDK reads them
-    error = VersionNotSupportedError(
-        message=f"A2A version {asked[:VERSION_QUOTED]!r} is not supported by the method "
-        f"{str(message['method'])[:64]!r}, a v{PROTOCOL_VERSION_0_3} method."
-    )
-    request_id = message.get("id")
-    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
-        request_id = None
-    return JSONResponse(build_error_response(request_id, error))
+        return refusals.rest_not_json(message)
+    if protocol == "jsonrpc":
+        return refusals.jsonrpc_not_json(message)
+    return mcp_refusals.not_json(message)
 
 
 async def refusal(scope: Scope, body: bytes) -> JSONResponse | None:
@@ -147,5 +101,5 @@ async def refusal(scope: Scope, body: bytes) -> JSONResponse | None:
         except NotJson as exc:
             return _not_json(protocol, exc.message)
         if protocol == "jsonrpc":
-            return _version_refused(scope, message)
+            return refusals.version_refused(scope, message)
     return None

@@ -1,6 +1,6 @@
 """The agents' protocols beside the REST API in one ASGI application (gateway/asgi.py).
 
-Requests under A2A's and MCP's paths (kernel/wellknown.py) go to their servers, after the
+Requests under A2A's and MCP's paths (agents/a2a/, agents/mcp/) go to their servers, after the
 checks Django makes of every request of its own: the Host header must be one of
 ALLOWED_HOSTS, and the body no larger than DATA_UPLOAD_MAX_MEMORY_SIZE; then the client's rate
 limit and the JSON check (agents/admission.py). Everything else goes to the REST API.
@@ -16,16 +16,15 @@ from django.http.request import split_domain_port, validate_host
 from starlette.responses import JSONResponse
 from starlette.types import Scope
 
-from agents.a2a_server import application as a2a_application
+from agents.a2a import A2A_PREFIXES, A2A_REST_PATH
+from agents.a2a.server import application as a2a_application
 from agents.admission import refusal
 from agents.dispatch import ASGIApp, Caller, Dispatcher, current_caller
-from agents.mcp_server import McpServer
+from agents.mcp import MCP_PATH
+from agents.mcp.server import McpServer
 from kernel.bodies import Aborted, TooLarge, read_body, replay
 from kernel.errors import PAYLOAD_TOO_LARGE
 from kernel.handlers import error_body
-from kernel.wellknown import A2A_JSONRPC_PATH, A2A_REST_PATH, MCP_PATH
-
-A2A_PREFIXES = (A2A_JSONRPC_PATH, A2A_REST_PATH + "/")
 
 
 def _host_allowed(scope: Scope) -> bool:

@@ -1,12 +1,12 @@
 """Metrics of the agents' protocols: operations called through A2A and MCP, by operation and
-outcome (kernel/metrics.py; the table of docs/operations.md#metrics)."""
+outcome (kernel/metrics.py; the table of docs/alerts.md#metrics)."""
 
 import time
 from collections.abc import Awaitable
 
 from agents.dispatch import Reply
 from agents.operations import OPERATIONS
-from agents.ucp_tools import TOOLS as UCP_TOOLS
+from agents.ucp.tools import TOOLS as UCP_TOOLS
 from kernel import metrics
 
 CALLS = metrics.counter(

@@ -1,19 +1,8 @@
-"""UCP's routes: the business profile, and the catalog's REST binding under ucp.REST_PATH."""
+"""The protocols' routes on the REST side, each protocol's from its package."""
 
-from django.urls import path
-
-from agents.ucp_views import (
-    CatalogLookupView,
-    CatalogProductView,
-    CatalogSearchView,
-    UcpProfileView,
-)
-
-CREATE = {"post": "create"}
+from django.urls import include, path
 
 urlpatterns = [
-    path(".well-known/ucp", UcpProfileView.as_view(), name="ucp-profile"),
-    path("ucp/catalog/search", CatalogSearchView.as_view(CREATE), name="ucp-catalog-search"),
-    path("ucp/catalog/lookup", CatalogLookupView.as_view(CREATE), name="ucp-catalog-lookup"),
-    path("ucp/catalog/product", CatalogProductView.as_view(CREATE), name="ucp-catalog-product"),
+    path("", include("agents.a2a.urls")),
+    path("", include("agents.ucp.urls")),
 ]

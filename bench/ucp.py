@@ -1,4 +1,4 @@
-"""Benchmark of UCP's catalog search (agents/ucp_catalog.py): what it costs beyond the REST
+"""Benchmark of UCP's catalog search (agents/ucp/catalog.py): what it costs beyond the REST
 recommend it is built on (budget: <= 5 ms).
 
 On the 10k-product demo catalog, with the scripted intent engine on loopback, the Procfile's

@@ -1,5 +1,5 @@
 """Metrics of the catalog: retrieval's latency, the catalog's size and how long ago it last
-changed (kernel/metrics.py; the table of docs/operations.md#metrics)."""
+changed (kernel/metrics.py; the table of docs/alerts.md#metrics)."""
 
 from collections.abc import Iterator
 from typing import Any

@@ -24,7 +24,7 @@ KEY = "catalog:version"
 # When the version last changed (a Unix time): how fresh the catalog is (catalog/metrics.py).
 CHANGED_AT_KEY = "catalog:changed-at"
 CHECK_S = 5
-# Every key the gateway writes expires (docs/operations.md, "Caches"); a version that expired
+# Every key the gateway writes expires (docs/data.md, "Caches"); a version that expired
 # is replaced by a new one, which lets every memory go once: harmless.
 LIFETIME_S = 7 * 86_400
 

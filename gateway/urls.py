@@ -8,7 +8,7 @@ from gateway.health import LivenessView, ReadinessView
 from gateway.landing import favicon, landing
 from gateway.metrics import metrics_view
 from kernel.schema import SchemaView, SwaggerView
-from kernel.wellknown import AgentCardView, JwksView, LegacyAgentCardView
+from kernel.wellknown import JwksView
 
 urlpatterns = [
     path("v1/", include("catalog.urls")),
@@ -25,8 +25,6 @@ urlpatterns = [
     path("docs/<str:name>", guide, name="guide"),
     path("docs/", SwaggerView.as_view(), name="swagger-ui"),
     path(".well-known/jwks.json", JwksView.as_view(), name="jwks"),
-    path(".well-known/agent-card.json", AgentCardView.as_view(), name="agent-card"),
-    path(".well-known/agent.json", LegacyAgentCardView.as_view(), name="agent-card-legacy"),
     path("healthz", LivenessView.as_view(), name="healthz"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
     path("metrics", metrics_view, name="metrics"),

@@ -9,7 +9,7 @@ evicts another:
   files under var/cache/ that a cull never takes while they live (SharedStateCache);
 - `engine`: the intent engine's resolutions (each one a paid call), its breaker and its memory
   of bad inputs, in the same Redis or in their own files, sized by INTENT_ENGINE_CACHE_ENTRIES;
-- `tasks`: A2A tasks (agents/a2a_tasks.py), each at most A2A_TASK_MAX_BYTES, under their own
+- `tasks`: A2A tasks (agents/a2a/tasks.py), each at most A2A_TASK_MAX_BYTES, under their own
   Redis prefix (or server, A2A_TASKS_REDIS_URL) or in their own files, at most
   A2A_TASK_STORE_ENTRIES of them.
 
@@ -109,7 +109,7 @@ class FileCache(FileBasedCache):
     request, whose own count would cull on its first write. And the directory is made again
     only when it is gone, not tried on every write.
 
-    Built on FileBasedCache's private methods; the canary in tests/gateway/test_file_cache.py
+    Built on FileBasedCache's private methods; the canary in tests/kernel/test_file_cache.py
     fails on the Django upgrade that changes them. docs/development.md says why no maintained
     library replaces it (diskcache's Django cache opens its databases for every cache object).
     """

@@ -307,21 +307,3 @@ NOT_ARGUMENTS = Error(400, "invalid_arguments", "The arguments of {operation} mu
 UNKNOWN_ARGUMENTS = Error(400, "invalid_arguments", "Not arguments of {operation}: {names}.")
 MISSING_ARGUMENTS = Error(400, "missing_fields", "Required arguments are missing: {names}.")
 NOT_A_PATH_VALUE = Error(400, "invalid_arguments", "{names} must be non-empty strings.")
-
-# --- UCP's catalog (agents/ucp_views.py answers these in UCP's error shape) ---------------------
-UCP_BAD_CURSOR = Error(
-    400,
-    "invalid_cursor",
-    "The cursor is not one this search returned, or it is more than a day old.",
-    described="The cursor is not one this search returned to this client, or it is more than a "
-    "day old.",
-)
-UCP_CURSOR_OF_ANOTHER_CLIENT = Error(
-    400, "invalid_cursor", "The cursor was returned to another client: search again."
-)
-UCP_TOO_MANY_IDS = Error(400, "request_too_large", "Ask for at most {limit} ids at once.")
-UCP_BAD_PROFILE = Error(
-    400,
-    "invalid_profile_url",
-    "meta.ucp-agent.profile must be the platform's profile URL (http or https).",
-)

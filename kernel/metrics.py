@@ -1,7 +1,7 @@
 """The gateway's own Prometheus metrics: how an app declares one, and what it costs when metrics
 are off.
 
-Metrics are on when METRICS_TOKEN is set (docs/operations.md#metrics). The settings then point
+Metrics are on when METRICS_TOKEN is set (docs/alerts.md#metrics). The settings then point
 prometheus_client at the host's multiprocess directory before anything imports it, and every
 metric declared here is prometheus_client's own, its samples written to that directory so that
 one scrape of the web role's `GET /metrics` adds up every process of the host. Off, a metric is

@@ -6,7 +6,7 @@ cannot serve. Every text key of the gateway (intent, proposal, session, card, ev
 ids) is looked up whole and never by prefix, so each such index only costs every row written:
 a recommend writes ten rows and kept fourteen of them (DESIGN.md section 11 bounds the write's
 bytes and its time). A migration of each app drops its tables' pattern indexes, and
-tests/gateway/test_indexes.py fails when a new model or an altered field brings one back (Django
+tests/kernel/test_indexes.py fails when a new model or an altered field brings one back (Django
 makes one for every new text primary key or foreign key to one): the fix is one more
 `drop_pattern_indexes(app)` operation in that app's next migration.
 """

@@ -5,7 +5,7 @@ Each passphrase of SECRETS_ENCRYPTION_KEYS (by default the one SECRET_KEY) gives
 through HKDF-SHA256; the first encrypts, every one decrypts. The same passphrases give, under
 another HKDF label, the keys that seal what the gateway hands out and reads back without
 showing it (`seal`: UCP's search cursors): neither set of keys opens what the other closed.
-Rotation (docs/operations.md): put the new passphrase first and keep the old one after it, run
+Rotation (docs/data.md): put the new passphrase first and keep the old one after it, run
 `manage.py reencrypt_secrets`, then drop the old one.
 """
 
@@ -50,7 +50,7 @@ def decrypt(ciphertext: str) -> str:
     except InvalidToken:
         raise ImproperlyConfigured(
             "A secret at rest opens with none of SECRETS_ENCRYPTION_KEYS: a key still in use "
-            "was removed (docs/operations.md, rotation)."
+            "was removed (docs/data.md, rotation)."
         ) from None
 
 

@@ -1,24 +1,18 @@
-"""Documents published under /.well-known/: the A2A agent card and the JWK Set of the mandate
-signing keys."""
+"""Documents published under /.well-known/ that are no protocol's own: the JWK Set of the mandate
+signing keys (which also verify the A2A agent card's signature, agents/a2a/card.py), and the
+versions of the contract and of the intent-matching protocol that every door announces."""
 
-import copy
-import hashlib
-from typing import Any
-
-from django.conf import settings
-from django.http import HttpResponse, HttpResponseNotModified
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from kernel.card_signing import signed_card
-from kernel.jsonio import dumps
 from kernel.signing import ALGORITHM_CHOICES, signing_keys
 
 JWKS_PATH = "/.well-known/jwks.json"
+CONTRACT_VERSION = "0.1.0"  # the REST API's contract (/openapi.json)
+PROTOCOL_VERSION = "0.2"  # the intent-matching protocol (docs/INTENT_MATCHING_PROTOCOL.md)
 # Verifiers may keep the key set this long; a new key is listed (published) for longer than
 # this before it is moved first to sign (README, key rotation), so no verifier meets a kid it
 # cannot find.
@@ -64,194 +58,3 @@ class JwksView(APIView):
         return Response(
             {"keys": keys}, headers={"Cache-Control": f"public, max-age={JWKS_MAX_AGE_S}"}
         )
-
-
-# --- The agent card ----------------------------------------------------------------------------
-# A2A v1.0 keys (supportedInterfaces, securityRequirements) beside the v0.3 keys (url,
-# protocolVersion, preferredTransport, additionalInterfaces) that older clients read. Every
-# interface listed answers: the agents app serves them (agents/, mounted by gateway/asgi.py).
-# Security schemes are written in the v0.3 form ({"type": "apiKey", "in": ..., "name": ...}),
-# which v0.3 clients require and the A2A SDK's v1.0 card resolver converts; they describe the
-# REST API that the card's extension points to. No member holds a default value (an
-# extension's "required": false is left out): A2A's signing canonicalization (section 8.4.1)
-# drops those, and the card signed is the card served (kernel/card_signing.py).
-
-AGENT_CARD_MAX_AGE_S = 300
-CONTRACT_VERSION = "0.1.0"
-PROTOCOL_VERSION = "0.2"
-
-# Where the agents app answers (gateway/asgi.py routes these prefixes to it).
-A2A_JSONRPC_PATH = "/a2a/jsonrpc"  # A2A v1.0 JSON-RPC, and v0.3 JSON-RPC on the same URL
-A2A_REST_PATH = "/a2a/rest"  # A2A v1.0 HTTP+JSON: {url}/message:send, {url}/tasks/{id}
-MCP_PATH = "/mcp"  # MCP, streamable HTTP
-
-SECURITY_SCHEMES = {
-    "MerchantToken": {
-        "type": "apiKey",
-        "in": "header",
-        "name": "X-Merchant-Token",
-        "description": "The registration_token a merchant agent received at registration "
-        "(REST API only).",
-    },
-    "SupplyKey": {
-        "type": "apiKey",
-        "in": "header",
-        "name": "X-Supply-Key",
-        "description": "A supply-team key (SUPPLY_API_KEYS) for the attribution report "
-        "(REST API only).",
-    },
-}
-
-
-def _operation(name: str, **arguments: object) -> str:
-    return dumps({"operation": name, "arguments": arguments}).decode()
-
-
-# (id, name, description, tags, examples): what an A2A message can ask (agents/a2a_messages.py).
-SKILLS: list[tuple[str, str, str, list[str], list[str]]] = [
-    (
-        "recommend",
-        "Recommend products for a shopping intent",
-        'Send the shopper\'s words as a text part, or a data part {"intent", "limit", '
-        '"region", "channel"}. The completed task\'s artifact holds the shopper guide as '
-        "text, one data part per product card (creator short videos and a buy link carrying "
-        "its rec_id: hand the link to the user verbatim) and a data part with intent_id, "
-        "match_session_id and match_tier.",
-        ["shopping", "recommendation", "product-cards"],
-        [
-            "waterproof trail running shoes under $120",
-            dumps({"intent": "espresso machine under $300", "limit": 3, "region": "US"}).decode(),
-        ],
-    ),
-    (
-        "cards",
-        "Read product cards and creator showcases",
-        "A data part naming the operation: get_card {rec_id}, product_card {product_id, "
-        "channel}, creator_showcase {username, limit, channel}. The artifact's data part is "
-        "the JSON the REST API serves for it.",
-        ["product-cards", "creators"],
-        [_operation("get_card", rec_id="rec_..."), _operation("product_card", product_id="...")],
-    ),
-    (
-        "intents",
-        "State a shopping intent for merchant agents and collect their proposals",
-        "A data part naming the operation: create_intent {raw_query, region, budget_range, "
-        "...}, get_intent {intent_id}, list_proposals {intent_id, include_expired}. Matching "
-        "merchant agents receive the intent as a signed Intent.Surge webhook.",
-        ["intent", "demand", "proposals"],
-        [
-            _operation("create_intent", raw_query="espresso machine under $300", region="US"),
-            _operation("list_proposals", intent_id="int_..."),
-        ],
-    ),
-    (
-        "match",
-        "Rank an intent's proposals and accept one",
-        "A data part naming the operation: create_match {intent_id, limit} ranks the live "
-        "proposals with explained scores; get_match {match_session_id}; accept "
-        "{match_session_id, proposal_id} mints, then confirms, a match token; get_match_token "
-        "{match_token_id}.",
-        ["matching", "ranking", "match-token"],
-        [
-            _operation("create_match", intent_id="int_...", limit=3),
-            _operation("accept", match_session_id="mss_...", proposal_id="prp_..."),
-        ],
-    ),
-]
-
-MODES = ["text/plain", "application/json"]
-
-
-def agent_card() -> dict[str, Any]:
-    """The gateway described for A2A clients, from its settings."""
-    base = settings.PUBLIC_BASE_URL
-    jsonrpc, rest = f"{base}{A2A_JSONRPC_PATH}", f"{base}{A2A_REST_PATH}"
-    skills = [
-        {
-            "id": skill_id,
-            "name": name,
-            "description": description,
-            "tags": tags,
-            "examples": examples,
-            "inputModes": MODES,
-            "outputModes": MODES,
-        }
-        for skill_id, name, description, tags, examples in SKILLS
-    ]
-    return {
-        "name": "Product Recommendation and Intent-Matching Gateway",
-        "description": (
-            "Turns shoppers' natural-language intents into product cards with creator videos "
-            "and attributed buy links, and matches demand agents' intents with merchant agents' "
-            f"proposals (intent-matching protocol v{PROTOCOL_VERSION}). Speak A2A to it at the "
-            f"interfaces listed here, MCP at {base}{MCP_PATH}, or its REST API, every operation "
-            f"of which is in the OpenAPI contract at {base}/openapi.json."
-        ),
-        "version": CONTRACT_VERSION,
-        "provider": {"organization": settings.AGENT_CARD_ORGANIZATION, "url": base},
-        "documentationUrl": f"{base}/docs/INTENT_MATCHING_PROTOCOL.md",
-        "supportedInterfaces": [
-            {"url": jsonrpc, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-            {"url": rest, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
-            {"url": jsonrpc, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
-        ],
-        "url": jsonrpc,
-        "preferredTransport": "JSONRPC",
-        "additionalInterfaces": [{"url": jsonrpc, "transport": "JSONRPC"}],
-        "protocolVersion": "0.3.0",
-        "capabilities": {
-            "streaming": False,
-            "pushNotifications": False,
-            "extensions": [
-                {
-                    "uri": f"{base}/docs/INTENT_MATCHING_PROTOCOL.md",
-                    "description": f"Intent-matching protocol v{PROTOCOL_VERSION}: intents, "
-                    "Intent.Surge webhooks, proposals, match sessions and tokens, over the REST "
-                    "API.",
-                    "params": {
-                        "openapi": f"{base}/openapi.json",
-                        "jwks": f"{base}{JWKS_PATH}",
-                        "mcp": f"{base}{MCP_PATH}",
-                    },
-                }
-            ],
-        },
-        "defaultInputModes": MODES,
-        "defaultOutputModes": MODES,
-        # A copy: the A2A SDK's card parser rewrites the v0.3 schemes it is given in place.
-        "securitySchemes": copy.deepcopy(SECURITY_SCHEMES),
-        "skills": skills,
-    }
-
-
-class AgentCardView(APIView):
-    @extend_schema(
-        operation_id="getAgentCard",
-        summary="The live A2A agent card",
-        description="A2A v1.0 keys plus the v0.3 keys (url, protocolVersion, preferredTransport) "
-        "for older clients; served with an ETag (If-None-Match answers 304) and Cache-Control. "
-        "When a signing key is configured the card carries `signatures`: one JWS (A2A v1.0 "
-        "AgentCardSignature: `protected`, `signature`) over the RFC 8785 canonical JSON of the "
-        "card without `signatures`, its protected header naming alg (ES256 or RS256), kid, typ "
-        "JOSE and jku, the JWK Set that publishes the key. Also at /.well-known/agent.json.",
-        tags=["discovery"],
-        responses={200: OpenApiTypes.OBJECT, 304: None},
-    )
-    def get(self, request: Request) -> HttpResponse:
-        jku = f"{settings.PUBLIC_BASE_URL}{JWKS_PATH}"
-        body = dumps(signed_card(agent_card(), jku=jku))
-        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-        headers = {"ETag": etag, "Cache-Control": f"public, max-age={AGENT_CARD_MAX_AGE_S}"}
-        wanted = request.headers.get("If-None-Match", "")
-        if etag in {tag.strip() for tag in wanted.split(",")} or wanted.strip() == "*":
-            return HttpResponseNotModified(headers=headers)
-        return HttpResponse(body, content_type="application/json", headers=headers)
-
-
-class LegacyAgentCardView(AgentCardView):
-    """The same card at /.well-known/agent.json, where A2A v0.2 clients look; the contract lists
-    it once, under agent-card.json."""
-
-    @extend_schema(exclude=True)
-    def get(self, request: Request) -> HttpResponse:
-        return super().get(request)

@@ -1,6 +1,6 @@
 """Metrics of intent matching: the intent engine's calls (OpenTelemetry's GenAI metrics, in
 Prometheus's names), its resolution cache and breaker, and the recommends served
-(kernel/metrics.py; the table of docs/operations.md#metrics)."""
+(kernel/metrics.py; the table of docs/alerts.md#metrics)."""
 
 import time
 from collections.abc import Iterator

@@ -4,7 +4,7 @@ litellm spends CPU on each call (building the request through the OpenAI SDK's t
 reading the answer into its types, pricing it for its logs). In a web worker that CPU came out
 of the interpreter lock the worker's requests share: beside many cold recommends, a card lookup
 waited its turn behind litellm's work. Here litellm runs in a child process with an interpreter
-of its own, which the kernel schedules on another core (docs/operations.md, "The intent
+of its own, which the kernel schedules on another core (docs/serving.md, "The intent
 engine's process").
 
 How they speak: asyncio streams over a Unix socket in a directory only this user can enter,

@@ -6,7 +6,7 @@ A recommend answers one list; UCP's search filters it (categories and a price ra
 rules, not hints) and pages through it. The first page is a recommend with a Refinement: the
 engine's resolution with the filters laid over it, the Intent, its cards, proposals and match
 session recorded as for any recommend, and one product more retrieved than asked so that the
-answer knows whether a next page exists (agents/ucp_catalog.py serves the next pages: the same
+answer knows whether a next page exists (agents/ucp/catalog.py serves the next pages: the same
 retrieval, asked for further down, their cards recorded under the first page's Intent).
 """
 

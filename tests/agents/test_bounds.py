@@ -35,7 +35,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from agents.a2a_tasks import ALIAS, NOT_KEPT, CacheTaskStore, without_credentials
+from agents.a2a.tasks import ALIAS, NOT_KEPT, CacheTaskStore, without_credentials
 from agents.admission import THROTTLED_CODE
 from tests.agents.conftest import INTENT, serve
 from tests.agents.test_a2a import interfaces

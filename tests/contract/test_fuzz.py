@@ -65,7 +65,7 @@ CONFIG = schemathesis.Config.from_dict(
             "database": "none",
             # The gateway refuses a NUL character in any string of any body or query with 400
             # `invalid_body` / `invalid_parameter`, on purpose (PostgreSQL cannot store one;
-            # tests/gateway/test_errors.py covers it): schema-valid strings without NUL only.
+            # tests/kernel/test_errors.py covers it): schema-valid strings without NUL only.
             "allow-x00": False,
         },
         # Half of the merchant and product ids the fuzzer sends name the registered merchant

@@ -3,7 +3,7 @@ with Retry-After, not 500, and answered again once it is back (kernel/outages.py
 
 It stops the server every client of it shares, so it runs only where
 GATEWAY_FAULTS_RESTART_DB=1 says the server is the test run's own (`.ci/run` sets it in its
-PostgreSQL pass); tests/gateway/test_outages.py covers the same answer on any database."""
+PostgreSQL pass); tests/kernel/test_outages.py covers the same answer on any database."""
 
 import subprocess
 

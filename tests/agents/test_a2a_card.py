@@ -8,7 +8,7 @@ from a2a.compat.v0_3.types import AgentCard as AgentCardV03
 from a2a.compat.v0_3.types import APIKeySecurityScheme
 from django.conf import settings
 
-from kernel.wellknown import SECURITY_SCHEMES, agent_card
+from agents.a2a.card import SECURITY_SCHEMES, agent_card
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def test_the_card_validates_as_an_a2a_v0_3_agent_card(client):
 
 
 def test_the_card_stays_a_v0_3_card_after_the_a2a_server_parsed_it(client):
-    parse_agent_card(agent_card())  # as agents/a2a_server.py does as a worker starts
+    parse_agent_card(agent_card())  # as agents/a2a/server.py does as a worker starts
 
     parsed = AgentCardV03.model_validate(card(client).json())
 

@@ -1,7 +1,7 @@
-"""The A2A agent: runs what a message asks (agents/a2a_messages.py) through the gateway's
+"""The A2A agent: runs what a message asks (agents/a2a/messages.py) through the gateway's
 operations, and reports it as a task.
 
-The request handler (agents/a2a_server.py) runs the operation before the task exists, so that a
+The request handler (agents/a2a/server.py) runs the operation before the task exists, so that a
 message the REST API would refuse (400) is answered with the protocol's invalid-params error and
 leaves no task behind. The executor then publishes the outcome: a completed task whose artifact
 holds the answer, or a failed task carrying the gateway's error code and message (the intent
@@ -18,7 +18,7 @@ from a2a.server.tasks import TaskUpdater
 from a2a.types.a2a_pb2 import Artifact, Message, Part, Role, Task, TaskState, TaskStatus
 from a2a.utils.errors import TaskNotCancelableError
 
-from agents.a2a_messages import Ask, answer_parts
+from agents.a2a.messages import Ask, answer_parts
 from agents.dispatch import Reply
 
 # Where the request handler leaves the outcome for the executor (ServerCallContext.state).

@@ -1,5 +1,5 @@
 """UCP over REST: the business profile at /.well-known/ucp, and the catalog's REST binding under
-/ucp (agents/ucp_catalog.py answers). Each POST takes an Idempotency-Key (kernel/idempotency.py):
+/ucp (agents/ucp/catalog.py answers). Each POST takes an Idempotency-Key (kernel/idempotency.py):
 a retried search announces its intent once. Every error of these routes is in UCP's error shape
 (`types/error_response.json`): the gateway's code and sentence as one error message, under the
 same HTTP status and headers (Retry-After included) the REST API gives.
@@ -19,8 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agents import ucp, ucp_catalog
-from agents.ucp_serializers import (
+from agents.ucp import catalog as ucp_catalog
+from agents.ucp import profile as ucp
+from agents.ucp.errors import UCP_BAD_CURSOR, UCP_TOO_MANY_IDS
+from agents.ucp.serializers import (
     MAX_IDS,
     UcpErrorResponseSerializer,
     UcpGetProductSerializer,
@@ -34,15 +36,13 @@ from kernel.errors import (
     INTENT_ENGINE_UNAVAILABLE,
     INVALID_BODY,
     THROTTLED,
-    UCP_BAD_CURSOR,
-    UCP_TOO_MANY_IDS,
     either,
 )
 from kernel.handlers import exception_handler
+from kernel.idempotency_keys import Idempotent
 from kernel.jsonio import dumps
 from kernel.throttles import ScopeThrottle, client_address
 from kernel.validation import validated
-from merchants.idempotency import Idempotent
 
 NOT_STORED = {"Cache-Control": "no-store"}
 BAD_REQUEST = either(

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from merchants.models import IdempotencyKey
+from kernel.models import IdempotencyKey
 from tests.protocol import register
 
 HEADER = "Idempotency-Key"

@@ -1,5 +1,5 @@
 """The A2A server: the official SDK's request handler and routes, serving the interfaces the
-agent card lists (kernel/wellknown.py): v1.0 JSON-RPC and v0.3 JSON-RPC on one URL, v1.0
+agent card lists (agents/a2a/card.py): v1.0 JSON-RPC and v0.3 JSON-RPC on one URL, v1.0
 HTTP+JSON under another. No streaming and no push notifications: the card says so, and the
 SDK's handler refuses them.
 """
@@ -18,12 +18,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from agents import metrics, operations
-from agents.a2a_executor import OUTCOME, GatewayAgentExecutor
-from agents.a2a_messages import NotUnderstood, ask_of
-from agents.a2a_tasks import CacheTaskStore
+from agents.a2a import A2A_JSONRPC_PATH, A2A_REST_PATH
+from agents.a2a.card import agent_card
+from agents.a2a.executor import OUTCOME, GatewayAgentExecutor
+from agents.a2a.messages import NotUnderstood, ask_of
+from agents.a2a.tasks import CacheTaskStore
 from agents.dispatch import Dispatcher
 from kernel.handlers import error_body
-from kernel.wellknown import A2A_JSONRPC_PATH, A2A_REST_PATH, agent_card
 
 # Answers of the REST API that say the message itself is wrong: the protocol's invalid params.
 BAD_INPUT = frozenset({400, 413})

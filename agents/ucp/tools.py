@@ -18,10 +18,10 @@ import mcp_types as types
 import orjson
 from mcp.shared.exceptions import MCPError
 
-from agents import ucp
 from agents.dispatch import Dispatcher, Reply
 from agents.operations import build
-from kernel.errors import UCP_BAD_PROFILE
+from agents.ucp import profile as ucp
+from agents.ucp.errors import UCP_BAD_PROFILE
 from kernel.schema import english_schema
 
 # Tool -> (the REST binding's operationId, its path under ucp.REST_PATH, what it is for).

@@ -1,7 +1,7 @@
 """The requests of UCP's catalog operations (`catalog_search.json`, `catalog_lookup.json`), as
 the gateway validates them: every field UCP defines is checked for its type and bounds, fields
 UCP leaves open to extensions are accepted and ignored, and a request no search can answer is
-refused with a clear 400 (in UCP's error shape: agents/ucp_views.py). Fields named as UCP names
+refused with a clear 400 (in UCP's error shape: agents/ucp/views.py). Fields named as UCP names
 them (`context`, `label`) shadow attributes of DRF's classes only for the type checker: DRF's
 serializer metaclass takes declared fields off the class."""
 

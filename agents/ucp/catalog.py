@@ -11,8 +11,8 @@ search, from another client (the throttles' client address), or once it is a day
 nobody but the searcher records cards under the search's Intent.
 
 Lookup issues a fresh card (a rec_id) for each product asked for, as GET
-/v1/products/{id}/card does, and answers them in UCP's shape (agents/ucp_products.py). Each id
-asked for counts against the client's `cards` allowance (agents/ucp_views.py).
+/v1/products/{id}/card does, and answers them in UCP's shape (agents/ucp/products.py). Each id
+asked for counts against the client's `cards` allowance (agents/ucp/views.py).
 """
 
 import hashlib
@@ -24,14 +24,14 @@ from typing import Any
 import orjson
 from asgiref.sync import sync_to_async
 
-from agents import ucp
-from agents.ucp_products import VARIANT_SUFFIX, offered, ucp_product
-from agents.ucp_serializers import MAX_IDS, MAX_PAGE
+from agents.ucp import profile as ucp
+from agents.ucp.errors import UCP_BAD_CURSOR, UCP_CURSOR_OF_ANOTHER_CLIENT, UCP_TOO_MANY_IDS
+from agents.ucp.products import VARIANT_SUFFIX, offered, ucp_product
+from agents.ucp.serializers import MAX_IDS, MAX_PAGE
 from catalog import search
 from catalog.models import Product
 from catalog.services import cards_build, cards_record, products_for_cards, products_with_videos
 from kernel import secrets
-from kernel.errors import UCP_BAD_CURSOR, UCP_CURSOR_OF_ANOTHER_CLIENT, UCP_TOO_MANY_IDS
 from matching.engine.resolution import MAX_INTENT_CHARS
 from matching.recommend.options import Refinement
 from matching.recommend.pipeline import recommend, retrieved

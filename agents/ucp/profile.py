@@ -16,8 +16,8 @@ from typing import Any
 
 from django.conf import settings
 
+from agents.mcp import MCP_PATH
 from kernel.signing import signing_keys
-from kernel.wellknown import MCP_PATH
 
 VERSION = "2026-04-08"
 SERVICE = "dev.ucp.shopping"

@@ -29,8 +29,9 @@ from mcp.server.streamable_http_manager import (
 from mcp_types.methods import SPEC_CLIENT_METHODS, SPEC_CLIENT_NOTIFICATION_METHODS
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
-from agents import metrics, operations, ucp_tools
+from agents import metrics, operations
 from agents.dispatch import Dispatcher
+from agents.ucp import tools as ucp_tools
 from kernel.wellknown import CONTRACT_VERSION
 
 INSTRUCTIONS = (
@@ -119,7 +120,7 @@ class McpServer:
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        if params.name in ucp_tools.TOOLS:  # UCP's catalog (agents/ucp_tools.py)
+        if params.name in ucp_tools.TOOLS:  # UCP's catalog (agents/ucp/tools.py)
             asked = ucp_tools.call(self.dispatcher, params.name, params.arguments or {})
             return ucp_tools.result(await metrics.measured("mcp", params.name, asked))
         called = operations.call(self.dispatcher, params.name, params.arguments or {})

@@ -3,7 +3,7 @@ embedded default; kernel/cache.py), so `tasks/get` finds a finished task from an
 no flood of tasks can push a throttle counter out.
 
 What a task keeps is bounded. Its history holds the operation asked and its arguments, never the
-caller's own message (agents/a2a_executor.py); a completed task is kept A2A_TASK_TTL_S, a failed
+caller's own message (agents/a2a/executor.py); a completed task is kept A2A_TASK_TTL_S, a failed
 one A2A_FAILED_TASK_TTL_S (minutes: it says no more than its error did); and a task larger than
 A2A_TASK_MAX_BYTES is kept without its history and artifacts, its metadata saying why: the
 caller had the whole answer from message/send, `tasks/get` answers its state. A credential
