@@ -95,7 +95,8 @@ AXES_COOLOFF_TIME = timedelta(
 )
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+# The client as the throttles find it: X-Forwarded-For only through TRUSTED_PROXY_COUNT proxies.
+AXES_CLIENT_IP_CALLABLE = "kernel.throttles.client_address"
 AXES_VERBOSE = False
 SILENCED_SYSTEM_CHECKS = ["axes.W002"]  # its middleware: gateway.middleware.LoginLockoutMiddleware
 
@@ -320,7 +321,11 @@ INTENT_ENGINE_API_BASE = env.str("INTENT_ENGINE_API_BASE", default="").strip() o
 INTENT_ENGINE_API_KEY = env.str("INTENT_ENGINE_API_KEY", default="").strip() or None
 # One resolution may take at most this long, retries included; an answer is cut at MAX_TOKENS:
 # keep the timeout twice the time the model takes to write them (docs/engine.md).
-INTENT_ENGINE_TIMEOUT_S = bounded("INTENT_ENGINE_TIMEOUT_S", 8.0, 0.5, 120, " seconds")
+# The longest it may be set to: ops/nginx/gateway.conf gives the web roles longer than this.
+INTENT_ENGINE_TIMEOUT_MAX_S = 120
+INTENT_ENGINE_TIMEOUT_S = bounded(
+    "INTENT_ENGINE_TIMEOUT_S", 8.0, 0.5, INTENT_ENGINE_TIMEOUT_MAX_S, " seconds"
+)
 INTENT_ENGINE_MAX_TOKENS = bounded_int("INTENT_ENGINE_MAX_TOKENS", 300, 64, 4096)
 # Extra attempts after a provider error (never after a timeout: the time is spent).
 INTENT_ENGINE_RETRIES = bounded_int("INTENT_ENGINE_RETRIES", 1, 0, 3)

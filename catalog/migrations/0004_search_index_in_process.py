@@ -15,7 +15,8 @@ _0002 = __import__("catalog.migrations.0002_product_search", fromlist=["_run"])
 POSTGRES_AFTER_0003 = [sql for sql in _0002.POSTGRES_FORWARD if "document_trgm" not in sql]
 TEXT = ("title", "brand", "category_l1", "category_l2", "description")
 
-# catalog/text.py's clean() as it was when this migration was written, frozen here so that a
+# catalog/text.py's clean() as it was when frozen here (dff7e29), which is what this migration
+# had always run (it called the live function), so that a
 # later change to how import cleans text never changes what this migration stores.
 _SPACES = re.compile(r"\s+")
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co"}

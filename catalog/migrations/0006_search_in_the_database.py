@@ -155,7 +155,7 @@ _run = __import__("catalog.migrations.0002_product_search", fromlist=["_run"])._
 
 
 # The search document of catalog/documents.py and the analyzer of catalog/text.py it reads, as
-# they were when this migration was written, frozen here so that a later change to either
+# they were when frozen here (dff7e29), as this migration had run them, so that a later change to either
 # never changes the documents this migration writes (import writes every later one).
 _STOP_WORDS = frozenset(
     {"a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it"}

@@ -63,3 +63,20 @@ def test_a_success_before_the_limit_forgets_the_failures(staff, settings):
 
     assert login(client, PASSWORD).status_code == 302
     assert not AccessAttempt.objects.exists()
+
+
+def test_behind_a_proxy_the_lockout_is_of_the_forwarded_address(staff, settings):
+    """Behind nginx (TRUSTED_PROXY_COUNT=1) every login comes from the proxy's address: the
+    lockout reads the client's from X-Forwarded-For, as the throttles do, so an attacker locks
+    out only itself, never a colleague behind the same proxy."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    proxy = "10.0.0.2"
+    attacker = Client(REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="203.0.113.9")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(attacker, "guess")
+    assert login(attacker, PASSWORD).status_code == 429
+
+    colleague = Client(REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")
+
+    assert login(colleague, PASSWORD).status_code == 302
+    assert AccessAttempt.objects.get().ip_address == "203.0.113.9"

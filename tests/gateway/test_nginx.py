@@ -14,6 +14,7 @@ import socket
 import time
 from collections.abc import Iterator
 
+import orjson
 import pytest
 
 from tests.support import nginx
@@ -131,6 +132,10 @@ def test_a_client_past_its_share_of_requests_in_flight_is_refused_429_while_othe
 
     assert continued == {b"HTTP/1.1 100 Continue"}
     assert refused.status == 429
+    # The gateway's envelope and code, as the contract documents a 429, never nginx's page.
+    assert refused.headers["content-type"] == "application/json"
+    assert refused.json()["error"] == "throttled"
+    assert refused.headers["retry-after"] == "1"
     assert other.status == 200
     assert logged(roles, "POST /v1/intents") == [0, 0]  # bodies never sent hold no role
 
@@ -172,6 +177,29 @@ def test_behind_nginx_a_role_serves_a_head_its_own_bounds_would_refuse(roles):
     answer = roles[0].request("GET", "/healthz", headers=fields)
 
     assert answer.status == 200
+
+
+def test_a_body_past_the_limit_is_refused_413_in_the_gateways_envelope(proxy, roles):
+    conn = http.client.HTTPConnection("127.0.0.1", proxy.port, WAIT_S, ("127.0.0.6", 0))
+    try:
+        conn.request("POST", "/v1/intents", body=b"x" * (257 * 1024), headers={"Host": "localhost"})
+        response = conn.getresponse()
+        status, kind, body = response.status, response.getheader("Content-Type"), response.read()
+    finally:
+        conn.close()
+
+    assert status == 413
+    assert kind == "application/json"
+    assert orjson.loads(body)["error"] == "payload_too_large"
+    assert logged(roles, "POST /v1/intents") == [0, 0]
+
+
+def test_the_roles_have_longer_than_the_engine_may_take(settings):
+    """nginx never gives up on a role that still waits on the intent engine: its read timeout
+    outlasts the longest INTENT_ENGINE_TIMEOUT_S the settings accept."""
+    (read,) = re.findall(r"^\s*proxy_read_timeout (\d+)s;", SITE.read_text(), re.MULTILINE)
+
+    assert int(read) > settings.INTENT_ENGINE_TIMEOUT_MAX_S
 
 
 def test_the_sites_body_limit_is_the_gateways(settings):

@@ -4,6 +4,8 @@ kept before the move is answered again after it, from the table under its new na
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.utils import timezone
 
@@ -13,6 +15,22 @@ from tests.support.migrations import migrate
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("merchants", "0012_idempotency_owner")]
+
+
+def test_staff_who_could_see_the_keys_see_them_still():
+    migrate(BEFORE)
+    try:
+        # What a database from before the move holds: merchants' model and its grant.
+        old, _ = ContentType.objects.get_or_create(app_label="merchants", model="idempotencykey")
+        viewing, _ = Permission.objects.get_or_create(
+            content_type=old, codename="view_idempotencykey", name="Can view idempotency key"
+        )
+        Group.objects.create(name="support").permissions.add(viewing)
+    finally:
+        migrate()
+
+    granted = Group.objects.get(name="support").permissions.filter(content_type__app_label="kernel")
+    assert [permission.codename for permission in granted] == ["view_idempotencykey"]
 
 
 def test_keys_kept_before_the_move_are_kept_after_it():
