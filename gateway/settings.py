@@ -96,7 +96,7 @@ AXES_COOLOFF_TIME = timedelta(
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # The client as the throttles find it: X-Forwarded-For only through TRUSTED_PROXY_COUNT proxies.
-AXES_CLIENT_IP_CALLABLE = "kernel.throttles.client_address"
+AXES_CLIENT_IP_CALLABLE = "kernel.throttles.login_address"
 AXES_VERBOSE = False
 SILENCED_SYSTEM_CHECKS = ["axes.W002"]  # its middleware: gateway.middleware.LoginLockoutMiddleware
 

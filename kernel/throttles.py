@@ -27,6 +27,13 @@ def client_address(request: Any) -> str:
     return str(ScopedRateThrottle().get_ident(request))
 
 
+def login_address(request: Any) -> str | None:
+    """The staff login's client (django-axes' AXES_CLIENT_IP_CALLABLE) as the throttles find it;
+    None for a login made in process, which names no address (Django's `force_login`)."""
+    ident = ScopedRateThrottle().get_ident(request)
+    return str(ident) if ident else None
+
+
 class ScopeThrottle(ScopedRateThrottle):
     """A per-client throttle of the view's `throttle_scope` (rates in REST_FRAMEWORK settings).
 

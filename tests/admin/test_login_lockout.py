@@ -5,7 +5,7 @@ address, or the same address once the cool-off has passed, logs in."""
 from datetime import timedelta
 
 import pytest
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessLog
 from django.test import Client
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +80,11 @@ def test_behind_a_proxy_the_lockout_is_of_the_forwarded_address(staff, settings)
 
     assert login(colleague, PASSWORD).status_code == 302
     assert AccessAttempt.objects.get().ip_address == "203.0.113.9"
+
+
+def test_a_login_made_in_process_names_no_address(staff):
+    """Django's force_login sends no request from anywhere: axes records no address for it,
+    never the text "None" (which PostgreSQL's inet column refuses)."""
+    Client().force_login(staff)
+
+    assert list(AccessLog.objects.values_list("ip_address", flat=True)) == [None]
