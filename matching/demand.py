@@ -20,9 +20,9 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
+from kernel.digests import token_digest
 from kernel.errors import INVALID_DEMAND_TOKEN
 from matching.models import ConfirmedBy, Intent
-from merchants.credentials import token_digest
 from merchants.models import MerchantAgent
 
 HEADER = "X-Demand-Token"

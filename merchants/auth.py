@@ -11,8 +11,8 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 
+from kernel.digests import token_digest
 from kernel.errors import INVALID_TOKEN, MISSING_TOKEN, OTHER_MERCHANTS_TOKEN, ApiError
-from merchants.credentials import token_digest
 from merchants.models import MerchantAgent
 
 HEADER = "X-Merchant-Token"

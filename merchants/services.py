@@ -10,10 +10,11 @@ from django.db.models import QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from kernel.digests import token_digest
 from kernel.errors import BAD_ENDPOINT, MERCHANT_NOT_FOUND
 from merchants import subscriptions
 from merchants.auth import invalid_token, missing_token
-from merchants.credentials import new_registration_token, new_webhook_secret, token_digest
+from merchants.credentials import new_registration_token, new_webhook_secret
 from merchants.endpoints import registration_problem
 from merchants.models import MERCHANT_ID, MerchantAgent, MerchantStatus
 from merchants.signals import merchant_deactivated

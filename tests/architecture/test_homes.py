@@ -50,14 +50,17 @@ def protocol_violations(path: str, source: str) -> list[str]:
 
 
 def idempotency_violations(path: str, source: str) -> list[str]:
-    """An app importing another app for Idempotency-Keys: they are the kernel's."""
+    """An app importing another app for Idempotency-Keys or token digests: every app's, they
+    are the kernel's (kernel/models.py, kernel/digests.py)."""
     package = path.split("/", 1)[0]
     if package not in (*APPS, "kernel"):
         return []
     return [
-        f"{path}:{line} imports {module}: Idempotency-Keys are the kernel's (kernel/models.py)"
+        f"{path}:{line} imports {module}: Idempotency-Keys and token digests are the kernel's"
         for line, module in imported(source)
-        if module.split(".", 1)[0] in APPS and "idempot" in module.lower()
+        if module.split(".", 1)[0] in APPS
+        and module.split(".", 1)[0] != package
+        and ("idempot" in module.lower() or module.endswith(".token_digest"))
     ]
 
 
@@ -117,6 +120,7 @@ def test_no_app_imports_another_for_idempotency_keys():
         ("matching/views/intents.py", "from merchants.idempotency import Idempotent"),
         ("reporting/views.py", "from merchants.models import IdempotencyKey"),
         ("agents/ucp/views.py", "def f():\n    import matching.idempotency_keys"),
+        ("matching/demand.py", "from merchants.credentials import token_digest"),
     ],
 )
 def test_the_idempotency_check_catches_an_app_importing_another_for_keys(path, source):
