@@ -3,11 +3,10 @@ asked (agents/a2a/messages.py), at which interfaces (agents/a2a/server.py), sign
 is configured (agents/a2a/card_signing.py)."""
 
 import copy
-import hashlib
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
@@ -16,6 +15,7 @@ from rest_framework.views import APIView
 from agents.a2a import A2A_JSONRPC_PATH, A2A_REST_PATH
 from agents.a2a.card_signing import signed_card
 from agents.mcp import MCP_PATH
+from kernel.conditional import json_with_etag
 from kernel.jsonio import dumps
 from kernel.wellknown import CONTRACT_VERSION, JWKS_PATH, PROTOCOL_VERSION
 
@@ -186,12 +186,7 @@ class AgentCardView(APIView):
     def get(self, request: Request) -> HttpResponse:
         jku = f"{settings.PUBLIC_BASE_URL}{JWKS_PATH}"
         body = dumps(signed_card(agent_card(), jku=jku))
-        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-        headers = {"ETag": etag, "Cache-Control": f"public, max-age={AGENT_CARD_MAX_AGE_S}"}
-        wanted = request.headers.get("If-None-Match", "")
-        if etag in {tag.strip() for tag in wanted.split(",")} or wanted.strip() == "*":
-            return HttpResponseNotModified(headers=headers)
-        return HttpResponse(body, content_type="application/json", headers=headers)
+        return json_with_etag(request, body, max_age_s=AGENT_CARD_MAX_AGE_S)
 
 
 class LegacyAgentCardView(AgentCardView):
