@@ -8,7 +8,7 @@ PORT ?= 8000
 # P-256 key (ES256) for a new setup; a key file that exists, RSA or EC, is used as it is.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
-.PHONY: run test test-fast install lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean
+.PHONY: run test test-fast install sidecars lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
 	@# The links are printed once the web role answers (gateway/web_banner.py, beside honcho).
@@ -50,6 +50,11 @@ dev-signing-key: install
 			--algorithm ES256 --output $(DEV_SIGNING_KEY) --configured; \
 	fi
 
+# Older releases of packages the venv holds newer (an a2a-sdk 0.3 client, ucp-sdk 0.4), each apart
+# under .venv/sidecars/, for the tests that check the gateway against both lines.
+sidecars: install
+	@$(BIN)/python tests/support/sidecars.py
+
 lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
@@ -64,13 +69,13 @@ typecheck: install
 # stops servers, and restarts PostgreSQL where GATEWAY_FAULTS_RESTART_DB=1.
 PYTEST_WORKERS ?= auto
 PARALLEL := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist load
-pytest: install dev-signing-key
+pytest: install dev-signing-key sidecars
 	$(BIN)/pytest $(PARALLEL) --ignore=tests/faults
 	$(BIN)/pytest tests/faults
 
 # The edit loop: everything but the slow suites (docs/development.md lists what each runs). The
 # suites left out are not even collected: the contract fuzzing plans its cases as it is collected.
-test-fast: install dev-signing-key ## the edit loop: the suite without its slow parts, in parallel
+test-fast: install dev-signing-key sidecars ## the edit loop: the suite without its slow parts, in parallel
 	$(BIN)/pytest $(PARALLEL) --ignore=tests/faults --ignore=tests/contract --ignore=tests/browser \
 		-m "not processes"
 

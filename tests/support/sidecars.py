@@ -1,0 +1,83 @@
+"""Older releases of packages the virtualenv holds at a newer one, for the tests that prove the
+gateway serves clients of both lines (an a2a-sdk 0.3 client; UCP answers read by ucp-sdk 0.4).
+
+One virtualenv holds one release of a package, so each older line is installed apart, with its
+own dependencies, under `.venv/sidecars/<name>` (`pip install --target`), and a test runs a
+script against it in a fresh interpreter whose path puts that directory first. `make test`
+installs them (`python tests/support/sidecars.py`, run by the Makefile before pytest); a
+missing one fails the test that needs it with the command that installs it.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HOME = ROOT / ".venv" / "sidecars"
+# name: the requirement installed under HOME / name.
+SIDECARS = {
+    "a2a-sdk-0.3": "a2a-sdk[http-server]==0.3.26",
+    "ucp-sdk-0.4": "ucp-sdk==0.4.6",
+}
+STAMP = ".requirement"  # what a sidecar's directory was installed from
+
+
+def installed(name: str) -> bool:
+    stamp = HOME / name / STAMP
+    return stamp.is_file() and stamp.read_text() == SIDECARS[name]
+
+
+def install(name: str) -> None:
+    """Install the sidecar `name` afresh (a directory of an earlier requirement is replaced)."""
+    target = HOME / name
+    shutil.rmtree(target, ignore_errors=True)
+    pip = [sys.executable, "-m", "pip", "install", "-qq", "--disable-pip-version-check"]
+    # The venv's own newer release conflicts with the sidecar's by design: no warning of it.
+    pip += ["--no-warn-conflicts", "--target", str(target), SIDECARS[name]]
+    subprocess.run(pip, check=True)  # noqa: S603 - a fixed requirement of this module
+    (target / STAMP).write_text(SIDECARS[name])
+
+
+def run_in_sidecar(
+    name: str, script: str, *args: str, stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Run the Python `script` (its text) with `args` where `import` finds the sidecar `name`
+    first. The script's output is returned; a script that fails fails the test, showing it."""
+    if not installed(name):
+        pytest.fail(
+            f"The sidecar {name} ({SIDECARS[name]}) is not installed: "
+            f"run `{sys.executable} tests/support/sidecars.py` (make test does)."
+        )
+    env = {**os.environ, "PYTHONPATH": str(HOME / name), "PYTHONNOUSERSITE": "1"}
+    done = subprocess.run(  # noqa: S603 - the test's own script, in this interpreter
+        [sys.executable, "-c", script, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=ROOT,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"The script in sidecar {name} failed ({done.returncode}):\n{done.stderr}")
+    return done
+
+
+def run_json(name: str, script: str, *args: str, stdin: object = None) -> object:
+    """run_in_sidecar with JSON in (stdin) and out (the script's last line of output)."""
+    text = None if stdin is None else json.dumps(stdin)
+    done = run_in_sidecar(name, script, *args, stdin=text)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+if __name__ == "__main__":
+    for sidecar in SIDECARS:
+        if not installed(sidecar):
+            print(f"installing the sidecar {sidecar} ({SIDECARS[sidecar]}) under {HOME}")
+            install(sidecar)
