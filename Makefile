@@ -8,7 +8,7 @@ PORT ?= 8000
 # P-256 key (ES256) for a new setup; a key file that exists, RSA or EC, is used as it is.
 DEV_SIGNING_KEY := var/mandate-signing-key.pem
 
-.PHONY: run test test-fast install sidecars lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean
+.PHONY: run test test-fast install sidecars lint typecheck pytest migrate demo signing-key dev-signing-key bench bench-calibrate bench-scale bench-tools relevance load tour clean conformance-tools
 
 run: install signing-key migrate demo ## set up and start web, worker and beat on the embedded default
 	@# The links are printed once the web role answers (gateway/web_banner.py, beside honcho).
@@ -120,3 +120,15 @@ load: install ## gunicorn on loopback under a bounded mixed workload (scratch da
 
 clean:
 	rm -rf $(VENV) var .env
+
+# The MCP conformance suite (tests/agents/test_mcp_conformance.py) runs on Node.js 22, which the
+# machine's node may not be: both come from npm, the suite at the version the test pins, into
+# .venv/mcp-conformance. `make install` leaves them out; without them the test skips.
+MCP_CONFORMANCE := $(VENV)/mcp-conformance
+MCP_CONFORMANCE_SUITE := @modelcontextprotocol/conformance@0.2.0-alpha.12
+MCP_CONFORMANCE_NODE := node-linux-$(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)@22
+conformance-tools: ## Node.js 22 and the MCP conformance suite, from npm, for the suite's MCP test
+	@[ -f $(MCP_CONFORMANCE)/.installed ] && grep -qxF '$(MCP_CONFORMANCE_SUITE)' $(MCP_CONFORMANCE)/.installed \
+		|| { npm install --prefix $(MCP_CONFORMANCE) --no-save --no-audit --no-fund --loglevel=error \
+			--engine-strict=false $(MCP_CONFORMANCE_NODE) $(MCP_CONFORMANCE_SUITE) \
+		&& echo '$(MCP_CONFORMANCE_SUITE)' > $(MCP_CONFORMANCE)/.installed; }

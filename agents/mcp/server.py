@@ -3,9 +3,15 @@ public operation (agents/operations.py).
 
 Tools' input schemas are the contract's, so the REST API's serializers; a tool's result is the
 JSON the REST API answers, as structured content (and as text, for clients that read only
-text); an error is a tool error carrying the gateway's code and message. The transport is
-stateless and answers in JSON: any web worker can serve any call, no session is kept between
-requests, and nothing streams.
+text); an error is a tool error carrying the gateway's code and message. A tool the gateway has
+not is a protocol error, as MCP has it: JSON-RPC's invalid params, naming the tools there are.
+The transport is stateless and answers in JSON: any web worker can serve any call, no session
+is kept between requests, and nothing streams.
+
+The revisions are the SDK's, both eras (docs/agents.md#mcp): `initialize` negotiates the
+handshake revisions, 2025-11-25 the latest, which is also the answer to a version it has not,
+2026-07-28 included; 2026-07-28 has no handshake, its requests carry their version in `_meta`
+and `server/discover` names it.
 
 The SDK opens a span per message (its OpenTelemetry middleware, on by default), named for the
 method and the tool the caller sent and holding them as attributes: `KnownNames` shows it only
@@ -15,7 +21,7 @@ names the gateway knows, so a caller's made-up name reaches no span.
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 import mcp_types as types
 import orjson
@@ -26,11 +32,12 @@ from mcp.server.streamable_http_manager import (
     StreamableHTTPASGIApp,
     StreamableHTTPSessionManager,
 )
+from mcp.shared.exceptions import MCPError
 from mcp_types.methods import SPEC_CLIENT_METHODS, SPEC_CLIENT_NOTIFICATION_METHODS
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from agents import metrics, operations
-from agents.dispatch import Dispatcher
+from agents.dispatch import ASGIApp, Dispatcher
 from agents.ucp import tools as ucp_tools
 from kernel.wellknown import CONTRACT_VERSION
 
@@ -88,6 +95,20 @@ class KnownNames:
 
 
 METHODS = SPEC_CLIENT_METHODS | SPEC_CLIENT_NOTIFICATION_METHODS
+WHITESPACE = b" \t"
+
+
+def trimmed(app: ASGIApp) -> ASGIApp:
+    """`app` shown each header's value without the spaces and tabs around it, which are no part
+    of it (RFC 9110, section 5.5). The web role's HTTP parser keeps trailing ones, and MCP
+    2026-07-28 holds its headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) to the body:
+    `Mcp-Name: recommend ` names recommend."""
+
+    async def serve(scope: Any, receive: Any, send: Any) -> None:
+        headers = [(name, value.strip(WHITESPACE)) for name, value in scope["headers"]]
+        await app({**scope, "headers": headers}, receive, send)
+
+    return serve
 
 
 class McpServer:
@@ -109,7 +130,7 @@ class McpServer:
             json_response=True,
             max_request_body_size=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2_621_440,
         )
-        self.asgi = StreamableHTTPASGIApp(self.sessions)
+        self.asgi = trimmed(StreamableHTTPASGIApp(self.sessions))
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -123,6 +144,8 @@ class McpServer:
         if params.name in ucp_tools.TOOLS:  # UCP's catalog (agents/ucp/tools.py)
             asked = ucp_tools.call(self.dispatcher, params.name, params.arguments or {})
             return ucp_tools.result(await metrics.measured("mcp", params.name, asked))
+        if params.name not in operations.catalog():
+            await self.unknown_tool(params.name)
         called = operations.call(self.dispatcher, params.name, params.arguments or {})
         reply = await metrics.measured("mcp", params.name, called)
         body = reply.body if isinstance(reply.body, dict) else {"result": reply.body}
@@ -138,6 +161,15 @@ class McpServer:
             content=[types.TextContent(type="text", text=message)],
             is_error=True,
         )
+
+    async def unknown_tool(self, name: str) -> NoReturn:
+        """Refuses a call of a tool the gateway has not: JSON-RPC's invalid params (MCP's
+        "unknown tool"), naming the tools there are. The call is counted as any other, as
+        `unknown` and `invalid` (the refusal operations.call answers for that name); the
+        message leaves the name out, since the SDK's span takes the message as its status."""
+        await metrics.measured("mcp", name, operations.call(self.dispatcher, name, {}))
+        tools = [*operations.catalog(), *ucp_tools.TOOLS]
+        raise MCPError(types.INVALID_PARAMS, f"Unknown tool: the tools are {', '.join(tools)}.")
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:

@@ -137,7 +137,6 @@ def test_a_demand_agent_creates_an_intent_and_ranks_its_proposals(web, scripted,
         ("get_intent", {"intent_id": 7}, "invalid_arguments"),
         ("create_intent", {"raw_query": ""}, "invalid_body"),
         ("create_match", {"intent_id": "int_x", "colour": "red"}, "invalid_arguments"),
-        ("drop_tables", {}, "unknown_operation"),
     ],
 )
 def test_bad_input_is_a_tool_error_with_the_gateways_code(web, scripted, tool, arguments, code):

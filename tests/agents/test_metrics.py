@@ -6,6 +6,7 @@ from a2a.helpers.proto_helpers import new_text_part
 from a2a.types.a2a_pb2 import TaskState
 from django.conf import settings
 from mcp import ClientSession
+from mcp.shared.exceptions import MCPError
 
 from tests.agents.conftest import INTENT
 from tests.agents.test_a2a import interfaces, send
@@ -34,7 +35,8 @@ def test_mcp_tool_calls_are_counted_by_operation_and_outcome(web, scripted, shel
     async def work(client: ClientSession) -> None:
         assert not (await client.call_tool("recommend", {"intent": INTENT})).is_error
         assert (await client.call_tool("get_card", {"rec_id": "rec_nope"})).is_error
-        assert (await client.call_tool("no_such_tool", {})).is_error
+        with pytest.raises(MCPError):  # a protocol error: invalid params (unknown tool)
+            await client.call_tool("no_such_tool", {})
 
     session(web, work)
 

@@ -14,6 +14,8 @@ import orjson
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
 from gateway.telemetry import ATTRIBUTE_LENGTH
 from merchants.models import DeliveryStatus, WebhookDelivery, WebhookEvent
@@ -303,10 +305,9 @@ def mcp_calls(web: WebServer) -> list[Any]:
             ClientSession(read, write) as client,
         ):
             await client.initialize()
-            return [
-                await client.call_tool(MADE_UP, {}),
-                await client.call_tool("get_card", {"rec_id": "rec_nothing"}),
-            ]
+            with pytest.raises(MCPError) as refused:  # invalid params: no such tool
+                await client.call_tool(MADE_UP, {})
+            return [refused.value, await client.call_tool("get_card", {"rec_id": "rec_nothing"})]
 
     return asyncio.run(run())
 
@@ -318,7 +319,7 @@ def test_no_span_carries_a_callers_made_up_name_and_no_attribute_passes_the_cap(
     headers = {"Content-Type": "application/json", "User-Agent": agent}
     answer = web.request("POST", A2A, body, headers)
 
-    assert (unknown.is_error, known.is_error) == (True, True)  # unknown_operation, not found
+    assert (unknown.error.code, known.is_error) == (INVALID_PARAMS, True)  # no such tool, not found
     assert (answer.status, answer.json()["error"]["code"]) == (200, -32601)  # no such method
     calls = collector.wait_for(
         lambda spans: (
