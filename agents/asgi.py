@@ -16,7 +16,7 @@ from django.http.request import split_domain_port, validate_host
 from starlette.responses import JSONResponse
 from starlette.types import Scope
 
-from agents.a2a import A2A_PREFIXES, A2A_REST_PATH
+from agents.a2a import A2A_JSONRPC_PATH, A2A_PREFIXES, A2A_REST_PATH
 from agents.a2a.server import application as a2a_application
 from agents.admission import refusal
 from agents.dispatch import ASGIApp, Caller, Dispatcher, current_caller
@@ -52,6 +52,10 @@ class Agents:
         if not self.serves(path):
             await self.rest(scope, receive, send)
             return
+        if path == A2A_JSONRPC_PATH + "/":
+            # The same URL: clients that join a path to the card's URL post to `{url}/`.
+            path = A2A_JSONRPC_PATH
+            scope = {**scope, "path": path, "raw_path": path.encode()}
         if not _host_allowed(scope):
             answer = JSONResponse(
                 error_body("bad_request", "The Host header is not one this gateway serves."),

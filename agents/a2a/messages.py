@@ -8,8 +8,12 @@ A message asks for one operation (agents/operations.py):
 A recommend is answered with the shopper guide as text, one data part per card (the card JSON
 as GET /v1/cards/{rec_id} serves it, buy link verbatim) and a data part with the recommend's
 metadata; any other operation with one data part holding the JSON the REST API answers.
+
+A part that names a media type names one of the card's input modes (text/plain,
+application/json), or the message is refused (`unaccepted`) before anything is asked.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +72,19 @@ def ask_of(message: Message) -> Ask:
         "Send the shopper's words as text, a data part with an `intent`, or a data part "
         'naming an operation: {"operation": "get_card", "arguments": {"rec_id": "rec_..."}}.'
     )
+
+
+def media_type(name: str) -> str:
+    """A media type as compared: without its parameters (`; charset=utf-8`), in lower case."""
+    return name.partition(";")[0].strip().lower()
+
+
+def unaccepted(message: Message, accepted: Iterable[str]) -> list[str]:
+    """The media types `message`'s parts name that are none of `accepted`. A part that names
+    none is not checked: a text part is text, a data part JSON."""
+    modes = {media_type(mode) for mode in accepted}
+    named = (part.media_type for part in message.parts if part.media_type)
+    return sorted({name for name in named if media_type(name) not in modes})
 
 
 def answer_parts(ask: Ask, body: dict[str, Any]) -> list[Part]:

@@ -16,6 +16,12 @@ from starlette.types import Scope
 
 # How much of a caller's version header an answer quotes.
 VERSION_QUOTED = 16
+# The JSON-RPC error code of a request whose credential is refused (HTTP 401). Neither A2A nor
+# JSON-RPC names one; it is in JSON-RPC's range for implementation-defined server errors, as
+# the throttled request's code is (agents/admission.py).
+UNAUTHENTICATED_CODE = -32041
+# The challenge a refused credential is answered with (RFC 6750 section 3).
+CHALLENGE = 'Bearer realm="a2a", error="invalid_token"'
 
 
 def rest_throttled(sentence: str, wait: int) -> dict[str, Any]:
@@ -34,6 +40,35 @@ def rest_throttled(sentence: str, wait: int) -> dict[str, Any]:
             "details": [detail],
         }
     }
+
+
+def rest_unauthenticated(sentence: str) -> JSONResponse:
+    """The HTTP+JSON binding's error of a refused credential (`UNAUTHENTICATED`), with its
+    challenge."""
+    detail = {
+        "@type": ERROR_INFO_TYPE,
+        "reason": "INVALID_CALLER_KEY",
+        "domain": urlsplit(settings.PUBLIC_BASE_URL).hostname or "gateway",
+    }
+    body = {
+        "error": {
+            "code": 401,
+            "status": "UNAUTHENTICATED",
+            "message": sentence,
+            "details": [detail],
+        }
+    }
+    return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": CHALLENGE})
+
+
+def jsonrpc_unauthenticated(sentence: str) -> JSONResponse:
+    """A JSON-RPC error of a refused credential (UNAUTHENTICATED_CODE), with its challenge."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": UNAUTHENTICATED_CODE, "message": sentence},
+    }
+    return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": CHALLENGE})
 
 
 def rest_not_json(message: str) -> JSONResponse:

@@ -10,9 +10,10 @@ caller had the whole answer from message/send, `tasks/get` answers its state. A 
 in what was asked or answered (an intent's `demand_token`) is shown once, by message/send, and
 never kept: whoever learns a task's id must not learn it.
 
-Tasks are kept by owner and id. The gateway's A2A callers are anonymous, so every task has the
-same owner: listing tasks would show each caller everyone's shopping, and is refused. A task id
-is a random UUID; who holds it may read the task.
+Tasks are kept by owner and id (agents/a2a/callers.py): the owner of a caller that sends its
+caller key, or no one's (the anonymous owner, "") for a caller without one, whose tasks are read
+by whoever holds a task's id, a random UUID. ListTasks lists a key holder's tasks, through an
+index of them kept beside them, and no anonymous caller's (agents/a2a/listing.py).
 """
 
 import logging
@@ -22,11 +23,13 @@ from a2a.server.context import ServerCallContext
 from a2a.server.owner_resolver import OwnerResolver, resolve_user_scope
 from a2a.server.tasks.task_store import TaskStore
 from a2a.types.a2a_pb2 import ListTasksRequest, ListTasksResponse, Part, Task, TaskState
-from a2a.utils.errors import UnsupportedOperationError
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
 from redis.exceptions import RedisError
+
+from agents.a2a import listing
+from kernel.outages import store_down
 
 logger = logging.getLogger(__name__)
 
@@ -98,24 +101,42 @@ def lifetime(task: Task) -> int:
     return int(settings.A2A_TASK_TTL_S)
 
 
+def task_key(owner: str, task_id: str) -> str:
+    return KEY.format(owner=owner, task_id=task_id)
+
+
+def _store_down(exc: Exception) -> bool:
+    """Whether `exc` says the store did not answer (Redis down or full: django-redis wraps the
+    client's errors), rather than a bug."""
+    return isinstance(exc, RedisError) or store_down(exc) == "cache"
+
+
 class CacheTaskStore(TaskStore):
     def __init__(self, alias: str = ALIAS, owner_resolver: OwnerResolver = resolve_user_scope):
         self.alias = alias
         self.owner_resolver = owner_resolver
 
     def _key(self, task_id: str, context: ServerCallContext) -> str:
-        return KEY.format(owner=self.owner_resolver(context), task_id=task_id)
+        return task_key(self.owner_resolver(context), task_id)
+
+    def _save(self, task: Task, owner: str) -> None:
+        store = caches[self.alias]
+        store.set(task_key(owner, task.id), kept(task), lifetime(task))
+        if owner:  # only a key holder's tasks are listed
+            listing.record(store, owner, listing.entry_of(task, lifetime(task)))
 
     async def save(self, task: Task, context: ServerCallContext) -> None:
         """Keep `task`. A store that is down or full costs the task's later reads, never the
         answer to the message."""
-        key = self._key(task.id, context)
         try:
-            await sync_to_async(caches[self.alias].set, thread_sensitive=False)(
-                key, kept(task), lifetime(task)
+            await sync_to_async(self._save, thread_sensitive=False)(
+                task, self.owner_resolver(context)
             )
-        except RedisError as exc:
-            logger.warning("A2A task store unavailable, task %s not kept: %s", task.id, exc)
+        except Exception as exc:
+            if not _store_down(exc):
+                raise
+            # The class of the error, never its text (it may spell out a host or a user).
+            logger.warning("A2A task store unavailable (%s), task not kept", type(exc).__name__)
 
     async def get(self, task_id: str, context: ServerCallContext) -> Task | None:
         key = self._key(task_id, context)
@@ -127,10 +148,18 @@ class CacheTaskStore(TaskStore):
         return task
 
     async def list(self, params: ListTasksRequest, context: ServerCallContext) -> ListTasksResponse:
-        raise UnsupportedOperationError(
-            "Tasks are not listed: every caller is anonymous. Read a task by its id."
+        owner = self.owner_resolver(context)
+        return await sync_to_async(listing.page, thread_sensitive=False)(
+            caches[self.alias], owner, params, lambda task_id: task_key(owner, task_id)
         )
 
     async def delete(self, task_id: str, context: ServerCallContext) -> None:
-        key = self._key(task_id, context)
-        await sync_to_async(caches[self.alias].delete, thread_sensitive=False)(key)
+        owner = self.owner_resolver(context)
+
+        def delete() -> None:
+            store = caches[self.alias]
+            store.delete(task_key(owner, task_id))
+            if owner:
+                listing.forget(store, owner, task_id)
+
+        await sync_to_async(delete, thread_sensitive=False)()

@@ -1,5 +1,6 @@
 """The agent card's JWS signature (A2A v1.0 section 8.4), checked by an independent JOSE library
-(joserfc) with nothing but what the gateway serves: the card and the JWK Set its `jku` names."""
+(joserfc) with nothing but what the gateway serves: the card and the JWK Set its `jku` names;
+each dialect of the card signed as it is served."""
 
 import json
 import uuid
@@ -9,15 +10,18 @@ import pytest
 import rfc8785
 from a2a.client.card_resolver import parse_agent_card
 from a2a.compat.v0_3.types import AgentCard as AgentCardV03
+from a2a.utils.signing import InvalidSignaturesError, create_signature_verifier
 from joserfc.errors import BadSignatureError
 from joserfc.jwk import KeySet
 from joserfc.jws import deserialize_compact
+from jwt import PyJWK
 
 from kernel.signing import SigningKey, b64url, b64url_decode, load_signing_keys
 
 pytestmark = pytest.mark.django_db
 
 CARD = "/.well-known/agent-card.json"
+LEGACY = "/.well-known/agent.json"  # the v0.3 card
 
 
 @pytest.fixture(params=["ES256", "RS256"])
@@ -51,10 +55,11 @@ def verified(client, card: dict) -> dict:
     return header
 
 
-def test_the_card_verifies_with_the_published_key_alone(client, settings, card_key):
+@pytest.mark.parametrize("path", [CARD, LEGACY])
+def test_the_card_verifies_with_the_published_key_alone(client, settings, card_key, path):
     settings.PUBLIC_BASE_URL = "https://gateway.test"
 
-    card = client.get(CARD).json()
+    card = client.get(path).json()
 
     header = verified(client, card)
     signing_kid = client.get("/.well-known/jwks.json").json()["keys"][0]["kid"]
@@ -73,7 +78,7 @@ def test_the_card_verifies_with_the_published_key_alone(client, settings, card_k
     "tamper",
     [
         lambda card: card.update(name="Another Gateway"),
-        lambda card: card.update(url="https://attacker.example/a2a/jsonrpc"),
+        lambda card: card.update(iconUrl="https://attacker.example/icon.png"),
         lambda card: card["supportedInterfaces"][0].update(url="https://attacker.example/a2a"),
         lambda card: card["skills"].pop(),
         lambda card: card.update(extra=True),
@@ -83,10 +88,11 @@ def test_the_card_verifies_with_the_published_key_alone(client, settings, card_k
             )
         ),
     ],
-    ids=["name", "v0.3 url", "interface", "skill removed", "member added", "header"],
+    ids=["name", "icon added", "interface", "skill removed", "member added", "header"],
 )
-def test_a_tampered_card_fails(client, card_key, tamper):
-    card = client.get(CARD).json()
+@pytest.mark.parametrize("path", [CARD, LEGACY])
+def test_a_tampered_card_fails(client, card_key, tamper, path):
+    card = client.get(path).json()
     verified(client, card)
 
     tamper(card)
@@ -115,26 +121,46 @@ def test_without_a_key_the_card_is_unsigned(client, no_signing_key):
     assert "signatures" not in client.get(CARD).json()
 
 
-def test_the_signed_card_still_parses_as_a_v1_and_a_v0_3_card(client, card_key):
-    body = client.get(CARD).json()
+def test_each_signed_dialect_parses_with_its_sdk_types(client, card_key):
+    v1_body = client.get(CARD).json()
+    v0_3_body = client.get(LEGACY).json()
 
-    v1 = parse_agent_card(json.loads(json.dumps(body)))
-    v03 = AgentCardV03.model_validate(body)
+    v1 = parse_agent_card(json.loads(json.dumps(v1_body)))
+    v0_3 = AgentCardV03.model_validate(v0_3_body)
 
     assert [(s.protected, s.signature) for s in v1.signatures] == [
-        (body["signatures"][0]["protected"], body["signatures"][0]["signature"])
+        (v1_body["signatures"][0]["protected"], v1_body["signatures"][0]["signature"])
     ]
-    assert v03.signatures is not None
-    assert v03.signatures[0].protected == body["signatures"][0]["protected"]
+    assert v0_3.signatures is not None
+    assert v0_3.signatures[0].protected == v0_3_body["signatures"][0]["protected"]
+    assert v0_3_body["signatures"] != v1_body["signatures"]  # each signs what it serves
 
 
-def test_both_card_paths_serve_the_same_signed_card_with_one_etag(client, card_key):
-    first = client.get(CARD)
-    legacy = client.get("/.well-known/agent.json")
-    again = client.get(CARD, HTTP_IF_NONE_MATCH=first["ETag"])
+def test_the_sdks_own_verifier_verifies_the_v1_card(client, card_key):
+    """a2a-sdk's verifier canonicalizes its own v1.0 reading of the card: the v1.0 card,
+    holding v1.0's members alone and none at its default, is exactly what it reads."""
+    card = parse_agent_card(client.get(CARD).json())
 
-    assert legacy.content == first.content
-    assert legacy["ETag"] == first["ETag"]
+    def key_of(kid: str | None, jku: str | None) -> PyJWK:
+        assert jku is not None
+        key_set = client.get(urlsplit(jku).path).json()
+        return PyJWK(next(key for key in key_set["keys"] if key["kid"] == kid))
+
+    create_signature_verifier(key_of, [card_key])(card)
+
+    card.name = "Another Gateway"
+    with pytest.raises(InvalidSignaturesError):
+        create_signature_verifier(key_of, [card_key])(card)
+
+
+def test_each_card_path_serves_its_signed_dialect_with_its_etag(client, card_key):
+    v1 = client.get(CARD)
+    legacy = client.get(LEGACY)
+    asked = client.get(CARD, headers={"A2A-Version": "0.3"})
+    again = client.get(CARD, HTTP_IF_NONE_MATCH=v1["ETag"])
+
+    assert legacy.content == asked.content != v1.content
+    assert legacy["ETag"] == asked["ETag"] != v1["ETag"]
     assert again.status_code == 304
 
 
