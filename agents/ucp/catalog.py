@@ -111,12 +111,12 @@ def _products(shown: list[Shown]) -> list[dict[str, Any]]:
     ]
 
 
-async def search_catalog(request: dict[str, Any], *, caller: str) -> dict[str, Any]:
+async def search_catalog(request: dict[str, Any], *, caller: str, release: str) -> dict[str, Any]:
     """Answer UCP's catalog search (a validated search request) to the client at `caller`,
-    an address. Raises ApiError."""
+    an address, in UCP's `release`. Raises ApiError."""
     pagination = request.get("pagination", {})
     if "cursor" in pagination:
-        return await sync_to_async(_next_page)(request, pagination["cursor"], caller)
+        return await sync_to_async(_next_page)(request, pagination["cursor"], caller, release)
     messages: list[dict[str, str]] = []
     context = request.get("context", {})
     categories = tuple(request.get("filters", {}).get("categories", ()))
@@ -152,7 +152,7 @@ async def search_catalog(request: dict[str, Any], *, caller: str) -> dict[str, A
         }
     messages.insert(0, _info("shopper_guide", body["shopper_guide"]))
     return {
-        "ucp": ucp.envelope(ucp.SEARCH),
+        "ucp": ucp.envelope(ucp.SEARCH, release),
         "products": _products(shown),
         "pagination": _pagination(state),
         "messages": messages,
@@ -174,7 +174,7 @@ def _cursor_state(cursor: str, request: dict[str, Any], caller: str) -> dict[str
     return state
 
 
-def _next_page(request: dict[str, Any], cursor: str, caller: str) -> dict[str, Any]:
+def _next_page(request: dict[str, Any], cursor: str, caller: str, release: str) -> dict[str, Any]:
     state = _cursor_state(cursor, request, caller)
     try:
         query = search.SearchQuery(**state["query"])
@@ -194,7 +194,7 @@ def _next_page(request: dict[str, Any], cursor: str, caller: str) -> dict[str, A
     more = len(hits) > depth and depth < MAX_DEPTH
     following = {**state, "offset": depth} if more else None
     return {
-        "ucp": ucp.envelope(ucp.SEARCH),
+        "ucp": ucp.envelope(ucp.SEARCH, release),
         "products": _products(list(zip(products, cards, [hit.tier for hit in kept], strict=True))),
         "pagination": _pagination(following),
     }
@@ -229,10 +229,10 @@ def _lookup_query(request: dict[str, Any], messages: list[dict[str, str]]) -> se
     )
 
 
-def lookup_catalog(request: dict[str, Any]) -> dict[str, Any]:
-    """Answer UCP's catalog lookup: a fresh card for each product found, in the order asked;
-    an info message `not_found` for each identifier that names none (or none these filters
-    keep). Raises ApiError."""
+def lookup_catalog(request: dict[str, Any], release: str) -> dict[str, Any]:
+    """Answer UCP's catalog lookup in `release`: a fresh card for each product found, in the
+    order asked; an info message `not_found` for each identifier that names none (or none
+    these filters keep). Raises ApiError."""
     identifiers = list(dict.fromkeys(request["ids"]))
     if len(identifiers) > MAX_IDS:
         raise UCP_TOO_MANY_IDS(limit=MAX_IDS)
@@ -261,26 +261,27 @@ def lookup_catalog(request: dict[str, Any]) -> dict[str, Any]:
         body = ucp_product(product, card)
         body["variants"][0]["inputs"] = inputs[product.id]
         answered.append(body)
-    reply: dict[str, Any] = {"ucp": ucp.envelope(ucp.LOOKUP), "products": answered}
+    reply: dict[str, Any] = {"ucp": ucp.envelope(ucp.LOOKUP, release), "products": answered}
     if messages:
         reply["messages"] = messages
     return reply
 
 
-def get_product(request: dict[str, Any]) -> dict[str, Any]:
-    """Answer UCP's get_product: the product's full detail with a fresh card, or UCP's
-    application error `not_found` (HTTP 200, status `error`) when the id names none."""
+def get_product(request: dict[str, Any], release: str) -> dict[str, Any]:
+    """Answer UCP's get_product in `release`: the product's full detail with a fresh card, or
+    UCP's application error `not_found` (HTTP 200, status `error`) when the id names none."""
     identifier = request["id"]
     found = _product_id(identifier)
     messages: list[dict[str, str]] = []
     rules = _lookup_query(request, messages)
     product = products_with_videos().filter(id=found[0]).first() if found else None
     if product is None or not offered(product) or not search.fits(rules, product):
-        return ucp.error_response(ucp.LOOKUP, 404, "not_found", f"Product not found: {identifier}")
+        content = f"Product not found: {identifier}"
+        return ucp.error_response(ucp.LOOKUP, 404, "not_found", content, release)
     cards = cards_build(products=[product], channel=CHANNEL)
     cards_record(products=[product], cards=cards, region=rules.region)
     reply: dict[str, Any] = {
-        "ucp": ucp.envelope(ucp.LOOKUP),
+        "ucp": ucp.envelope(ucp.LOOKUP, release),
         "product": {**ucp_product(product, cards[0]), "selected": []},
     }
     if messages:

@@ -19,3 +19,32 @@ UCP_BAD_PROFILE = Error(
     "invalid_profile_url",
     "meta.ucp-agent.profile must be the platform's profile URL (http or https).",
 )
+UCP_BAD_AGENT = Error(
+    400,
+    "invalid_profile_url",
+    'The UCP-Agent header must name the platform\'s profile: profile="https://...".',
+)
+UCP_PROFILE_NOT_PUBLIC = Error(
+    400,
+    "invalid_profile_url",
+    "The platform's profile URL must be an https URL of a public address.",
+)
+UCP_PROFILE_UNREACHABLE = Error(
+    424,
+    "profile_unreachable",
+    "The platform's profile could not be fetched: {reason}",
+    described="The platform's profile could not be fetched: no answer within 3 s, an answer "
+    "other than 2xx (a redirect is not followed), or one larger than 256 KiB.",
+)
+UCP_PROFILE_MALFORMED = Error(
+    422,
+    "profile_malformed",
+    "The platform's profile is no UCP profile: a JSON object whose ucp.version is a date "
+    "(YYYY-MM-DD).",
+)
+UCP_VERSION_UNSUPPORTED = Error(
+    422,
+    "version_unsupported",
+    "Version {version} is not supported. This business implements versions {releases}.",
+    described="The platform's profile declares a UCP version the gateway does not speak.",
+)

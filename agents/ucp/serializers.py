@@ -199,7 +199,9 @@ class UcpErrorMessageSerializer(serializers.Serializer):
 
 
 class UcpMetadataSerializer(serializers.Serializer):
-    version = serializers.CharField(help_text="The UCP version: 2026-04-08.")
+    version = serializers.CharField(
+        help_text="The UCP release: the platform's, 2026-08-25 or 2026-04-08."
+    )
     status = serializers.ChoiceField(choices=["success", "error"])
     capabilities = serializers.DictField(help_text="The capability that answered.")
 

@@ -1,18 +1,21 @@
 """UCP's catalog over MCP (UCP's MCP binding): the tools `search_catalog`, `lookup_catalog` and
 `get_product` of the gateway's MCP server.
 
-A tool's arguments are UCP's: `meta` (the platform's `ucp-agent` profile, optional here, checked
-when given) and `catalog`, the request of the REST binding, whose schema is the contract's (the
-same serializers validate it). A call runs through the REST binding in process
-(agents/dispatch.py): UCP's answer is the tool's structured content, a business outcome
-included (a product not found is a result with ucp.status `error`). What stops a request from
-being processed is a JSON-RPC error, as UCP maps it: the code, and UCP's error response with
-`retry_after` as its data.
+A tool's arguments are UCP's: `meta` (the platform's `ucp-agent` profile, optional here) and
+`catalog`, the request of the REST binding, whose schema is the contract's (the same serializers
+validate it). The profile, when given, says which UCP release the platform speaks
+(agents/ucp/platforms.py); without it the answer is in profile.UNDECLARED, as over REST. A call
+runs through the REST binding in process (agents/dispatch.py), its answer stated in the
+platform's release (the releases' answers differ only in the versions their envelope states):
+UCP's answer is the tool's structured content, a business outcome included (a product not found
+is a result with ucp.status `error`). What stops a request from being processed is a JSON-RPC
+error, as UCP maps it: the code, and UCP's error response with `retry_after` as its data; a
+profile that cannot be used (malformed, unreachable, of a release the gateway does not speak) is
+-32001, with the error response in the current release.
 """
 
 import functools
 from typing import Any
-from urllib.parse import urlsplit
 
 import mcp_types as types
 import orjson
@@ -20,8 +23,10 @@ from mcp.shared.exceptions import MCPError
 
 from agents.dispatch import Dispatcher, Reply
 from agents.operations import build
+from agents.ucp import platforms
 from agents.ucp import profile as ucp
 from agents.ucp.errors import UCP_BAD_PROFILE
+from kernel.errors import ApiError
 from kernel.schema import english_schema
 
 # Tool -> (the REST binding's operationId, its path under ucp.REST_PATH, what it is for).
@@ -87,16 +92,24 @@ def tools() -> list[types.Tool]:
     return listed
 
 
-def _checked_profile(arguments: dict[str, Any]) -> None:
+def _refused(error: ApiError) -> MCPError:
+    body = ucp.error_response(ucp.SEARCH, error.status_code, error.code, error.message, ucp.CURRENT)
+    return MCPError(PROFILE_ERROR, error.message, body)
+
+
+async def _release(arguments: dict[str, Any]) -> str:
+    """The release the platform of `meta` speaks. Raises MCPError."""
     meta = arguments.get("meta")
     if meta is None:
-        return
+        return ucp.UNDECLARED
     agent = meta.get("ucp-agent") if isinstance(meta, dict) else None
     profile = agent.get("profile") if isinstance(agent, dict) else None
-    if not isinstance(profile, str) or urlsplit(profile).scheme not in ("http", "https"):
-        error = UCP_BAD_PROFILE()
-        body = ucp.error_response(ucp.SEARCH, 400, error.code, error.message)
-        raise MCPError(PROFILE_ERROR, error.message, body)
+    if not platforms.well_formed(profile):
+        raise _refused(UCP_BAD_PROFILE())
+    try:
+        return await platforms.declared_release(profile)
+    except ApiError as error:
+        raise _refused(error) from None
 
 
 def _code(status: int) -> int:
@@ -106,12 +119,15 @@ def _code(status: int) -> int:
 
 
 async def call(dispatcher: Dispatcher, name: str, arguments: dict[str, Any]) -> Reply:
-    """Run the UCP tool `name` through the REST binding. Raises MCPError for arguments it
-    cannot run (meta, catalog)."""
-    _checked_profile(arguments)
+    """Run the UCP tool `name` through the REST binding, its answer in the platform's release.
+    Raises MCPError for a `meta` it cannot run."""
+    release = await _release(arguments)
     catalog = arguments.get("catalog", {})
     path = ucp.REST_PATH + TOOLS[name][1]
-    return await dispatcher.call("POST", path, body=catalog)
+    reply = await dispatcher.call("POST", path, body=catalog)
+    if not isinstance(reply.body, dict):
+        return reply
+    return Reply(reply.status, ucp.restated(reply.body, release), reply.headers)
 
 
 def result(reply: Reply) -> types.CallToolResult:

@@ -4,6 +4,12 @@ a retried search announces its intent once. Every error of these routes is in UC
 (`types/error_response.json`): the gateway's code and sentence as one error message, under the
 same HTTP status and headers (Retry-After included) the REST API gives.
 
+Each request is answered in the UCP release its platform speaks: the `ucp.version` of the
+profile its UCP-Agent header names (agents/ucp/platforms.py), fetched once the request has
+passed the throttles; without the header, in profile.UNDECLARED. An error that stops the
+negotiation (the header, the profile, its version) is answered in the current release, the one
+the gateway states as its own.
+
 A lookup issues and records a card per product it answers: each id it asks for counts against
 the client's `cards` allowance, as many requests of GET /v1/products/{id}/card would, so cards
 are recorded no faster than that allowance lets one client ask for them (docs/agents.md)."""
@@ -14,14 +20,22 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agents.ucp import catalog as ucp_catalog
+from agents.ucp import platforms
 from agents.ucp import profile as ucp
-from agents.ucp.errors import UCP_BAD_CURSOR, UCP_TOO_MANY_IDS
+from agents.ucp.errors import (
+    UCP_BAD_AGENT,
+    UCP_BAD_CURSOR,
+    UCP_PROFILE_MALFORMED,
+    UCP_PROFILE_UNREACHABLE,
+    UCP_TOO_MANY_IDS,
+    UCP_VERSION_UNSUPPORTED,
+)
 from agents.ucp.serializers import (
     MAX_IDS,
     UcpErrorResponseSerializer,
@@ -36,6 +50,7 @@ from kernel.errors import (
     INTENT_ENGINE_UNAVAILABLE,
     INVALID_BODY,
     THROTTLED,
+    ApiError,
     either,
 )
 from kernel.handlers import exception_handler
@@ -49,8 +64,47 @@ BAD_REQUEST = either(
     INVALID_BODY.doc("the body is not a JSON object or a field is invalid (each is named)"),
     UCP_BAD_CURSOR.doc(),
     UCP_TOO_MANY_IDS.doc("more than 50 ids"),
+    UCP_BAD_AGENT.doc(
+        "the UCP-Agent header names no profile URL, or one that is not https or not at a public "
+        "address"
+    ),
 )
+UNUSABLE_PROFILE = either(UCP_PROFILE_MALFORMED.doc(), UCP_VERSION_UNSUPPORTED.doc())
 UCP_ERRORS = "Errors are UCP error responses (types/error_response.json) with the same codes."
+UCP_AGENT = OpenApiParameter(
+    "UCP-Agent",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='The platform\'s profile, `profile="https://..."` (RFC 8941): the answer is in '
+    "the UCP release its `ucp.version` declares, 2026-08-25 or 2026-04-08 (2026-04-08 "
+    "without the header).",
+)
+ATTRIBUTE = "ucp_release"  # the release negotiated for a request, kept on it for its errors
+
+
+async def negotiated(request: Request) -> str:
+    """The release to answer `request` in (module docstring). Raises ApiError."""
+    header = request.headers.get("UCP-Agent")
+    if header is None:
+        return ucp.UNDECLARED
+    setattr(request, ATTRIBUTE, ucp.CURRENT)  # should the negotiation fail
+    release = await platforms.declared_release(platforms.profile_url(header))
+    setattr(request, ATTRIBUTE, release)
+    return release
+
+
+def _answered_in(request: Request) -> str:
+    """The release of an error's answer: the negotiated one, or, before the negotiation, the
+    one this process knows the declared profile speaks."""
+    release = getattr(request, ATTRIBUTE, None)
+    if release is not None:
+        return str(release)
+    header = request.headers.get("UCP-Agent")
+    try:
+        url = platforms.profile_url(header) if header is not None else None
+    except ApiError:
+        url = None
+    return (platforms.remembered(url) if url else None) or ucp.UNDECLARED
 
 
 def _ucp_errors(capability: str) -> Callable[[Exception, Mapping[str, Any]], Response | None]:
@@ -66,8 +120,9 @@ def _ucp_errors(capability: str) -> Callable[[Exception, Mapping[str, Any]], Res
             content += " " + " ".join(
                 f"{name}: {'; '.join(messages)}" for name, messages in fields.items()
             )
+        release = _answered_in(context["request"])
         response.data = ucp.error_response(
-            capability, response.status_code, error["error"], content
+            capability, response.status_code, error["error"], content, release
         )
         return response
 
@@ -87,10 +142,13 @@ def _described(
         description=f"{description} {UCP_ERRORS}",
         tags=["ucp"],
         request=request,
+        parameters=[UCP_AGENT],
         responses={
             200: OpenApiResponse(OpenApiTypes.OBJECT, description="UCP's answer."),
             400: error(BAD_REQUEST),
             413: error(TOO_LARGE),
+            422: error(UNUSABLE_PROFILE),
+            424: error(UCP_PROFILE_UNREACHABLE.doc()),
             429: error(THROTTLED.doc()),
             **unavailable,
         },
@@ -98,17 +156,38 @@ def _described(
 
 
 class UcpProfileView(APIView):
+    release = ucp.CURRENT
+
     @extend_schema(
         operation_id="getUcpProfile",
         summary="The UCP business profile",
-        description="UCP 2026-04-08: the shopping service over REST (endpoint /ucp) and MCP "
-        "(/mcp), the catalog search and lookup capabilities, and the signing keys (JWK). "
-        "Served with an ETag and Cache-Control.",
+        description="UCP 2026-08-25: the shopping service over REST (endpoint /ucp) and MCP "
+        "(/mcp), the catalog search and lookup capabilities, no payment handler (the registry "
+        "is empty: checkout stays with the merchants), the signing keys (`keys`, JWK) and, in "
+        "`supported_versions`, the profile of release 2026-04-08. Served with an ETag and "
+        "Cache-Control.",
         tags=["discovery"],
         responses={200: OpenApiTypes.OBJECT, 304: None},
     )
     def get(self, request: Request) -> HttpResponse:
-        return json_with_etag(request, dumps(ucp.profile()), max_age_s=ucp.PROFILE_MAX_AGE_S)
+        body = dumps(ucp.profile(self.release))
+        return json_with_etag(request, body, max_age_s=ucp.PROFILE_MAX_AGE_S)
+
+
+class UcpEarlierProfileView(UcpProfileView):
+    release = ucp.EARLIER[0]
+
+    @extend_schema(
+        operation_id="getUcpProfile20260408",
+        summary="The UCP business profile of release 2026-04-08",
+        description="The profile /.well-known/ucp names for UCP 2026-04-08 in "
+        "`supported_versions`: the same service and capabilities in that release, the signing "
+        "keys as `signing_keys`. Served with an ETag and Cache-Control.",
+        tags=["discovery"],
+        responses={200: OpenApiTypes.OBJECT, 304: None},
+    )
+    def get(self, request: Request) -> HttpResponse:
+        return super().get(request)
 
 
 class CatalogSearchView(Idempotent, WaitingViewSet):
@@ -129,8 +208,11 @@ class CatalogSearchView(Idempotent, WaitingViewSet):
         engine=True,
     )
     async def create(self, request: Request) -> Response:
+        release = await negotiated(request)
         asked = validated(UcpSearchSerializer, request.data, source="body")
-        answer = await ucp_catalog.search_catalog(asked, caller=client_address(request))
+        answer = await ucp_catalog.search_catalog(
+            asked, caller=client_address(request), release=release
+        )
         return Response(answer, headers=NOT_STORED)
 
 
@@ -151,17 +233,18 @@ class CatalogLookupView(Idempotent, WaitingViewSet):
         UcpLookupSerializer,
     )
     async def create(self, request: Request) -> Response:
+        release = await negotiated(request)
         asked = validated(UcpLookupSerializer, request.data, source="body")
-        return Response(await sync_to_async(self._looked_up)(request, asked))
+        return Response(await sync_to_async(self._looked_up)(request, asked, release))
 
-    def _looked_up(self, request: Request, asked: dict[str, Any]) -> dict[str, Any]:
+    def _looked_up(self, request: Request, asked: dict[str, Any], release: str) -> dict[str, Any]:
         """The lookup's answer, once its ids (beyond the one the request counted) fit the
         client's `cards` allowance. Raises Throttled (429) before anything is recorded."""
         ids = min(len(set(asked["ids"])), MAX_IDS)
         throttle = ScopeThrottle()
         if not throttle.allow_more(request, self, ids - 1):
             self.throttled(request, throttle.wait())
-        return ucp_catalog.lookup_catalog(asked)
+        return ucp_catalog.lookup_catalog(asked, release)
 
 
 class CatalogProductView(Idempotent, WaitingViewSet):
@@ -179,5 +262,6 @@ class CatalogProductView(Idempotent, WaitingViewSet):
         UcpGetProductSerializer,
     )
     async def create(self, request: Request) -> Response:
+        release = await negotiated(request)
         asked = validated(UcpGetProductSerializer, request.data, source="body")
-        return Response(await sync_to_async(ucp_catalog.get_product)(asked))
+        return Response(await sync_to_async(ucp_catalog.get_product)(asked, release))

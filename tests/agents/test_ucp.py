@@ -1,6 +1,8 @@
-"""UCP through its REST binding: the business profile, catalog search, lookup and product
-detail, each request and answer checked against UCP's own published schemas
-(tests/agents/ucp_validation.py), with the intent engine scripted on loopback."""
+"""UCP through its REST binding: catalog search, lookup and product detail for a client that names
+no platform profile (so in release 2026-04-08, as before the gateway spoke 2026-08-25), each
+request and answer checked against UCP's own published schemas (tests/agents/ucp_validation.py),
+with the intent engine scripted on loopback. The profiles and the other release:
+tests/agents/test_ucp_releases.py."""
 
 from typing import Any
 
@@ -40,39 +42,6 @@ def search(client, body: dict[str, Any], status: int = 200) -> dict[str, Any]:
     response = post(client, "/ucp/catalog/search", body)
     assert response.status_code == status, response.content
     return response.json()
-
-
-# --- The profile --------------------------------------------------------------------------------
-
-
-def test_the_profile_is_a_ucp_business_profile_with_the_served_endpoints_and_keys(
-    client, signing_key
-):
-    response = client.get("/.well-known/ucp")
-
-    assert response.status_code == 200
-    profile = valid(schemas.BUSINESS_PROFILE, response.json())
-    valid(schemas.PROFILE, profile)
-    base = settings.PUBLIC_BASE_URL
-    services = profile["ucp"]["services"]["dev.ucp.shopping"]
-    assert {(s["transport"], s["endpoint"]) for s in services} == {
-        ("rest", f"{base}/ucp"),
-        ("mcp", f"{base}/mcp"),
-    }
-    assert set(profile["ucp"]["capabilities"]) == {
-        "dev.ucp.shopping.catalog.search",
-        "dev.ucp.shopping.catalog.lookup",
-    }
-    assert profile["signing_keys"] == client.get("/.well-known/jwks.json").json()["keys"]
-    assert profile["signing_keys"], "the configured key is published"
-    again = client.get("/.well-known/ucp", headers={"If-None-Match": response["ETag"]})
-    assert again.status_code == 304
-
-
-def test_without_a_signing_key_the_profile_publishes_no_key(client, no_signing_key):
-    profile = valid(schemas.BUSINESS_PROFILE, client.get("/.well-known/ucp").json())
-
-    assert profile["signing_keys"] == []
 
 
 # --- Search -------------------------------------------------------------------------------------

@@ -46,8 +46,10 @@ def install(name: str) -> None:
 def run_in_sidecar(
     name: str, script: str, *args: str, stdin: str | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    """Run the Python `script` (its text) with `args` where `import` finds the sidecar `name`
-    first. The script's output is returned; a script that fails fails the test, showing it."""
+    """Run the Python `script` (its text) with `args` where `import` finds the sidecar `name` and
+    the standard library only: no site-packages (`-S`), so nothing of the venv's newer release,
+    a namespace package's other half included, is found. The script's output is returned; a
+    script that fails fails the test, showing it."""
     if not installed(name):
         pytest.fail(
             f"The sidecar {name} ({SIDECARS[name]}) is not installed: "
@@ -55,7 +57,7 @@ def run_in_sidecar(
         )
     env = {**os.environ, "PYTHONPATH": str(HOME / name), "PYTHONNOUSERSITE": "1"}
     done = subprocess.run(  # noqa: S603 - the test's own script, in this interpreter
-        [sys.executable, "-c", script, *args],
+        [sys.executable, "-S", "-c", script, *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -1,0 +1,188 @@
+"""Which UCP release a platform speaks: the `ucp.version` of its own profile, whose URL it names
+with each request (REST: the UCP-Agent header, `profile="https://..."`, an RFC 8941 dictionary;
+MCP: `meta.ucp-agent.profile`), as UCP's request-time validation asks. A release the gateway
+does not speak is `version_unsupported`; a request that names no profile is answered in
+profile.UNDECLARED.
+
+A platform's profile is an attacker-controlled URL, fetched as a merchant endpoint is called
+(merchants/endpoints.py, merchants/client.py): https, an allowed port and public addresses only
+(the operator's switches for local development apply), the connection pinned to the address
+checked, no redirect, no proxy; at most MAX_PROFILE_BYTES within FETCH_TIMEOUT_S. Each process
+remembers what it learned of a URL, the release for as long as the profile's Cache-Control lets
+(at most KEEP_MAX_S) and a failure for FAILURE_KEEP_S, so no platform makes the gateway fetch
+its profile on every request, and none makes it fetch faster than the rate limits let a client
+ask (the views negotiate after the throttles).
+"""
+
+import asyncio
+import re
+import threading
+import time
+from typing import TypeGuard
+from urllib.parse import urlsplit
+
+import orjson
+import requests
+from cachetools import TLRUCache
+from requests_hardened import Config, Manager
+from requests_hardened.ip_filter import InvalidIPAddress
+from urllib3.exceptions import HTTPError
+
+from agents.ucp import profile as ucp
+from agents.ucp.errors import (
+    UCP_BAD_AGENT,
+    UCP_PROFILE_MALFORMED,
+    UCP_PROFILE_NOT_PUBLIC,
+    UCP_PROFILE_UNREACHABLE,
+    UCP_VERSION_UNSUPPORTED,
+)
+from kernel.errors import ApiError
+from merchants.client import PinnedAdapter
+from merchants.endpoints import endpoint_target_within
+
+FETCH_TIMEOUT_S = 3.0
+MAX_PROFILE_BYTES = 256 * 1024
+MAX_URL_CHARS = 2048
+KEEP_DEFAULT_S = 300  # a profile served without max-age
+KEEP_MAX_S = 3600
+FAILURE_KEEP_S = 60
+USER_AGENT = "IntentGateway-UCP/1.0"
+# The `profile` member of an RFC 8941 dictionary: an sf-string, `\"` and `\\` its escapes.
+_PROFILE = re.compile(r'(?:^|,)\s*profile\s*=\s*"((?:[^"\\]|\\["\\])*)"\s*(?:;[^,]*)?(?=,|$)')
+_MAX_AGE = re.compile(r"(?:^|,)\s*max-age\s*=\s*(\d{1,9})\s*(?=,|$)", re.IGNORECASE)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+# URL -> (the release, or the error's status, code and sentence; seconds to keep it).
+Learned = tuple[str | tuple[int, str, str], float]
+_learned: "TLRUCache[str, Learned]" = TLRUCache(
+    maxsize=4096, ttu=lambda _url, entry, now: now + entry[1]
+)
+_lock = threading.Lock()
+
+
+def well_formed(url: object) -> TypeGuard[str]:
+    """Whether `url` reads as a profile URL at all: http(s), a host, not overlong."""
+    if not isinstance(url, str) or len(url) > MAX_URL_CHARS:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def profile_url(header: str) -> str:
+    """The platform's profile URL that a UCP-Agent header names. Raises UCP_BAD_AGENT."""
+    found = _PROFILE.search(header.strip())
+    url = re.sub(r"\\(.)", r"\1", found.group(1)) if found else None
+    if not well_formed(url):
+        raise UCP_BAD_AGENT()
+    return url
+
+
+def _keep_s(cache_control: str) -> float:
+    if re.search(r"no-store|no-cache", cache_control, re.IGNORECASE):
+        return 0
+    found = _MAX_AGE.search(cache_control)
+    return min(int(found.group(1)), KEEP_MAX_S) if found else KEEP_DEFAULT_S
+
+
+def _read(response: requests.Response, deadline: float) -> bytes:
+    body = b""
+    for chunk in response.iter_content(chunk_size=16 * 1024):
+        body += chunk
+        if len(body) > MAX_PROFILE_BYTES:
+            raise UCP_PROFILE_UNREACHABLE(reason=f"it is larger than {MAX_PROFILE_BYTES} bytes.")
+        if time.monotonic() > deadline:
+            raise UCP_PROFILE_UNREACHABLE(reason=f"no answer within {FETCH_TIMEOUT_S:g} s.")
+    return body
+
+
+def _fetched(url: str) -> tuple[bytes, float]:
+    """The profile at `url` and how long it may be kept. Raises UCP_PROFILE_NOT_PUBLIC or
+    UCP_PROFILE_UNREACHABLE."""
+    deadline = time.monotonic() + FETCH_TIMEOUT_S
+    target = endpoint_target_within(url, FETCH_TIMEOUT_S)
+    if target.problem or target.destination is None:
+        raise UCP_PROFILE_NOT_PUBLIC()
+    left = max(deadline - time.monotonic(), 0.1)
+    session = Manager(
+        Config(
+            ip_filter_enable=False,  # the pinned adapter checks the address itself
+            ip_filter_allow_loopback_ips=False,
+            never_redirect=True,
+            default_timeout=(left, left),
+            user_agent_override=USER_AGENT,
+        )
+    ).get_session()
+    session.trust_env = False  # no proxy or .netrc from the environment
+    for prefix in ("https://", "http://"):
+        session.mount(prefix, PinnedAdapter(target.destination))
+    headers = {"Accept": "application/json"}
+    try:
+        with session, session.get(url, headers=headers, stream=True) as response:
+            if not 200 <= response.status_code < 300:
+                raise UCP_PROFILE_UNREACHABLE(reason=f"it answered {response.status_code}.")
+            return _read(response, deadline), _keep_s(response.headers.get("Cache-Control", ""))
+    except InvalidIPAddress:
+        raise UCP_PROFILE_NOT_PUBLIC() from None
+    except requests.Timeout:
+        raise UCP_PROFILE_UNREACHABLE(reason=f"no answer within {FETCH_TIMEOUT_S:g} s.") from None
+    except requests.ConnectionError:
+        raise UCP_PROFILE_UNREACHABLE(reason="could not connect.") from None
+    except (requests.RequestException, HTTPError, OSError) as exc:
+        reason = f"the request failed ({type(exc).__name__})."
+        raise UCP_PROFILE_UNREACHABLE(reason=reason) from None
+
+
+def _release(body: bytes) -> str:
+    """The release a profile declares, when the gateway speaks it."""
+    try:
+        document = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        raise UCP_PROFILE_MALFORMED() from None
+    meta = document.get("ucp") if isinstance(document, dict) else None
+    version = meta.get("version") if isinstance(meta, dict) else None
+    if not isinstance(version, str) or not _DATE.fullmatch(version):
+        raise UCP_PROFILE_MALFORMED()
+    if version not in ucp.RELEASES:
+        raise UCP_VERSION_UNSUPPORTED(version=version, releases=" and ".join(ucp.RELEASES))
+    return version
+
+
+def _learn(url: str) -> Learned:
+    try:
+        body, keep_s = _fetched(url)
+        return _release(body), keep_s
+    except ApiError as error:
+        return (error.status_code, error.code, error.message), FAILURE_KEEP_S
+
+
+def release_of(url: str) -> str:
+    """The release the platform whose profile is at `url` speaks; blocks for at most about
+    FETCH_TIMEOUT_S. Raises ApiError: invalid_profile_url, profile_unreachable,
+    profile_malformed or version_unsupported."""
+    with _lock:
+        learned = _learned.get(url)
+    if learned is None:
+        learned = _learn(url)
+        if learned[1] > 0:
+            with _lock:
+                _learned[url] = learned
+    outcome = learned[0]
+    if isinstance(outcome, str):
+        return outcome
+    status, code, message = outcome
+    raise ApiError(status, code, message)
+
+
+def remembered(url: str) -> str | None:
+    """The release this process knows the platform at `url` speaks, without fetching."""
+    with _lock:
+        learned = _learned.get(url)
+    return learned[0] if learned is not None and isinstance(learned[0], str) else None
+
+
+async def declared_release(url: str) -> str:
+    """release_of, awaited off the event loop."""
+    return await asyncio.to_thread(release_of, url)
