@@ -1,5 +1,5 @@
 """Serializer fields the apps share: JSON strings and numbers as the contract states them,
-query integers, channels, a caller's bounded metadata."""
+query integers and booleans, channels, a caller's bounded metadata."""
 
 import json
 import re
@@ -12,6 +12,7 @@ from drf_spectacular.extensions import (
 )
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.utils import html
 
 
 @extend_schema_field({"type": ["object", "null"], "additionalProperties": {}})
@@ -21,11 +22,15 @@ class NullableObjectField(serializers.JSONField):
 
 
 class JsonStringField(serializers.CharField):
-    """A string in a JSON body: numbers and booleans are refused, where DRF would cast them."""
+    """A string in a JSON body: numbers and booleans are refused, where DRF would cast them. Its
+    length is bounded as it was sent, as the contract's maxLength states it: DRF would measure
+    it trimmed, and take 2001 characters whose last is a space for 2000."""
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
+        if self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         return str(super().to_internal_value(data))
 
 
@@ -96,14 +101,32 @@ class JsonIntegerField(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
+def given_empty(field: serializers.Field, data: Any) -> bool:
+    """Whether a query string gives `field` with nothing after its `=` (`limit=`)."""
+    return html.is_html_input(data) and field.field_name in data and data[field.field_name] == ""
+
+
 class QueryIntegerField(serializers.IntegerField):
     """An integer query value in ASCII digits only: "2.0" and full-width or Arabic-Indic digits
-    are refused, where DRF's own IntegerField would read them as numbers."""
+    are refused, where DRF's own IntegerField would read them as numbers. Given empty
+    (`limit=`) it is refused too: DRF would take an optional one as absent, and its default,
+    where the contract asks for an integer."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        return "" if given_empty(self, dictionary) else super().get_value(dictionary)
 
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not re.fullmatch(r"-?[0-9]{1,9}", data):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class QueryBooleanField(serializers.BooleanField):
+    """A boolean query value (`true` or `false`); given empty (`include_expired=`) it is refused,
+    where DRF would take it as absent, as for a query integer."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        return "" if given_empty(self, dictionary) else super().get_value(dictionary)
 
 
 def limit_field(*, default: int | None, maximum: int = 10) -> QueryIntegerField:
@@ -120,10 +143,22 @@ def limit_field(*, default: int | None, maximum: int = 10) -> QueryIntegerField:
     )
 
 
-CHANNEL_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
+class PatternField(serializers.RegexField):
+    """A string that matches `regex` as it was sent, whole, as the contract's pattern states
+    it: DRF's RegexField would trim it first (Python's whitespace holds the ASCII separators
+    U+001C-U+001F), so "us\\x1e" would pass a pattern that refuses it. The regex ends in \\Z,
+    not $ (which would allow a final newline); the contract shows it as $."""
+
+    def __init__(self, regex: str, **kwargs: Any) -> None:
+        if not (regex.startswith("^") and regex.endswith("\\Z")):
+            raise ValueError(f"anchor the pattern at both ends, ^ and \\Z: {regex}")
+        super().__init__(regex, trim_whitespace=False, **kwargs)
 
 
-class ChannelField(serializers.RegexField):
+CHANNEL_PATTERN = r"^[A-Za-z0-9._:-]{1,64}\Z"
+
+
+class ChannelField(PatternField):
     """A channel hint: a string of 1-64 of A-Z a-z 0-9 . _ : -; a JSON number is refused,
     where DRF would cast it to a string."""
 

@@ -175,7 +175,6 @@ PROPOSAL_REQUEST = OpenApiExample(
         "shipping_commitment": {"max_days": 2, "free": True},
         "commission_plan": {"rate": 0.12},
         "service_terms": {"returns_days": 30},
-        "valid_until": "2025-11-27T00:00:00Z",
     },
     request_only=True,
 )

@@ -7,7 +7,7 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from kernel.serializer_fields import JsonStringField, MetadataField
+from kernel.serializer_fields import JsonStringField, MetadataField, PatternField
 from merchants.endpoints import ENDPOINT_PATTERN
 from merchants.models import (
     MERCHANT_ID,
@@ -30,7 +30,11 @@ def normalized_tags(tags: list[str]) -> list[str]:
 # checks, at registration and at every call, that its host resolves only to public addresses.
 @extend_schema_field({"type": "string", "pattern": ENDPOINT_PATTERN, "maxLength": 2000})
 class EndpointField(JsonStringField):
-    """A merchant agent's webhook URL (its checks are in merchants/endpoints.py)."""
+    """A merchant agent's webhook URL (its checks are in merchants/endpoints.py), checked as it
+    was sent: a space at either end is outside the pattern, never trimmed away."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, **kwargs)
 
 
 class MerchantFieldsSerializer(serializers.Serializer):
@@ -40,7 +44,7 @@ class MerchantFieldsSerializer(serializers.Serializer):
     subscription_tags = _tags(required=False, help_text='Intent tags to receive; "*" for all.')
     capabilities = _tags(required=False)
     regions = serializers.ListField(
-        child=serializers.RegexField(r"^[A-Za-z]{2}$"), max_length=250, required=False
+        child=PatternField(r"^[A-Za-z]{2}\Z"), max_length=250, required=False
     )
     category_tags = _tags(required=False)
     inventory_scope = serializers.ListField(
@@ -70,6 +74,7 @@ class MerchantPatchSerializer(MerchantFieldsSerializer):
 class RegisterSerializer(MerchantFieldsSerializer):
     merchant_id = JsonStringField(
         max_length=64,
+        trim_whitespace=False,  # the pattern holds for the id as it was sent
         validators=[
             RegexValidator(rf"^{MERCHANT_ID.pattern}\Z", "Use 1-64 of A-Z a-z 0-9 . _ : -")
         ],

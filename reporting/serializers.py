@@ -14,6 +14,7 @@ from kernel.serializer_fields import (
     CHANNEL_PATTERN,
     JsonDecimalField,
     JsonStringField,
+    PatternField,
     QueryIntegerField,
 )
 from reporting.models import CLOCK_SKEW, Conversion
@@ -44,9 +45,11 @@ class ConversionCreateSerializer(AtLeastOneOfSerializer):
         min_value=Decimal(0),
         max_value=MAX_AMOUNT,
         coerce_to_string=False,  # a JSON number, in the contract as in the body
+        # DRF counts every digit first: 89.999 is refused for its third decimal, not its length.
+        error_messages={"max_digits": "Give at most 12 digits, at most two after the point."},
         help_text="The order's value, 0 to 100,000,000, at most two decimals.",
     )
-    currency = serializers.RegexField(r"^[A-Za-z]{3}\Z", help_text="ISO 4217 code, e.g. USD.")
+    currency = PatternField(r"^[A-Za-z]{3}\Z", help_text="ISO 4217 code, e.g. USD.")
     occurred_at = serializers.DateTimeField(help_text="When the order was placed; not later.")
     quantity = serializers.IntegerField(
         min_value=1, max_value=100_000, default=1, help_text="Units of the product ordered."
@@ -114,14 +117,14 @@ class ReportQuerySerializer(serializers.Serializer):
     days = QueryIntegerField(
         min_value=1, max_value=365, default=30, help_text="1 to 365, default 30."
     )
-    channel = serializers.RegexField(
+    channel = PatternField(
         CHANNEL_PATTERN,
         required=False,
         default=None,
         help_text="Only facts of this channel.",
         error_messages={"invalid": "Use 1-64 characters of A-Z a-z 0-9 . _ : -"},
     )
-    product_id = serializers.RegexField(
+    product_id = PatternField(
         r"^[0-9]{1,19}\Z",
         required=False,
         default=None,

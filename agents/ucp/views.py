@@ -77,15 +77,15 @@ UCP_AGENT = OpenApiParameter(
     OpenApiParameter.HEADER,
     description='The platform\'s profile, `profile="https://..."` (RFC 8941): the answer is in '
     "the UCP release its `ucp.version` declares, 2026-08-25 or 2026-04-08 (2026-04-08 "
-    "without the header).",
+    "without the header, or with it empty).",
 )
 ATTRIBUTE = "ucp_release"  # the release negotiated for a request, kept on it for its errors
 
 
 async def negotiated(request: Request) -> str:
     """The release to answer `request` in (module docstring). Raises ApiError."""
-    header = request.headers.get("UCP-Agent")
-    if header is None:
+    header = request.headers.get("UCP-Agent", "")
+    if not header.strip():  # absent, or empty: an RFC 8941 dictionary of no member
         return ucp.UNDECLARED
     setattr(request, ATTRIBUTE, ucp.CURRENT)  # should the negotiation fail
     release = await platforms.declared_release(platforms.profile_url(header))
@@ -99,9 +99,9 @@ def _answered_in(request: Request) -> str:
     release = getattr(request, ATTRIBUTE, None)
     if release is not None:
         return str(release)
-    header = request.headers.get("UCP-Agent")
+    header = request.headers.get("UCP-Agent", "")
     try:
-        url = platforms.profile_url(header) if header is not None else None
+        url = platforms.profile_url(header) if header.strip() else None
     except ApiError:
         url = None
     return (platforms.remembered(url) if url else None) or ucp.UNDECLARED

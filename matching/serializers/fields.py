@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from kernel.serializer_fields import (
     JsonNumberField,
+    PatternField,
 )
 
 MAX_TAGS = 20
@@ -25,12 +26,24 @@ class JsonIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+MAX_CONSTRAINTS = 20
+MAX_CONSTRAINT_CHARS = 200
+
+
 @extend_schema_field(
     {
         "oneOf": [
-            {"type": "array", "items": {"type": "string"}},
-            {"type": "object", "additionalProperties": True},
-            {"type": "string"},
+            {
+                "type": "array",
+                "items": {"type": "string", "maxLength": MAX_CONSTRAINT_CHARS},
+                "maxItems": MAX_CONSTRAINTS,
+            },
+            {
+                "type": "object",
+                "additionalProperties": True,
+                "maxProperties": MAX_CONSTRAINTS,
+            },
+            {"type": "string", "maxLength": MAX_CONSTRAINT_CHARS},
         ]
     }
 )
@@ -41,6 +54,8 @@ class ConstraintsField(serializers.Field):
     An object becomes one "key: value" string per member: a string value as it is, any other in
     JSON's own syntax, since agents and merchants read JSON: {"material": "leather",
     "waterproof": true, "size": 42} becomes ["material: leather", "waterproof: true", "size: 42"].
+    The bounds hold for what was sent (before blanks and repeats are dropped), as the contract
+    states them: at most 20 items or members, each at most 200 characters.
     """
 
     default_error_messages = {
@@ -52,30 +67,35 @@ class ConstraintsField(serializers.Field):
         if isinstance(data, str):
             items = [data]
         elif isinstance(data, dict):
-            items = [f"{key}: {_json_text(value)}" for key, value in data.items()]
+            items = [member_constraint(key, value) for key, value in data.items()]
         elif isinstance(data, list) and all(isinstance(item, str) for item in data):
             items = data
         else:
             self.fail("invalid")
-        items = list(dict.fromkeys(item.strip() for item in items if item.strip()))
-        if len(items) > 20 or any(len(item) > 200 for item in items):
+        if len(items) > MAX_CONSTRAINTS or any(len(item) > MAX_CONSTRAINT_CHARS for item in items):
             self.fail("too_many")
-        return items
+        return list(dict.fromkeys(item.strip() for item in items if item.strip()))
 
     def to_representation(self, value: list[str]) -> list[str]:
         return value
 
 
-def _json_text(value: Any) -> str:
-    """A constraint's value as text: a string as it is, anything else as JSON (true, not True)."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+def member_constraint(key: str, value: Any) -> str:
+    """An object member as a constraint, "key: value": a string value as it is, anything else as
+    JSON (true, not True)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return f"{key}: {text}"
 
 
 class BudgetRangeSerializer(serializers.Serializer):
-    min = JsonNumberField(min_value=0, max_value=1e9, required=False, allow_null=True)
-    max = JsonNumberField(min_value=0, max_value=1e9, required=False, allow_null=True)
-    currency = serializers.RegexField(
-        r"^[A-Za-z]{3}$", required=False, allow_null=True, help_text="ISO 4217 code."
+    min = JsonNumberField(
+        min_value=0, max_value=1e9, required=False, allow_null=True, help_text="Not above max."
+    )
+    max = JsonNumberField(
+        min_value=0, max_value=1e9, required=False, allow_null=True, help_text="Not below min."
+    )
+    currency = PatternField(
+        r"^[A-Za-z]{3}\Z", required=False, allow_null=True, help_text="ISO 4217 code."
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -26,9 +26,11 @@ class PositiveAmountField(JsonNumberField):
 
 
 class IntentMandateSignSerializer(serializers.Serializer):
+    # Untrimmed: the pattern holds for the id as it was sent, as the contract states it.
     product_id = JsonStringField(
         max_length=19,
-        validators=[RegexValidator(r"^[0-9]+$", "Give the catalog product id as digits.")],
+        trim_whitespace=False,
+        validators=[RegexValidator(r"^[0-9]+\Z", "Give the catalog product id as digits.")],
         help_text='The catalog product id, as a string of digits ("1001").',
     )
     amount_limit = PositiveAmountField(
@@ -37,7 +39,8 @@ class IntentMandateSignSerializer(serializers.Serializer):
     )
     currency = JsonStringField(
         default="USD",
-        validators=[RegexValidator(r"^[A-Za-z]{3}$", "Give a 3-letter ISO 4217 code.")],
+        trim_whitespace=False,
+        validators=[RegexValidator(r"^[A-Za-z]{3}\Z", "Give a 3-letter ISO 4217 code.")],
         help_text="ISO 4217 code, default USD.",
     )
 

@@ -6,6 +6,8 @@ from rest_framework import serializers
 from catalog.search import TIERS
 from catalog.serializers import CardSerializer
 from kernel.serializer_fields import (
+    JsonStringField,
+    PatternField,
     channel_field,
     limit_field,
 )
@@ -14,12 +16,13 @@ from matching.serializers.resources import DEMAND_CREDENTIAL_HELP, ProposalSeria
 
 
 class RecommendQuerySerializer(serializers.Serializer):
-    intent = serializers.CharField(
+    # Trimmed: one of only spaces is blank, and the contract says so (NonBlankStringExtension).
+    intent = JsonStringField(
         max_length=MAX_INTENT_CHARS, help_text="The shopper's words, in natural language."
     )
     limit = limit_field(default=3)
-    region = serializers.RegexField(
-        r"^[A-Za-z]{2}$",
+    region = PatternField(
+        r"^[A-Za-z]{2}\Z",
         required=False,
         allow_null=True,
         default=None,

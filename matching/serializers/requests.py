@@ -9,6 +9,8 @@ from kernel.contract import AtLeastOneOfSerializer
 from kernel.serializer_fields import (
     JsonStringField,
     MetadataField,
+    PatternField,
+    QueryBooleanField,
     channel_field,
     limit_field,
 )
@@ -24,12 +26,17 @@ from matching.serializers.fields import (
 
 class IntentCreateSerializer(serializers.Serializer):
     raw_query = JsonStringField(max_length=2000, help_text="The shopper's words.")
-    region = serializers.RegexField(
-        r"^[A-Za-z]{2}$", required=False, allow_null=True, help_text="ISO country code."
+    region = PatternField(
+        r"^[A-Za-z]{2}\Z", required=False, allow_null=True, help_text="ISO country code."
     )
     audience = JsonStringField(max_length=200, required=False, allow_null=True)
     budget_range = BudgetRangeSerializer(required=False, allow_null=True)
-    constraints = ConstraintsField(required=False)
+    constraints = ConstraintsField(
+        required=False,
+        help_text="What the shopper insists on: an array of strings, an object (each member one "
+        'constraint, "key: value", the value in JSON unless it is a string) or one string; at '
+        "most 20 constraints of at most 200 characters each.",
+    )
     intent_tags = serializers.ListField(
         child=JsonStringField(max_length=64),
         max_length=MAX_TAGS,
@@ -48,8 +55,8 @@ class IntentCreateSerializer(serializers.Serializer):
 
 
 class IntentProposalsQuerySerializer(serializers.Serializer):
-    include_expired = serializers.BooleanField(default=False)
-    include_superseded = serializers.BooleanField(
+    include_expired = QueryBooleanField(default=False)
+    include_superseded = QueryBooleanField(
         default=False, help_text="Also the proposals a merchant replaced by proposing again."
     )
     cursor = JsonStringField(max_length=200, required=False)
@@ -79,6 +86,9 @@ class ProposalCreateSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         coerce_to_string=False,  # the interface's price is a number (a string is read too)
+        # DRF counts every digit first: 69.999 is refused for its third decimal, not its length.
+        error_messages={"max_digits": "Give at most 12 digits, at most two after the point."},
+        help_text="The offer's price: 0 or more, at most two decimal places.",
     )
     inventory_status = serializers.ChoiceField(
         choices=INVENTORY_STATUSES, required=False, allow_null=True
@@ -91,7 +101,12 @@ class ProposalCreateSerializer(serializers.Serializer):
     )
     service_terms = serializers.DictField(required=False, allow_null=True)
     evidence = serializers.ListField(child=serializers.DictField(), max_length=20, required=False)
-    valid_until = serializers.DateTimeField(required=False, allow_null=True)
+    valid_until = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="When the offer ends: a moment in the future. Past it the proposal reads "
+        "expired and is never ranked; absent or null, it does not expire.",
+    )
     product_snapshot = serializers.DictField(required=False, allow_null=True)
     metadata = MetadataField(required=False, allow_null=True)
 

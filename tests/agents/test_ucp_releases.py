@@ -241,6 +241,15 @@ def test_a_platform_of_2026_04_08_reads_what_a_client_without_the_header_reads(
     assert declared["ucp"]["version"] == "2026-04-08"
 
 
+@pytest.mark.parametrize("header", ["", "  "])
+def test_an_empty_ucp_agent_header_names_no_platform(client, shelf, header):
+    # An RFC 8941 dictionary of no member: answered as a request without the header.
+    response = post(client, "/ucp/catalog/lookup", {"ids": ["2001"]}, **{"UCP-Agent": header})
+
+    assert response.status_code == 200
+    assert response.json()["ucp"]["version"] == "2026-04-08"
+
+
 def test_a_release_the_gateway_does_not_speak_is_version_unsupported(
     client, shelf, engine, platforms
 ):

@@ -56,7 +56,7 @@ def test_showcase_honours_limit(client, kai, limit, count):
 
 @pytest.mark.parametrize(
     "limit",
-    ["0", "11", "-1", "abc", "2.5", "2.0", "99999999999999999999", "\uff12", "\u0663", " 3"],
+    ["0", "11", "-1", "abc", "2.5", "2.0", "99999999999999999999", "\uff12", "\u0663", " 3", ""],
 )
 def test_showcase_limit_outside_1_to_10_is_400(client, kai, limit):
     response = client.get(f"/v1/creators/kitchen_kai/showcase?limit={limit}")

@@ -12,6 +12,7 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 
 from kernel.serializer_fields import METADATA_MAX_BYTES, serialized_size
+from matching.serializers.fields import MAX_CONSTRAINT_CHARS, member_constraint
 from reporting.models import CLOCK_SKEW
 
 
@@ -47,13 +48,27 @@ def _metadata(value: Any) -> bool:
     return value is None or serialized_size(value) <= METADATA_MAX_BYTES
 
 
+def _constraints(value: Any) -> bool:
+    """An object's members as constraints ("key: value", the value in JSON) of at most 200
+    characters each: the contract bounds the members' count, not the text each makes."""
+    if not isinstance(value, dict):
+        return True
+    return all(
+        len(member_constraint(key, member)) <= MAX_CONSTRAINT_CHARS for key, member in value.items()
+    )
+
+
 def _price_filter(value: Any) -> bool:
     return not isinstance(value, dict) or _budget(value.get("price"))
 
 
 # Operation id -> (location, field, rule): the rule holds for the field's value when present.
 NOT_IN_SCHEMA: dict[str, list[tuple[str, str, Any]]] = {
-    "createIntent": [("body", "budget_range", _budget), ("body", "metadata", _metadata)],
+    "createIntent": [
+        ("body", "budget_range", _budget),
+        ("body", "constraints", _constraints),
+        ("body", "metadata", _metadata),
+    ],
     "createProposal": [
         ("body", "price", lambda value: value is None or _decimals(value, 2)),
         ("body", "valid_until", lambda value: value is None or _future(value)),
@@ -86,4 +101,5 @@ NOT_IN_SCHEMA: dict[str, list[tuple[str, str, Any]]] = {
     # A cursor is a next_cursor the feed returned: any other string is refused.
     "listIntentsForMerchant": [("query", "cursor", lambda value: False)],
     "listMerchantDeliveries": [("query", "cursor", lambda value: False)],
+    "listIntentProposals": [("query", "cursor", lambda value: False)],
 }

@@ -9,13 +9,26 @@ of its own, with database connections of their own, so each operation's database
 (a transactional test), not a transaction of the test's thread that they could not see.
 
 Each operation is one test (`test_contract[GET /v1/recommend]`), run on a fresh database that
-holds a small catalog with the ids of the contract's examples (products 100001-100004, creator
-lucas.ortiz, intent int_4755...), one registered merchant agent (acme-running, its endpoint a
-real receiver on loopback, with a failed delivery to list and retry), the scripted intent engine
-on loopback and a mandate signing key; throttling is off so that no 429 hides an answer.
+holds the world of world.py (a small catalog with the ids of the contract's examples, one
+registered merchant agent with a failed delivery, an intent), the scripted intent engine on
+loopback and a mandate signing key; throttling is off so that no 429 hides an answer.
 Generation is bounded (MAX_EXAMPLES per operation in the fuzzing phase, plus the examples and
 coverage phases) and derandomized with a fixed seed, so a run is reproducible and a failure
-reproduces with the same command.
+reproduces with the same command. test_explicit.py adds the values generation reaches too
+seldom (a query value given empty or blank, the bounds of an intent's constraints).
+
+Two answers are right although no schema can say so, and are not counted as failures:
+
+- a schema-valid request that breaks a rule no JSON Schema states (a valid_until gone by, a
+  cursor the gateway never issued) is refused with 400: rules.py lists each rule, and no
+  schema-valid case breaking one is generated (`filter_case`);
+- an Idempotency-Key sent again with another request (method, path or body) is refused with
+  422 `idempotency_key_reused`, as the contract documents: the gateway cannot run a second
+  request under a key that stands for the first. A fuzzer reuses keys freely (the coverage
+  phase sends the key "0" with every body it tries), so each schema-valid case's key is made
+  its own request's (`_key_of_its_own`); a schema-violating case is refused either way. A
+  plain `st run` against a gateway shows these 422s as "Schema-valid request rejected" (see
+  docs/agents.md, Conformance).
 
     .venv/bin/pytest -m contract
 """
@@ -23,38 +36,23 @@ reproduces with the same command.
 import asyncio
 import hashlib
 import json
-import socket
-import types
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 
 import orjson
 import pytest
 import schemathesis
 from django.test import Client
-from django.utils import timezone
 from hypothesis import HealthCheck, settings
 
 from gateway.asgi import application
-from matching.examples import INTENT_ID
-from matching.models import Intent, IntentTag
-from merchants import endpoints
-from merchants.examples import FAILED
-from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery, WebhookEvent
-from tests import protocol
 from tests.contract.rules import NOT_IN_SCHEMA
-from tests.factories import CreatorFactory, ProductFactory, VideoFactory
-from tests.support.receiver import Receiver
+from tests.contract.world import DELIVERY_ID, MERCHANT_ID, PRODUCT_IDS, Credentials, credentials
 
 pytestmark = pytest.mark.contract
 
 MAX_EXAMPLES = 25  # with the examples and coverage phases: CI stays well within its 30 minutes
 SEED = 20251120
-MERCHANT_ID = "acme-running"  # the merchant of the contract's examples
-SUPPLY_KEY = "contract-fuzz-supply-key-0001"
-PRODUCT_IDS = ["100001", "100002", "100003", "100004"]
-DELIVERY_ID = str(FAILED["delivery_id"])  # the failed delivery of the contract's examples
 
 CONFIG = schemathesis.Config.from_dict(
     {
@@ -184,13 +182,6 @@ schema = schemathesis.openapi.from_dict(contract, config=CONFIG)
 schema.app = Worker.serve
 
 
-class Credentials:
-    """The credentials of the current test's database: set by the `gateway` fixture."""
-
-    merchant_token: str | None = None
-    supply_key: str | None = None
-
-
 @schema.auth(refresh_interval=None)
 class GatewayCredentials:
     """X-Merchant-Token / X-Supply-Key for the operations whose security requires one. An
@@ -200,14 +191,9 @@ class GatewayCredentials:
         return Credentials
 
     def set(self, case: Any, data: type[Credentials], context: Any) -> None:
-        requirements = case.operation.definition.raw.get("security", [])
-        if not requirements or any(not requirement for requirement in requirements):
-            return
-        names = {name for requirement in requirements for name in requirement}
-        if "MerchantToken" in names and data.merchant_token:
-            case.headers = {**(case.headers or {}), "X-Merchant-Token": data.merchant_token}
-        if "SupplyKey" in names and data.supply_key:
-            case.headers = {**(case.headers or {}), "X-Supply-Key": data.supply_key}
+        headers = credentials(case.operation.definition.raw)
+        if headers:
+            case.headers = {**(case.headers or {}), **headers}
 
 
 @schema.hook
@@ -223,91 +209,10 @@ def filter_case(context: Any, case: Any) -> bool:
     return True
 
 
-def _resolve_to_loopback(host: str, port: Any, *args: Any, **kwargs: Any) -> Any:
-    return socket.getaddrinfo("127.0.0.1", port, *args, **kwargs)
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _worker_stopped() -> Iterator[None]:
     yield
     Worker.stop()
-
-
-@pytest.fixture
-def gateway(
-    transactional_db, settings, client, engine, unthrottled, signing_key, monkeypatch
-) -> Iterator[Receiver]:
-    """The gateway as the fuzzer finds it: a catalog, a merchant, an intent, the engine."""
-    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
-    settings.WEBHOOK_ALLOW_HTTP = True
-    settings.WEBHOOK_TIMEOUT_S = 1.0
-    settings.SUPPLY_API_KEYS = [SUPPLY_KEY]
-    # Every host name resolves (to loopback): a schema-valid endpoint whose host happens not to
-    # exist in this machine's DNS would be refused, rightly, as not resolving.
-    monkeypatch.setattr(
-        endpoints,
-        "socket",
-        types.SimpleNamespace(getaddrinfo=_resolve_to_loopback, SOCK_STREAM=socket.SOCK_STREAM),
-    )
-
-    lucas = CreatorFactory(username="lucas.ortiz", display_name="Lucas Ortiz")
-    theo = CreatorFactory(username="run_with_theo", display_name="Theo")
-    for number in range(4):
-        product = ProductFactory(
-            id=100001 + number,
-            title=f"Stridewell Stride {5 + number} Road Running Shoe",
-            brand="Stridewell",
-            price_usd=Decimal("74.99"),
-            original_price_usd=Decimal("89.99"),
-            category_l2="Running Shoes",
-            tags=["running", "shoes"],
-            regions=[],
-        )
-        VideoFactory(product=product, creator=lucas if number % 2 == 0 else theo)
-    intent = Intent.objects.create(
-        intent_id=INTENT_ID,
-        raw_query="cushioned running shoes for road runs under $90",
-        intent_tags=["running", "shoes"],
-        region="US",
-        resolution_source="client",
-    )
-    IntentTag.objects.bulk_create(IntentTag(intent=intent, tag=tag) for tag in intent.intent_tags)
-
-    with Receiver() as receiver:
-        merchant = protocol.register(
-            client,
-            MERCHANT_ID,
-            agent_endpoint=receiver.url,
-            subscription_tags=["running", "shoes"],
-        )
-        Credentials.merchant_token, Credentials.supply_key = merchant.token, SUPPLY_KEY
-        _failed_delivery()
-        try:
-            yield receiver
-        finally:
-            Credentials.merchant_token = Credentials.supply_key = None
-
-
-def _failed_delivery() -> None:
-    """The merchant's delivery of the contract's examples, failed: one to list and retry."""
-    event = WebhookEvent.objects.create(
-        event_id=FAILED["event"]["webhook_id"],
-        event_type=FAILED["event"]["type"],
-        intent_id=INTENT_ID,
-        body="{}",
-        fanned_out_at=timezone.now(),
-    )
-    WebhookDelivery.objects.create(
-        pk=FAILED["delivery_id"],
-        merchant=MerchantAgent.objects.get(merchant_id=MERCHANT_ID),
-        event=event,
-        status=DeliveryStatus.FAILED,
-        attempt_count=FAILED["attempt_count"],
-        next_attempt_at=timezone.now(),
-        completed_at=timezone.now(),
-        last_status_code=FAILED["last_status_code"],
-        last_error=FAILED["last_error"],
-    )
 
 
 def _key_of_its_own(case: Any) -> None:
@@ -323,6 +228,14 @@ def _key_of_its_own(case: Any) -> None:
     case.headers["Idempotency-Key"] = f"{key[:238]}-{digest}"
 
 
+def _no_platform(case: Any) -> None:
+    """No UCP-Agent header: one naming a platform makes the gateway look the platform's host up
+    and fetch its profile (tests/agents/test_ucp_releases.py tries that on loopback), which no
+    schema can say will work, and the fuzzing sends nothing off the machine."""
+    if case.headers:
+        case.headers.pop("UCP-Agent", None)
+
+
 @schema.parametrize()
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_contract(case, gateway, contract_stats):
@@ -330,5 +243,6 @@ def test_contract(case, gateway, contract_stats):
     bodies; schema-valid requests accepted and invalid ones refused; required headers and
     credentials enforced."""
     _key_of_its_own(case)
+    _no_platform(case)
     with contract_stats.recording(case.operation.label):
         case.call_and_validate()

@@ -59,6 +59,9 @@ def test_intent_with_client_tags_is_client_resolved_and_normalised(client):
             ["vegan: false", "sizes: [42, 43.5]", 'fit: {"wide": true}', "color: null"],
         ),
         ({"colors": ["caf\u00e9", "noir"]}, ['colors: ["caf\u00e9", "noir"]']),
+        # The contract's bounds, reached: 20 items of 200 characters (repeats dropped after).
+        (["x" * 200] * 20, ["x" * 200]),
+        ({f"k{n:02}": "v" * 195 for n in range(20)}, [f"k{n:02}: " + "v" * 195 for n in range(20)]),
     ],
 )
 def test_constraints_accept_an_array_an_object_or_a_string(client, constraints, stored):
@@ -71,7 +74,10 @@ def test_constraints_accept_an_array_an_object_or_a_string(client, constraints, 
         ({}, "missing_fields", "raw_query"),
         ({"raw_query": ""}, "invalid_body", "raw_query"),
         ({"raw_query": "x" * 10_000}, "invalid_body", "raw_query"),
+        # Measured as sent, as the contract's maxLength: not once trimmed.
+        ({"raw_query": "x" * 2000 + " "}, "invalid_body", "raw_query"),
         ({"raw_query": "x", "region": "USA"}, "invalid_body", "region"),
+        ({"raw_query": "x", "region": "US\x1e"}, "invalid_body", "region"),  # as sent
         (
             {"raw_query": "x", "budget_range": {"min": 90, "max": 10}},
             "invalid_body",
@@ -89,6 +95,17 @@ def test_constraints_accept_an_array_an_object_or_a_string(client, constraints, 
             "invalid_body",
             "constraints",
         ),
+        # The bounds hold for what was sent, as the contract states them: 21 items, however
+        # many repeat; 201 characters, however many are spaces; 21 members.
+        ({"raw_query": "x", "constraints": ["vegan"] * 21}, "invalid_body", "constraints"),
+        ({"raw_query": "x", "constraints": [" " * 201]}, "invalid_body", "constraints"),
+        ({"raw_query": "x", "constraints": "x" * 201}, "invalid_body", "constraints"),
+        (
+            {"raw_query": "x", "constraints": {f"k{n}": True for n in range(21)}},
+            "invalid_body",
+            "constraints",
+        ),
+        ({"raw_query": "x", "constraints": {"k": "v" * 198}}, "invalid_body", "constraints"),
         ({"raw_query": "x", "intent_tags": ["t"] * 21}, "invalid_body", "intent_tags"),
         ({"raw_query": 7}, "invalid_body", "raw_query"),
         ({"raw_query": "x", "budget_range": {"max": True}}, "invalid_body", "budget_range"),
@@ -197,6 +214,7 @@ def test_feed_since_filter(client):
         ({"cursor": "garbage"}, "cursor"),
         ({"limit": "0"}, "limit"),
         ({"limit": "101"}, "limit"),
+        ({"limit": ""}, "limit"),  # no integer: never read as absent, the default
         ({"since": "yesterday"}, "since"),
     ],
 )

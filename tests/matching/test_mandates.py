@@ -284,6 +284,8 @@ def test_non_finite_json_numbers_are_invalid_body(client, signing_key, product, 
 BAD_PRODUCT_IDS: list[object] = ["abc", "", "12a", "-1", "1.5", "1e3", "\uff11\uff10\uff10\uff11"]
 
 
+# Padded: the pattern holds for the id as it was sent.
+BAD_PRODUCT_IDS += [" 1001", "1001\x1e"]
 # Past the catalog's 63-bit ids, unknown, or not a JSON string.
 BAD_PRODUCT_IDS += ["9223372036854775808", "99999999999999999999", "999", 1001, True, None, []]
 
@@ -301,7 +303,7 @@ def test_bad_or_unknown_products_are_invalid_body_naming_the_field(
     assert not IntentMandate.objects.exists()
 
 
-@pytest.mark.parametrize("currency", ["US", "USDX", "U$D", 840, None, ""])
+@pytest.mark.parametrize("currency", ["US", "USDX", "U$D", 840, None, "", "USD\x1e"])
 def test_bad_currencies_are_invalid_body(client, signing_key, product, currency):
     response = sign(client, currency=currency)
 

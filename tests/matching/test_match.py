@@ -201,7 +201,7 @@ def test_unknown_session_is_match_not_found(client, path, bad):
 
 
 def test_match_get_limit_is_validated(client, session_id):
-    for limit in ("0", "11", "x"):
+    for limit in ("0", "11", "x", ""):
         response = client.get(f"/v1/match/{session_id}?limit={limit}")
         assert (response.status_code, response.json()["error"]) == (400, "invalid_parameter")
 

@@ -89,6 +89,20 @@ def test_bad_proposals_are_refused(client, shoe, change, status, error):
     assert not Proposal.objects.exists()
 
 
+def test_a_price_of_many_decimals_is_refused_for_its_decimals(client, shoe):
+    """DRF counts every digit before it counts decimals: the message names both bounds."""
+    shop = register(client, "shop-1")
+    intent = create_intent(client)
+    body = {"merchant_agent_id": "shop-1", "intent_id": intent["intent_id"], "product_id": "1001"}
+
+    response = post(client, "/v1/proposals", {**body, "price": 74.123456789123}, token=shop.token)
+
+    assert response.status_code == 400
+    assert response.json()["fields"] == {
+        "price": ["Give at most 12 digits, at most two after the point."]
+    }
+
+
 def test_a_proposal_without_required_fields_is_missing_fields(client):
     shop = register(client, "shop-1")
 
@@ -221,6 +235,21 @@ def test_the_listing_comes_in_pages_that_miss_nothing(client, shoe, unthrottled)
     assert (forged.status_code, forged.json()["error"]) == (400, "invalid_parameter")
     too_many = client.get(f"/v1/intents/{intent_id}/proposals?limit=201")
     assert too_many.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "query", ["limit=", "include_expired=", "include_superseded=", "include_expired=maybe"]
+)
+def test_a_listing_parameter_given_empty_is_refused_not_read_as_absent(client, query):
+    """An integer or a boolean given empty is neither; DRF would read it as absent, and its
+    default, where the contract asks for an integer or a boolean."""
+    intent_id = create_intent(client)["intent_id"]
+
+    response = client.get(f"/v1/intents/{intent_id}/proposals?{query}")
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_parameter"
+    assert list(response.json()["fields"]) == [query.partition("=")[0]]
 
 
 def test_proposals_are_throttled_per_merchant(client, shoe, settings):

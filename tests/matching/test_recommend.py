@@ -195,9 +195,12 @@ def test_the_budget_is_never_exceeded(client, shelf, engine):
         {"limit": "11"},
         {"limit": "abc"},
         {"limit": "2.0"},
+        {"limit": ""},  # no integer: never read as absent, the default
         {"region": "USA"},
+        {"region": " US"},  # the pattern holds for the code as sent
         {"channel": "bad channel!"},
         {"intent": ""},
+        {"intent": " \t "},  # blank once trimmed, as the contract's pattern says
         {"intent": "x" * 2001},
     ],
 )

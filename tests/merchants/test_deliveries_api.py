@@ -185,6 +185,7 @@ def test_deliveries_filter_by_status(client, receiver, shop):
         ({"status": "FAILED"}, "status"),
         ({"limit": "0"}, "limit"),
         ({"limit": "101"}, "limit"),
+        ({"limit": ""}, "limit"),  # no integer: never read as absent, the default
         ({"cursor": "abc"}, "cursor"),
         ({"cursor": "MjAyNS0xMS0xOFQwNjowMDowMCswMDowMHxldnRfMQ"}, "cursor"),  # not a delivery
     ],

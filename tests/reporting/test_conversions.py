@@ -220,6 +220,7 @@ def _bad(field, value):
         _bad("amount", 1e300),
         _bad("currency", "US"),
         _bad("currency", "US1"),
+        _bad("currency", " USD"),  # the pattern holds for the code as sent
         _bad("order_id", ""),
         _bad("order_id", "x" * 129),
         _bad("order_id", 42),

@@ -184,7 +184,7 @@ def test_days_default_to_30_and_accept_1_and_365(client, market):
     assert len(report(client, days="365").json()["by_day"]) == 365
 
 
-@pytest.mark.parametrize("days", ["0", "366", "abc", "-1", "2.0", "1e2"])
+@pytest.mark.parametrize("days", ["0", "366", "abc", "-1", "2.0", "1e2", ""])
 def test_days_outside_1_to_365_are_invalid(client, supply_keys, days):
     response = report(client, days=days)
 
