@@ -7,17 +7,23 @@ profile.UNDECLARED.
 A platform's profile is an attacker-controlled URL, fetched as a merchant endpoint is called
 (merchants/endpoints.py, merchants/client.py): https, an allowed port and public addresses only
 (the operator's switches for local development apply), the connection pinned to the address
-checked, no redirect, no proxy; at most MAX_PROFILE_BYTES within FETCH_TIMEOUT_S. Each process
-remembers what it learned of a URL, the release for as long as the profile's Cache-Control lets
-(at most KEEP_MAX_S) and a failure for FAILURE_KEEP_S, so no platform makes the gateway fetch
-its profile on every request, and none makes it fetch faster than the rate limits let a client
-ask (the views negotiate after the throttles).
+checked, no redirect, no proxy; at most MAX_PROFILE_BYTES, and the caller waits FETCH_TIMEOUT_S
+at most in all, however slowly the platform drips its answer (the fetch runs in a thread of its
+own, which ends at its next socket timeout). What a platform can make the gateway do is bounded:
+at most FETCHES_IN_FLIGHT fetches a process at once (past them a request is refused at once, and
+no other work waits on a fetch: none runs on the event loop's shared threads), each counted in the
+bound of what one destination is sent a minute (WEBHOOK_HOST_PER_MINUTE,
+merchants/delivery/hosts.py); and each process remembers what it learned of a URL, the release
+for as long as the profile's Cache-Control lets, but KEEP_MIN_S at least (no platform makes the
+gateway fetch on every request) and KEEP_MAX_S at most, a failure for FAILURE_KEEP_S. The views
+negotiate after the throttles.
 """
 
 import asyncio
 import re
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import TypeGuard
 from urllib.parse import urlsplit
 
@@ -38,14 +44,18 @@ from agents.ucp.errors import (
 )
 from kernel.errors import ApiError
 from merchants.client import PinnedAdapter
-from merchants.endpoints import endpoint_target_within
+from merchants.delivery.hosts import host_allows
+from merchants.endpoints import endpoint_target
 
 FETCH_TIMEOUT_S = 3.0
 MAX_PROFILE_BYTES = 256 * 1024
 MAX_URL_CHARS = 2048
 KEEP_DEFAULT_S = 300  # a profile served without max-age
+KEEP_MIN_S = 60  # a profile served no-store, no-cache or max-age=0 too
 KEEP_MAX_S = 3600
 FAILURE_KEEP_S = 60
+FETCHES_IN_FLIGHT = 8  # in one process
+READ_BYTES = 16 * 1024
 USER_AGENT = "IntentGateway-UCP/1.0"
 # The `profile` member of an RFC 8941 dictionary: an sf-string, `\"` and `\\` its escapes.
 _PROFILE = re.compile(r'(?:^|,)\s*profile\s*=\s*"((?:[^"\\]|\\["\\])*)"\s*(?:;[^,]*)?(?=,|$)')
@@ -58,6 +68,9 @@ _learned: "TLRUCache[str, Learned]" = TLRUCache(
     maxsize=4096, ttu=lambda _url, entry, now: now + entry[1]
 )
 _lock = threading.Lock()
+_slots = threading.BoundedSemaphore(FETCHES_IN_FLIGHT)
+# The threads that wait on fetches for the views, apart from the event loop's shared ones.
+_waiting = ThreadPoolExecutor(max_workers=FETCHES_IN_FLIGHT, thread_name_prefix="ucp-profile")
 
 
 def well_formed(url: object) -> TypeGuard[str]:
@@ -82,14 +95,18 @@ def profile_url(header: str) -> str:
 
 def _keep_s(cache_control: str) -> float:
     if re.search(r"no-store|no-cache", cache_control, re.IGNORECASE):
-        return 0
+        return KEEP_MIN_S
     found = _MAX_AGE.search(cache_control)
-    return min(int(found.group(1)), KEEP_MAX_S) if found else KEEP_DEFAULT_S
+    if found is None:
+        return KEEP_DEFAULT_S
+    return min(max(int(found.group(1)), KEEP_MIN_S), KEEP_MAX_S)
 
 
 def _read(response: requests.Response, deadline: float) -> bytes:
+    """The body, a socket read at a time (never waiting to fill a chunk), until the deadline.
+    Raises UCP_PROFILE_UNREACHABLE."""
     body = b""
-    for chunk in response.iter_content(chunk_size=16 * 1024):
+    while chunk := response.raw.read1(READ_BYTES):
         body += chunk
         if len(body) > MAX_PROFILE_BYTES:
             raise UCP_PROFILE_UNREACHABLE(reason=f"it is larger than {MAX_PROFILE_BYTES} bytes.")
@@ -98,13 +115,16 @@ def _read(response: requests.Response, deadline: float) -> bytes:
     return body
 
 
-def _fetched(url: str) -> tuple[bytes, float]:
+def _fetch(url: str, deadline: float) -> tuple[bytes, float]:
     """The profile at `url` and how long it may be kept. Raises UCP_PROFILE_NOT_PUBLIC or
     UCP_PROFILE_UNREACHABLE."""
-    deadline = time.monotonic() + FETCH_TIMEOUT_S
-    target = endpoint_target_within(url, FETCH_TIMEOUT_S)
+    target = endpoint_target(url)
     if target.problem or target.destination is None:
         raise UCP_PROFILE_NOT_PUBLIC()
+    if not host_allows(target):
+        raise UCP_PROFILE_UNREACHABLE(
+            reason="its host was asked as often as it may be this minute."
+        )
     left = max(deadline - time.monotonic(), 0.1)
     session = Manager(
         Config(
@@ -118,7 +138,7 @@ def _fetched(url: str) -> tuple[bytes, float]:
     session.trust_env = False  # no proxy or .netrc from the environment
     for prefix in ("https://", "http://"):
         session.mount(prefix, PinnedAdapter(target.destination))
-    headers = {"Accept": "application/json"}
+    headers = {"Accept": "application/json", "Accept-Encoding": "identity"}  # no bomb
     try:
         with session, session.get(url, headers=headers, stream=True) as response:
             if not 200 <= response.status_code < 300:
@@ -133,6 +153,35 @@ def _fetched(url: str) -> tuple[bytes, float]:
     except (requests.RequestException, HTTPError, OSError) as exc:
         reason = f"the request failed ({type(exc).__name__})."
         raise UCP_PROFILE_UNREACHABLE(reason=reason) from None
+
+
+def _fetched(url: str) -> tuple[bytes, float]:
+    """_fetch in a thread of its own, one of FETCHES_IN_FLIGHT, waited on FETCH_TIMEOUT_S at
+    most. Raises UCP_PROFILE_NOT_PUBLIC or UCP_PROFILE_UNREACHABLE."""
+    if not _slots.acquire(blocking=False):
+        raise UCP_PROFILE_UNREACHABLE(
+            reason="the gateway is fetching as many platform profiles as it may; ask again in "
+            "a moment."
+        )
+    deadline = time.monotonic() + FETCH_TIMEOUT_S
+    outcome: list[tuple[bytes, float] | ApiError] = []
+
+    def fetch() -> None:
+        try:
+            outcome.append(_fetch(url, deadline))
+        except ApiError as error:
+            outcome.append(error)
+        finally:
+            _slots.release()
+
+    thread = threading.Thread(target=fetch, name="ucp-profile-fetch", daemon=True)
+    thread.start()
+    thread.join(FETCH_TIMEOUT_S)
+    if not outcome:
+        raise UCP_PROFILE_UNREACHABLE(reason=f"no answer within {FETCH_TIMEOUT_S:g} s.")
+    if isinstance(outcome[0], ApiError):
+        raise outcome[0]
+    return outcome[0]
 
 
 def _release(body: bytes) -> str:
@@ -184,5 +233,9 @@ def remembered(url: str) -> str | None:
 
 
 async def declared_release(url: str) -> str:
-    """release_of, awaited off the event loop."""
-    return await asyncio.to_thread(release_of, url)
+    """release_of, awaited off the event loop: answered in it when remembered, else waited on in
+    a thread of this module's own."""
+    known = remembered(url)
+    if known is not None:
+        return known
+    return await asyncio.get_running_loop().run_in_executor(_waiting, release_of, url)

@@ -5,6 +5,7 @@ under that release's schemas; a release the gateway does not speak, and a profil
 use, are the errors UCP's negotiation names. The platforms' profiles are served on loopback by a
 real HTTP server, which the gateway fetches."""
 
+import socket
 import threading
 import uuid
 from collections import Counter
@@ -16,6 +17,7 @@ import orjson
 import pytest
 from django.conf import settings
 
+from agents.ucp import platforms as ucp_platforms
 from matching.models import Intent
 from tests.agents.test_ucp import SHOES, post
 from tests.agents.ucp_validation import APRIL, AUGUST, RELEASES, Release
@@ -305,8 +307,12 @@ def test_a_profile_the_gateway_cannot_use_is_refused_before_anything_is_recorded
     ],
 )
 def test_a_ucp_agent_header_that_names_no_usable_profile_is_invalid_profile_url(
-    client, shelf, header
+    client, shelf, header, monkeypatch
 ):
+    def getaddrinfo(host, *args, **kwargs):  # the lookup answered here: no name resolves
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     response = post(client, "/ucp/catalog/lookup", {"ids": ["2001"]}, **{"UCP-Agent": header})
 
     assert response.status_code == 400
@@ -324,10 +330,67 @@ def test_a_profile_at_a_private_address_is_never_fetched(client, shelf, platform
     assert platforms.fetches(url) == 0
 
 
-def test_a_profile_that_may_not_be_kept_is_fetched_for_each_request(client, shelf, platforms):
-    url = platforms.platform("2026-08-25", {"Cache-Control": "no-store"})
+@pytest.mark.parametrize("cache_control", ["no-store", "no-cache", "max-age=0"])
+def test_a_profile_served_not_to_be_kept_is_still_kept_a_minute(
+    client, shelf, platforms, cache_control
+):
+    # Else a platform could make the gateway fetch its profile on every request.
+    url = platforms.platform("2026-08-25", {"Cache-Control": cache_control})
 
-    for _ in range(2):
+    for _ in range(3):
         stated(answered(client, "/ucp/catalog/lookup", {"ids": ["2001"]}, url), "2026-08-25")
 
-    assert platforms.fetches(url) == 2
+    assert platforms.fetches(url) == 1
+
+
+class _Dripping(BaseHTTPRequestHandler):
+    """A profile of 1,000 bytes sent a byte every 0.2 s: 200 s in all."""
+
+    server: "LoopbackServer[threading.Event]"
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        for _ in range(1000):
+            if self.server.owner.wait(0.2):  # the test is over
+                return
+            self.wfile.write(b" ")
+            self.wfile.flush()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_a_profile_dripped_a_byte_at_a_time_is_given_up_at_the_deadline(
+    client, shelf, loopback, monkeypatch
+):
+    monkeypatch.setattr(ucp_platforms, "FETCH_TIMEOUT_S", 1.0)
+    over = threading.Event()
+    server = LoopbackServer(_Dripping, over)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        refused = answered(
+            client, "/ucp/catalog/lookup", {"ids": ["2001"]}, f"{server.url_root}/slow.json", 424
+        )
+    finally:
+        over.set()
+        server.shutdown()
+        server.server_close()
+
+    assert refused["messages"][0]["code"] == "profile_unreachable"
+    assert "within 1 s" in refused["messages"][0]["content"]
+
+
+def test_past_the_fetches_a_process_may_make_at_once_a_request_is_refused_at_once(
+    client, shelf, platforms, monkeypatch
+):
+    monkeypatch.setattr(ucp_platforms, "_slots", threading.BoundedSemaphore(1))
+    ucp_platforms._slots.acquire()  # the one fetch this process may make is under way
+    url = platforms.platform("2026-08-25")
+
+    refused = answered(client, "/ucp/catalog/lookup", {"ids": ["2001"]}, url, 424)
+
+    assert refused["messages"][0]["code"] == "profile_unreachable"
+    assert platforms.fetches(url) == 0
