@@ -3,11 +3,13 @@ profile) send If-None-Match, or for a dated document If-Modified-Since, and get 
 body.
 
 The ETag is a digest of the bytes served, so every worker and every restart that serves the
-same document gives it the same tag. A document served `dated` also carries Last-Modified: the
-time the gateway first served those bytes, kept in the shared `default` cache under their ETag
-(without expiry: one small entry for each document ever served), so that every worker, and the
-workers after a restart, name one date for one document until it changes. A store that is down
-costs the header, never the answer; one that lost the entry dates the document afresh, later
+same document gives it the same tag. A document served `dated` (under a name of its own) also
+carries Last-Modified: when the gateway began serving its current bytes, kept in the shared
+`default` cache as one record a document (its ETag and that date), so that every worker, and the
+workers after a restart, name one date for one version until it changes. A change dates it
+anew, never earlier than the date before (a rollback to earlier bytes included: a client whose
+If-Modified-Since names the later version must still get the earlier one). A store that is down
+costs the header, never the answer; one that lost the record dates the document afresh, later
 than before, which only makes a client fetch it once more.
 """
 
@@ -25,17 +27,17 @@ logger = logging.getLogger(__name__)
 
 # Where the first-served dates are kept: the store every process shares (kernel/cache.py).
 DATES = "default"
-DATE_KEY = "conditional:first-served:{etag}"
+DATE_KEY = "conditional:dated:{document}"
 
 
 def json_with_etag(
-    request: HttpRequest, body: bytes, *, max_age_s: int, dated: bool = False
+    request: HttpRequest, body: bytes, *, max_age_s: int, dated: str | None = None
 ) -> HttpResponse:
-    """`body` (JSON) with its ETag and a public Cache-Control, and when `dated` its
-    Last-Modified; or 304 when the client holds it (RFC 9110 section 13.2.2)."""
+    """`body` (JSON) with its ETag and a public Cache-Control, and for a document `dated` (its
+    name) its Last-Modified; or 304 when the client holds it (RFC 9110 section 13.2.2)."""
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age_s}"}
-    modified = first_served(etag) if dated else None
+    modified = served_since(dated, etag) if dated else None
     if modified is not None:
         headers["Last-Modified"] = http_date(modified)
     if not_modified(request, etag, modified):
@@ -58,23 +60,26 @@ def not_modified(request: HttpRequest, etag: str, modified: int | None) -> bool:
     return date is not None and modified <= date
 
 
-def first_served(etag: str) -> int | None:
-    """When the document of `etag` was first served (seconds since the epoch), as the shared
-    store holds it, recorded now if it holds none; None when the store cannot say."""
+def served_since(document: str, etag: str) -> int | None:
+    """Since when `document` has been served as the bytes of `etag` (seconds since the epoch),
+    as the shared store holds it, recorded now if it holds another version or none; None when
+    the store cannot say."""
     store = caches[DATES]
-    key = DATE_KEY.format(etag=etag.strip('"'))
+    key = DATE_KEY.format(document=document)
     try:
-        date = store.get(key)
-        if date is None:
-            # Atomic: the first worker's date wins. A second early, so that it is never later
-            # than the Date header (RFC 9110 section 8.8.2.1), which servers stamp from a clock
-            # read once a second.
-            store.add(key, int(time.time()) - 1, timeout=None)
-            date = store.get(key)
+        record = store.get(key)
+        if isinstance(record, tuple) and record[0] == etag:
+            return int(record[1])
+        # A second early, so that it is never later than the Date header (RFC 9110 section
+        # 8.8.2.1), which servers stamp from a clock read once a second; after the last date.
+        date = int(time.time()) - 1
+        if isinstance(record, tuple):
+            date = max(date, int(record[1]) + 1)
+        store.set(key, (etag, date), timeout=None)
     except Exception as exc:
         if not isinstance(exc, OSError) and store_down(exc) != "cache":
             raise
         # The class of the error, never its text (it may spell out a host or a user).
         logger.warning("shared cache unavailable (%s): served undated", type(exc).__name__)
         return None
-    return date if isinstance(date, int) else None
+    return date

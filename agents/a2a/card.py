@@ -227,11 +227,13 @@ def dialect(request: Request) -> str:
     return V0_3 if asked.strip().partition(".")[0] == "0" else V1_0
 
 
-def served(request: Request, card: dict[str, Any]) -> HttpResponse:
-    """`card` signed, with its ETag, Last-Modified and Cache-Control, or 304."""
+def served(request: Request, card: dict[str, Any], version: str) -> HttpResponse:
+    """`card`, of the dialect `version`, signed, with its ETag, Last-Modified (dated apart from
+    the other dialect's) and Cache-Control, or 304."""
     jku = f"{settings.PUBLIC_BASE_URL}{JWKS_PATH}"
     body = dumps(signed_card(card, jku=jku))
-    return json_with_etag(request, body, max_age_s=AGENT_CARD_MAX_AGE_S, dated=True)
+    dated = f"a2a-agent-card-{version}"
+    return json_with_etag(request, body, max_age_s=AGENT_CARD_MAX_AGE_S, dated=dated)
 
 
 class AgentCardView(APIView):
@@ -260,8 +262,8 @@ class AgentCardView(APIView):
         responses={200: OpenApiTypes.OBJECT, 304: None},
     )
     def get(self, request: Request) -> HttpResponse:
-        card = agent_card_v0_3() if dialect(request) == V0_3 else agent_card()
-        response = served(request, card)
+        version = dialect(request)
+        response = served(request, agent_card_v0_3() if version == V0_3 else agent_card(), version)
         patch_vary_headers(response, [VERSION_HEADER])
         return response
 
@@ -273,4 +275,4 @@ class LegacyAgentCardView(APIView):
 
     @extend_schema(exclude=True)
     def get(self, request: Request) -> HttpResponse:
-        return served(request, agent_card_v0_3())
+        return served(request, agent_card_v0_3(), V0_3)

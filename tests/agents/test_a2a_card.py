@@ -208,6 +208,23 @@ def test_a_changed_card_has_a_new_etag_and_date(client, settings):
     assert client.get(CARD, headers=stale).status_code == 200
 
 
+def test_a_card_rolled_back_is_dated_after_the_version_it_replaced(client, settings):
+    # A client holding the later version, asking If-Modified-Since its date, must get the card
+    # again: dated by its bytes alone, the earlier card would answer it 304.
+    organization = settings.AGENT_CARD_ORGANIZATION
+    earlier = card(client)
+    settings.AGENT_CARD_ORGANIZATION = "Another operator"
+    later = card(client)
+    settings.AGENT_CARD_ORGANIZATION = organization
+    again = card(client)
+
+    assert again["ETag"] == earlier["ETag"] != later["ETag"]
+    dates = [parse_http_date(r["Last-Modified"]) for r in (earlier, later, again)]
+    assert dates[0] < dates[1] < dates[2]
+    held = {"If-Modified-Since": later["Last-Modified"]}
+    assert client.get(CARD, headers=held).status_code == 200
+
+
 def test_each_dialect_has_its_own_etag_and_the_legacy_path_serves_v0_3(client):
     cards = v0_3_cards(client)
     v1 = card(client)
