@@ -19,10 +19,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HOME = ROOT / ".venv" / "sidecars"
-# name: the requirement installed under HOME / name.
+# name: what is installed under HOME / name, the package and every package it needs, each
+# pinned (installed without resolving: a later release of a dependency changes nothing here).
 SIDECARS = {
-    "a2a-sdk-0.3": "a2a-sdk[http-server]==0.3.26",
-    "ucp-sdk-0.4": "ucp-sdk==0.4.6",
+    "a2a-sdk-0.3": (
+        "a2a-sdk[http-server]==0.3.26 annotated-doc==0.0.7 annotated-types==0.8.0 anyio==4.16.0 "
+        "certifi==2026.10.19.post1 cffi==2.1.1 charset-normalizer==3.5.3 cryptography==50.0.2 "
+        "fastapi==0.165.0 google-api-core==2.44.0 google-auth==2.63.0 "
+        "googleapis-common-protos==1.76.0 h11==0.16.0 httpcore==1.0.9 httpx-sse==0.4.3 "
+        "httpx==0.28.1 idna==3.20 opentelemetry-api==1.45.2 proto-plus==1.29.0 protobuf==7.36.2 "
+        "pyasn1==0.6.5 pyasn1_modules==0.4.2 pycparser==3.12 pydantic==2.14.4 "
+        "pydantic_core==2.50.5 requests==2.34.2 sse-starlette==3.7.0 starlette==1.10.0 "
+        "typing-inspection==0.4.5 typing_extensions==4.16.0 urllib3==2.8.0"
+    ),
+    "ucp-sdk-0.4": (
+        "ucp-sdk==0.4.6 annotated-types==0.8.0 dnspython==2.9.2 email-validator==2.4.0 "
+        "idna==3.20 pydantic==2.14.4 pydantic_core==2.50.5 typing-inspection==0.4.5 "
+        "typing_extensions==4.16.0"
+    ),
 }
 STAMP = ".requirement"  # what a sidecar's directory was installed from
 
@@ -38,7 +52,7 @@ def install(name: str) -> None:
     shutil.rmtree(target, ignore_errors=True)
     pip = [sys.executable, "-m", "pip", "install", "-qq", "--disable-pip-version-check"]
     # The venv's own newer release conflicts with the sidecar's by design: no warning of it.
-    pip += ["--no-warn-conflicts", "--target", str(target), SIDECARS[name]]
+    pip += ["--no-warn-conflicts", "--no-deps", "--target", str(target), *SIDECARS[name].split()]
     subprocess.run(pip, check=True)  # noqa: S603 - a fixed requirement of this module
     (target / STAMP).write_text(SIDECARS[name])
 
@@ -52,7 +66,7 @@ def run_in_sidecar(
     script that fails fails the test, showing it."""
     if not installed(name):
         pytest.fail(
-            f"The sidecar {name} ({SIDECARS[name]}) is not installed: "
+            f"The sidecar {name} ({SIDECARS[name].split()[0]}, ...) is not installed: "
             f"run `{sys.executable} tests/support/sidecars.py` (make test does)."
         )
     env = {**os.environ, "PYTHONPATH": str(HOME / name), "PYTHONNOUSERSITE": "1"}
@@ -81,5 +95,5 @@ def run_json(name: str, script: str, *args: str, stdin: object = None) -> object
 if __name__ == "__main__":
     for sidecar in SIDECARS:
         if not installed(sidecar):
-            print(f"installing the sidecar {sidecar} ({SIDECARS[sidecar]}) under {HOME}")
+            print(f"installing the sidecar {sidecar} ({SIDECARS[sidecar].split()[0]}, ...)")
             install(sidecar)
