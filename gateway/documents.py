@@ -2,10 +2,13 @@
 the guides, as Markdown to agents and tools, as HTML pages to browsers (the same text, rendered;
 `Vary: Accept`).
 
-Each document route negotiates its type with Django's `HttpRequest.get_preferred_type`: the one
-the Accept header prefers of the two (no header, `*/*` and `text/*` take Markdown, the agents'
-form), and a 406 in the error envelope only when the header accepts neither."""
+Each document route negotiates its type (`document_type`): the page to an Accept header that
+prefers HTML, as a browser's does, and Markdown, the document's own form, to every other one,
+including headers that name neither (`application/json`, `text/plain`): RFC 9110 lets a server
+send its default representation rather than refuse. A 406 in the error envelope answers only a
+header that refuses both with `q=0` (`*/*;q=0`)."""
 
+import contextlib
 import functools
 import re
 from collections.abc import Iterable
@@ -13,6 +16,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import MediaType
 from django.template.loader import render_to_string
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -28,8 +32,11 @@ from kernel.errors import NOT_ACCEPTABLE
 from kernel.handlers import error_body
 
 PROTOCOL_DOCUMENT = "INTENT_MATCHING_PROTOCOL.md"
-# The types a document is served as, the first the one a client that takes any gets.
-DOCUMENT_TYPES = ["text/markdown", "text/html"]
+MARKDOWN, HTML = "text/markdown", "text/html"
+# The types a document is served as, the first the one a client that prefers neither gets.
+DOCUMENT_TYPES = [MARKDOWN, HTML]
+# Browsers ask for the page by either name; it is served as text/html.
+XHTML = "application/xhtml+xml"
 # A guide's name, as linked between the guides: docs/<name>.md is served at /docs/<name>.md.
 GUIDE = re.compile(r"[A-Za-z_]{1,40}\.md")
 
@@ -86,9 +93,51 @@ def _unlink_what_is_not_served(link: Token) -> bool:
     return True
 
 
+def document_type(accept: str | None) -> str | None:
+    """The type a document is served as for an Accept header: HTML when the header rates it above
+    Markdown, else Markdown unless the header refuses it, else HTML unless refused too; None when
+    both are refused."""
+    ranges = _ranges(accept or "*/*")
+    markdown, html = _quality(ranges, MARKDOWN), _quality(ranges, HTML)
+    page = 0.0 if html == 0 else max(html or 0.0, _quality(ranges, XHTML) or 0.0)
+    if page > (markdown or 0.0):
+        return HTML
+    if markdown != 0:
+        return MARKDOWN
+    return HTML if html != 0 else None
+
+
+def _ranges(accept: str) -> list[MediaType]:
+    """The media ranges of an Accept header, `q=0` ones included: Django's own
+    `HttpRequest.accepted_types` drops them, and with them the refusals. A range Django cannot
+    read (a parameter in an unknown charset, on which it raises) names nothing."""
+    ranges = []
+    for token in accept.split(","):
+        if token.strip():
+            with contextlib.suppress(ValueError):
+                ranges.append(MediaType(token))
+    return ranges
+
+
+def _quality(ranges: list[MediaType], media_type: str) -> float | None:
+    """The quality the ranges give a type (served without parameters): that of the most specific
+    range that matches it (RFC 9110, 12.5.1), 0 for a refusal, None where no range does."""
+    main, _, sub = media_type.partition("/")
+    matching = [
+        accepted
+        for accepted in ranges
+        if accepted.main_type in (main, "*")
+        and accepted.sub_type in (sub, "*")
+        and not accepted.range_params
+    ]
+    if not matching:
+        return None
+    return float(max(matching, key=lambda accepted: accepted.specificity).quality)
+
+
 def document_response(request: HttpRequest, name: str) -> HttpResponse:
     headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept"}
-    chosen = request.get_preferred_type(DOCUMENT_TYPES)
+    chosen = document_type(request.headers.get("Accept"))
     if chosen is None:
         error = NOT_ACCEPTABLE(offered=" or ".join(DOCUMENT_TYPES))
         return JsonResponse(
@@ -96,7 +145,7 @@ def document_response(request: HttpRequest, name: str) -> HttpResponse:
             status=error.status_code,
             headers={"Vary": "Accept"},
         )
-    if chosen == "text/html":
+    if chosen == HTML:
         return HttpResponse(
             rendered_document(name), content_type="text/html; charset=utf-8", headers=headers
         )

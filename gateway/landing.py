@@ -34,7 +34,11 @@ ENTRY_POINTS = [
 def landing(request: HttpRequest) -> HttpResponse:
     if request.method not in ("GET", "HEAD"):
         return handler404(request)  # as the guides: `/` is read, never written to
-    if request.get_preferred_type(["application/json", "text/html"]) != "text/html":
+    try:
+        wants_html = request.get_preferred_type(["application/json", "text/html"]) == "text/html"
+    except ValueError:  # an Accept range Django cannot read: the JSON index, as to a program
+        wants_html = False
+    if not wants_html:
         response: HttpResponse = JsonResponse(index())
         response["Vary"] = "Accept"
         return response

@@ -2,6 +2,7 @@
 guides and the protocol document are HTML to browsers and Markdown to everyone else
 (tests/gateway/test_negotiation.py: each Accept form)."""
 
+import html
 import re
 from pathlib import Path
 
@@ -31,14 +32,28 @@ def test_a_browser_at_the_root_gets_the_landing_page_with_every_door(client, set
         assert f"/docs/{guide.name}" in links, guide.name
 
 
-def test_every_link_of_the_landing_page_answers(client, trail_shoe):
+def test_every_link_of_the_landing_page_answers(client, trail_shoe, engine):
     text = client.get("/", HTTP_ACCEPT=BROWSER).content.decode()
 
-    for link in sorted(set(re.findall(r'href="(/[^"]*)"', text))):
+    for link in sorted({html.unescape(href) for href in re.findall(r'href="(/[^"]*)"', text)}):
         if link.startswith("/v1/products/"):
             continue  # the demo catalog's shoe: the tour test loads that catalog
         answer = client.get(link, HTTP_ACCEPT=BROWSER)
         assert answer.status_code in (200, 302), link  # the admin and reports redirect to login
+
+
+def test_the_recommend_example_is_a_link_to_the_url_it_shows(client, trail_shoe, engine):
+    example = "/v1/recommend?intent=waterproof+trail+running+shoes&limit=3"
+    escaped = "/v1/recommend?intent=waterproof+trail+running+shoes&amp;limit=3"
+
+    text = client.get("/", HTTP_ACCEPT=BROWSER).content.decode()
+    answer = client.get(example)
+
+    assert f'<a href="{escaped}"><code>GET {escaped}</code></a>' in text
+    assert example not in text  # the & of the query is escaped wherever it is written
+    assert answer.status_code == 200
+    assert engine.intent_texts == ["waterproof trail running shoes"]
+    assert [item["product"]["id"] for item in answer.json()["items"]] == [str(trail_shoe.id)]
 
 
 def test_the_landing_page_names_the_configured_engine(client, settings):
@@ -49,7 +64,10 @@ def test_the_landing_page_names_the_configured_engine(client, settings):
     assert "<code>openai/gpt-4o-mini</code>. Recommendations are on." in text
 
 
-@pytest.mark.parametrize("accept", [None, "application/json", "*/*", "text/plain"])
+# The last: an Accept range Django cannot read (an RFC 2231 parameter), taken as a program's.
+@pytest.mark.parametrize(
+    "accept", [None, "application/json", "*/*", "text/plain", "text/html; a*=xx''v"]
+)
 def test_any_other_client_at_the_root_gets_the_index_of_the_entry_points(client, settings, accept):
     settings.PUBLIC_BASE_URL = "https://gw.example"
     settings.INTENT_ENGINE_MODEL = ""
