@@ -82,16 +82,22 @@ test-fast: install dev-signing-key sidecars ## the edit loop: the suite without 
 migrate: install dev-signing-key
 	$(BIN)/python manage.py migrate --noinput
 
-# The README's tour (its blocks marked `<!-- tour: -->`) against the gateway `make run` serves;
-# tests/docs/test_tour.py runs the same blocks in the suite.
+# The README's tour (its blocks marked `<!-- tour: -->`) against the gateway `make run` serves, or
+# the one at B (`make tour B=http://host:port`); tests/docs/test_tour.py runs the same blocks in
+# the suite. A gateway that does not answer at B is named before anything runs, with how to point
+# the tour elsewhere (curl alone would end the tour on its exit code 7, without a word).
 # Before the last block, which asks for recommendations, a gateway without an engine says so and
 # the tour ends there.
+B ?= http://127.0.0.1:$(PORT)
 TOUR_ENGINE_CHECK := if [ "$$(curl -s -o /dev/null -w '%{http_code}' "$$B/v1/recommend?intent=tour")" = 503 ]; then echo "(no intent engine configured: recommendations skipped; see docs/engine.md)"; exit 0; fi
-tour: ## run the README's tour against the running gateway (make run; same PORT)
-	@awk -v check='$(TOUR_ENGINE_CHECK)' \
+tour: ## run the README's tour against the running gateway (make run; same PORT, or B=URL)
+	@export B='$(B)'; curl -s -o /dev/null --max-time 10 "$$B/healthz" || { \
+		echo "No gateway answers at $$B: start one with \`make run\`, or point the tour at yours" \
+			"with \`make tour PORT=9000\` (or \`make tour B=http://host:port\`)." >&2; exit 1; }; \
+	awk -v check='$(TOUR_ENGINE_CHECK)' \
 		'/^<!-- tour:/ { n++; if (n > 1) print check; take = 1; next } \
 		 take && /^```sh$$/ { inside = 1; next } inside && /^```$$/ { inside = take = 0; next } inside' \
-		README.md | sed 's|^B=http://127.0.0.1:8000|B=http://127.0.0.1:$(PORT)|' | bash -euo pipefail
+		README.md | sed 's|^B=http://127.0.0.1:8000|B="$$B"|' | bash -euo pipefail
 
 demo: migrate ## load the demo catalog once (skipped when products exist)
 	$(BIN)/python manage.py seed_demo --if-empty

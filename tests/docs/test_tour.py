@@ -1,8 +1,11 @@
-"""The README's tour, run as written: its shell blocks marked `<!-- tour: ... -->`, with only
-the base URL changed, against the real web role serving the demo catalog `make run` loads and
-the scripted intent engine (the README's engine is a real provider's)."""
+"""The README's tour, run as written, by `make tour`: its shell blocks marked
+`<!-- tour: ... -->`, with only the base URL changed, against the real web role serving the demo
+catalog `make run` loads and the scripted intent engine (the README's engine is a real
+provider's); and where no gateway answers, `make tour` says where it looked."""
 
+import os
 import re
+import socket
 import subprocess
 from io import StringIO
 from pathlib import Path
@@ -45,13 +48,7 @@ def test_the_readme_tour_runs_as_written(tmp_path):
             "INTENT_ENGINE_API_KEY": "sk-test",
         }
         with WebServer(tmp_path, env=env) as web:
-            script = BASE.sub(f"B={web.url}", "\n".join(TOUR))
-            run = subprocess.run(  # noqa: S603 - the README's own commands
-                ["bash", "-c", f"set -euo pipefail\n{script}"],  # noqa: S607 - bash from PATH
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
+            run = make_tour(f"B={web.url}")
 
     out = run.stdout
     assert run.returncode == 0, run.stderr + out
@@ -65,7 +62,8 @@ def test_the_readme_tour_runs_as_written(tmp_path):
     assert '"raw_query": "waterproof trail running shoes under $120",' in out  # 3: the intent
     assert [click.recommendation_id for click in Click.objects.all()] == [shown[0]]  # 2: its click
     assert "Product Recommendation and Intent-Matching Gateway" in lines  # 4: the contract
-    assert engine.intent_texts == [INTENT]  # the recommend block reached the engine
+    # `make tour` asks once whether an engine is configured, then the recommend block asks
+    assert engine.intent_texts == ["tour", INTENT]
     guide = out.split("Product Recommendation and Intent-Matching Gateway\n", 1)[1]
     assert "its title mentions “trail running shoe” and “waterproof”" in guide  # the picks, why
     assert re.search(r"\$\d+\.\d\d under your budget", guide)
@@ -75,3 +73,33 @@ def test_the_readme_tour_runs_as_written(tmp_path):
     assert scores == sorted(scores, reverse=True)
     assert ranked[0][3].startswith("matches 3 of 3 intent tags: trail (title, tags), ")
     assert "within budget: " in ranked[0][3]
+
+
+def test_make_tour_names_the_address_where_no_gateway_answers():
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))  # bound and never listening: every connection is refused
+        port = closed.getsockname()[1]
+        by_port = make_tour(f"PORT={port}")
+        by_base = make_tour(f"B=http://127.0.0.1:{port}")
+
+    for run in (by_port, by_base):
+        assert run.returncode != 0
+        assert run.stdout == ""  # not one block of the tour ran
+        assert (
+            f"No gateway answers at http://127.0.0.1:{port}: start one with `make run`, or point "
+            "the tour at yours with `make tour PORT=9000` (or `make tour B=http://host:port`).\n"
+        ) in run.stderr
+
+
+def make_tour(*variables: str) -> subprocess.CompletedProcess[str]:
+    """`make tour` as it is run by hand, with `variables` on its command line (none inherited
+    from this process: neither a B or PORT of its own nor an outer make's flags)."""
+    inherited = {"B", "PORT", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"}
+    return subprocess.run(  # noqa: S603 - the Makefile's own target
+        ["make", "-s", "tour", *variables],  # noqa: S607 - make from PATH
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={name: value for name, value in os.environ.items() if name not in inherited},
+    )
