@@ -98,14 +98,19 @@ class PinnedAdapter(HTTPAdapter):
         return host_params, pool_kwargs
 
 
-def _session(timeout: float, destination: Destination) -> requests.Session:
+def pinned_session(
+    destination: Destination, *, connect_s: float, read_s: float, user_agent: str
+) -> requests.Session:
+    """A session whose every request goes to `destination`'s address (PinnedAdapter), never
+    redirected, through no proxy, each socket operation bounded: how the gateway calls any URL
+    an outsider chose."""
     session = Manager(
         Config(
             ip_filter_enable=False,  # the pinned adapter checks the address itself
             ip_filter_allow_loopback_ips=False,
             never_redirect=True,
-            default_timeout=(min(timeout, 5.0), timeout),
-            user_agent_override=USER_AGENT,
+            default_timeout=(connect_s, read_s),
+            user_agent_override=user_agent,
         )
     ).get_session()
     session.trust_env = False  # no proxy or .netrc from the environment
@@ -151,7 +156,12 @@ def _post(
     url = target.url
     try:
         with (
-            _session(timeout, target.destination) as session,
+            pinned_session(
+                target.destination,
+                connect_s=min(timeout, 5.0),
+                read_s=timeout,
+                user_agent=USER_AGENT,
+            ) as session,
             session.post(url, data=body, headers=headers, stream=True) as response,
         ):
             excerpt = _excerpt(response, started + timeout)

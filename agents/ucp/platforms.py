@@ -30,7 +30,6 @@ from urllib.parse import urlsplit
 import orjson
 import requests
 from cachetools import TLRUCache
-from requests_hardened import Config, Manager
 from requests_hardened.ip_filter import InvalidIPAddress
 from urllib3.exceptions import HTTPError
 
@@ -43,7 +42,7 @@ from agents.ucp.errors import (
     UCP_VERSION_UNSUPPORTED,
 )
 from kernel.errors import ApiError
-from merchants.client import PinnedAdapter
+from merchants.client import pinned_session
 from merchants.delivery.hosts import host_allows
 from merchants.endpoints import endpoint_target
 
@@ -126,18 +125,7 @@ def _fetch(url: str, deadline: float) -> tuple[bytes, float]:
             reason="its host was asked as often as it may be this minute."
         )
     left = max(deadline - time.monotonic(), 0.1)
-    session = Manager(
-        Config(
-            ip_filter_enable=False,  # the pinned adapter checks the address itself
-            ip_filter_allow_loopback_ips=False,
-            never_redirect=True,
-            default_timeout=(left, left),
-            user_agent_override=USER_AGENT,
-        )
-    ).get_session()
-    session.trust_env = False  # no proxy or .netrc from the environment
-    for prefix in ("https://", "http://"):
-        session.mount(prefix, PinnedAdapter(target.destination))
+    session = pinned_session(target.destination, connect_s=left, read_s=left, user_agent=USER_AGENT)
     headers = {"Accept": "application/json", "Accept-Encoding": "identity"}  # no bomb
     try:
         with session, session.get(url, headers=headers, stream=True) as response:
