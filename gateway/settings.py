@@ -57,6 +57,11 @@ if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", PUBLIC_BASE_URL):
     raise ImproperlyConfigured(
         f"PUBLIC_BASE_URL must be an absolute http(s) URL: {PUBLIC_BASE_URL}"
     )
+# The shop's home page: where a dead buy link's page sends the shopper (reporting/dead_links.py).
+# Unset, the page says the offer is gone without a link to the shop.
+SHOP_HOME_URL = env.str("SHOP_HOME_URL", default="")
+if SHOP_HOME_URL and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s]*)?", SHOP_HOME_URL):
+    raise ImproperlyConfigured(f"SHOP_HOME_URL must be an absolute http(s) URL: {SHOP_HOME_URL}")
 # Who runs this gateway, as the A2A agent card names its provider.
 AGENT_CARD_ORGANIZATION = env.str("AGENT_CARD_ORGANIZATION", default="Gateway operator")
 
@@ -252,6 +257,8 @@ STORAGES = {
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# A form sent without its token: a page for people, the envelope for programs.
+CSRF_FAILURE_VIEW = "kernel.handlers.csrf_failure"
 if PUBLIC_BASE_URL.startswith("https://"):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -13,11 +13,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
 from kernel import outages
+from kernel.error_pages import TITLES, Page, Way, negotiated
 from kernel.errors import PAYLOAD_TOO_LARGE, SERVICE_UNAVAILABLE, ApiError
 from kernel.validation import flatten, validation_error
 
@@ -86,26 +87,50 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     return Response(body, status=exc.status_code, headers=headers)
 
 
-# Django-level handlers, for errors raised outside DRF views (unknown paths, bad hosts, bugs).
+# Django-level handlers, for errors raised outside DRF views (unknown paths, bad hosts, bugs,
+# a form without its CSRF token): the envelope for programs, a page for browsers
+# (kernel/error_pages.py).
 
 
-def _json_error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse(error_body(code, message), status=status)
+def _error(
+    request: HttpRequest,
+    status: int,
+    code: str,
+    message: str,
+    page: Page | None = None,
+) -> HttpResponse:
+    return negotiated(request, status, error_body(code, message), page)
 
 
 def handler400(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if isinstance(exception, RequestDataTooBig):
         error = payload_too_large()
-        return _json_error(error.status_code, error.code, error.message)
-    return _json_error(400, "bad_request", "The request could not be understood.")
+        return _error(request, error.status_code, error.code, error.message)
+    return _error(request, 400, "bad_request", "The request could not be understood.")
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _json_error(403, "forbidden", "You do not have permission to perform this action.")
+    page = Page(
+        TITLES[403],
+        [
+            "Your account does not have the permission this page needs.",
+            "An administrator can grant it in the staff console (Users, or Groups).",
+        ],
+    )
+    return _error(
+        request, 403, "forbidden", "You do not have permission to perform this action.", page
+    )
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _json_error(404, "not found", "The requested resource does not exist.")
+    page = Page(
+        TITLES[404],
+        [
+            f"No page of the gateway is at {request.path}.",
+            "A link that led here may be out of date; a typed address may have a typo.",
+        ],
+    )
+    return _error(request, 404, "not found", "The requested resource does not exist.", page)
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
@@ -114,11 +139,55 @@ def handler500(request: HttpRequest) -> HttpResponse:
     exc = sys.exc_info()[1]
     store = outages.store_down(exc)
     if exc is None or store is None:
-        return _json_error(
-            500, "internal_error", "The gateway failed to answer; it has been logged."
+        page = Page(
+            TITLES[500],
+            ["The gateway failed to answer; the error has been logged.", "Try again shortly."],
+        )
+        return _error(
+            request,
+            500,
+            "internal_error",
+            "The gateway failed to answer; it has been logged.",
+            page,
         )
     outages.counted(store, exc)
     error = SERVICE_UNAVAILABLE(store=store)
-    response = _json_error(error.status_code, error.code, error.message)
-    response["Retry-After"] = str(outages.RETRY_AFTER_S)
-    return response
+    page = Page(
+        TITLES[503],
+        [
+            f"The gateway's {store} did not answer, so this page could not be made.",
+            f"Try again in {outages.RETRY_AFTER_S} seconds.",
+        ],
+    )
+    return negotiated(
+        request,
+        error.status_code,
+        error_body(error.code, error.message),
+        page,
+        headers={"Retry-After": str(outages.RETRY_AFTER_S)},
+    )
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Django's CSRF_FAILURE_VIEW: a form sent without the token of the page it came from (the
+    page was open across a restart or a sign-in elsewhere, or the browser refused the cookie)."""
+    page = Page(
+        "This form has expired",
+        [
+            "The form was sent without the security token of the page it came from: the page "
+            "may have been open for a long time, you may have signed in or out in another tab, "
+            "or your browser refused this site's cookies.",
+            "Open the page again and send the form once more; if it happens again, allow "
+            "cookies for this site.",
+            f"The check said: {reason}." if reason else "",
+        ],
+        [Way("Open the page again", request.get_full_path())],
+    )
+    return _error(
+        request,
+        403,
+        "forbidden",
+        "CSRF verification failed: send the csrftoken cookie's value in X-CSRFToken "
+        "(or the form's csrfmiddlewaretoken).",
+        page,
+    )

@@ -1,8 +1,7 @@
 """Supply-team pages: the attribution report as HTML with charts, and as CSV.
 
-Staff only (anonymous visitors go to the admin login), and only with the permission
-`reporting.view_attribution_report` (superusers have every permission). The figures come from
-the same use case as GET /v1/report/attribution.
+Staff only, with the permission `reporting.view_attribution_report` (reporting/access.py). The
+figures come from the same use case as GET /v1/report/attribution.
 """
 
 import csv
@@ -13,17 +12,16 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from reporting import charts, services
+from reporting.access import reports_access
 from reporting.serializers import CsvQuerySerializer, ReportQuerySerializer
 from reporting.templatetags.report_format import gmv as gmv_text
 
-PERMISSION = "reporting.view_attribution_report"
 PAGE_TOP = 10
 WINDOW_CHOICES = (7, 30, 90, 365)
 FIGURE_COLUMNS = (
@@ -39,10 +37,6 @@ FIGURE_COLUMNS = (
     "conversion_rate",
     "gmv_usd_total",
 )
-
-
-def _forbidden(request: HttpRequest) -> HttpResponse:
-    return render(request, "reporting/forbidden.html", {"permission": PERMISSION}, status=403)
 
 
 def _query(
@@ -85,10 +79,8 @@ def _activity(days: list[date], daily: list[services.Figures]) -> list[charts.Ch
 
 
 @require_GET
-@staff_member_required
+@reports_access
 def attribution_page(request: HttpRequest) -> HttpResponse:
-    if not request.user.has_perm(PERMISSION):
-        return _forbidden(request)
     query, errors = _query(ReportQuerySerializer, request)
     report = services.attribution_report(
         days=query["days"], channel=query["channel"], product_id=query["product_id"], top=PAGE_TOP
@@ -189,10 +181,8 @@ def _rows(report: services.AttributionReport, breakdown: str) -> Iterable[list[A
 
 
 @require_GET
-@staff_member_required
+@reports_access
 def attribution_csv(request: HttpRequest) -> HttpResponse:
-    if not request.user.has_perm(PERMISSION):
-        return _forbidden(request)
     query, errors = _query(CsvQuerySerializer, request)
     if errors:
         lines = "".join(f"{name}: {' '.join(messages)}\n" for name, messages in errors.items())

@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.http import HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.request import Request
@@ -32,7 +33,7 @@ from kernel.validation import validated
 from merchants.auth import MerchantTokenActions
 from merchants.auth import require_merchant as authenticated_as
 from merchants.services import merchant_get
-from reporting import services
+from reporting import dead_links, services
 from reporting.auth import SupplyKeyAuthentication, SupplyKeyRequired
 from reporting.examples import CONVERSION_REQUEST, CONVERSION_RESPONSE, REPORT_RESPONSE
 from reporting.serializers import (
@@ -79,6 +80,12 @@ class BuyLinkViewSet(viewsets.ViewSet):
             count_click=request.method == "GET",
         )
         return HttpResponseRedirect(target)
+
+    def handle_exception(self, exc: Exception) -> HttpResponseBase:  # type: ignore[override]
+        """A shopper's browser follows this link: its errors are pages for people
+        (reporting/dead_links.py), the envelope for programs. DRF passes any Django response
+        through (finalize_response renders only its own)."""
+        return dead_links.for_people(self.request, super().handle_exception(exc))
 
 
 class ConversionViewSet(Idempotent, MerchantTokenActions, viewsets.ViewSet):

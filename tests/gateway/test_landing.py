@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from gateway.documents import Slugs
+from tests.support.accept import BROWSER
 
 ROOT = Path(__file__).resolve().parents[2]
-BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 
 def test_a_browser_at_the_root_gets_the_landing_page_with_every_door(client, settings):

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.accept import BROWSER
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = ["/docs/INTENT_MATCHING_PROTOCOL.md", "/docs/engine.md"]
-BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
 MARKDOWN = "text/markdown; charset=utf-8"
 HTML = "text/html; charset=utf-8"
 

@@ -1,6 +1,7 @@
 """A store that does not answer is an outage, not a bug: 503 `service_unavailable` with
 Retry-After through the real handler, counted apart from the 500s (kernel/outages.py)."""
 
+import html
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,6 +11,7 @@ import pytest
 from django.db import connection
 
 from tests.protocol import create_intent
+from tests.support.accept import BROWSER
 from tests.support.network import free_port
 
 
@@ -65,3 +67,18 @@ def test_readiness_agrees_with_the_503_while_the_database_is_out(client, tmp_pat
     assert ready.status_code == 503
     assert listed.status_code == 503
     assert listed.json()["error"] == "service_unavailable"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_staff_meet_an_outage_as_a_page_that_says_when_to_try_again(client, tmp_path):
+    client.raise_request_exception = False
+    client.cookies["sessionid"] = "a-session-the-database-would-hold"
+
+    with unreachable_database(tmp_path):
+        response = client.get("/admin/", HTTP_ACCEPT=BROWSER)
+
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 503
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert "The gateway's database did not answer" in page
+    assert f"Try again in {response['Retry-After']} seconds." in page

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from reporting.models import Click
 from tests.reporting.conftest import report
+from tests.support.accept import BROWSER
 
 pytestmark = pytest.mark.django_db
 
@@ -126,6 +127,22 @@ def test_buy_links_are_throttled_per_client(client, trail_shoe, settings):
     assert Click.objects.count() == 1
 
 
+def test_a_throttled_shopper_reads_how_long_to_wait(client, trail_shoe, settings):
+    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["buy_link"]
+    allowed = int(rate.split("/")[0])
+    rec_id = client.get("/v1/products/1001/card").json()["rec_id"]
+    for _ in range(allowed):
+        client.get(f"/r/{rec_id}")
+
+    response = client.get(f"/r/{rec_id}", HTTP_ACCEPT=BROWSER)
+
+    page = response.content.decode()
+    assert response.status_code == 429
+    assert "Too many visits from your network" in page
+    assert f"Wait {response['Retry-After']} seconds and try again." in page
+    assert f'<a href="/r/{rec_id}">Try again</a>' in page
+
+
 def test_a_rec_id_already_in_the_shop_url_is_replaced(client, trail_shoe):
     trail_shoe.url = "https://shop.test/p/1001?rec_id=forged&size=42"
     trail_shoe.save()
@@ -161,6 +178,46 @@ def test_unknown_rec_id_is_404_and_records_nothing(client):
     assert response.status_code == 404
     assert response.json()["error"] == "not found"
     assert not Click.objects.exists()
+
+
+@pytest.mark.parametrize("accept", [BROWSER, "text/html"])
+def test_a_dead_link_tells_a_shopper_the_offer_is_gone_and_links_the_shop(client, settings, accept):
+    settings.SHOP_HOME_URL = "https://shop.test/"
+
+    response = client.get("/r/rec_000000000000000000000000", HTTP_ACCEPT=accept)
+
+    page = response.content.decode()
+    assert response.status_code == 404
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert "This offer is no longer available" in page
+    assert '<a href="https://shop.test/">Visit the shop</a>' in page
+    assert "API reference" not in page  # the gateway's own pages are for developers
+    assert "Accept" in response["Vary"]
+    assert not Click.objects.exists()
+
+
+def test_a_dead_link_without_a_known_shop_sends_the_shopper_back_to_the_assistant(client, settings):
+    settings.SHOP_HOME_URL = ""
+
+    page = client.get("/r/rec_000000000000000000000000", HTTP_ACCEPT=BROWSER).content.decode()
+
+    assert "This offer is no longer available" in page
+    assert "Ask the assistant that gave you the link for a fresh one." in page
+    assert "Visit the shop" not in page
+
+
+@pytest.mark.parametrize("accept", [None, "application/json", "*/*"])
+def test_programs_meet_a_dead_link_as_the_envelope(client, settings, accept):
+    settings.SHOP_HOME_URL = "https://shop.test/"
+    headers = {"HTTP_ACCEPT": accept} if accept else {}
+
+    response = client.get("/r/rec_000000000000000000000000", **headers)
+
+    assert response.status_code == 404
+    assert response.json() == {
+        "error": "not found",
+        "message": "No card was issued under that rec_id.",
+    }
 
 
 def test_a_browser_accepting_only_html_is_still_redirected(client, trail_shoe):

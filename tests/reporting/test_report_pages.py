@@ -12,6 +12,7 @@ from django.utils import timezone
 from catalog.models import Recommendation
 from reporting.models import Click, Conversion
 from tests.reporting.conftest import issue_card
+from tests.support.accept import BROWSER
 
 pytestmark = pytest.mark.django_db
 
@@ -211,11 +212,39 @@ def test_csv_refuses_bad_filters(reader, supply_keys):
 
 
 @pytest.mark.parametrize("path", ["/reports/", "/reports/attribution.csv?days=7"])
-def test_anonymous_visitors_are_sent_to_the_login(client, path):
-    response = client.get(path)
+def test_anonymous_visitors_are_sent_to_the_login_which_says_what_the_reports_need(client, path):
+    response = client.get(path, HTTP_ACCEPT=BROWSER)
+    login = client.get(response["Location"], HTTP_ACCEPT=BROWSER)
 
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/?next=/reports/")
+    assert login.status_code == 200
+    assert "The supply reports need a staff sign-in." in login.content.decode()
+    assert "reporting.view_attribution_report" in login.content.decode()
+
+
+def test_the_login_says_nothing_of_the_reports_when_another_page_sent_the_visitor(client):
+    login = client.get("/admin/login/?next=/admin/", HTTP_ACCEPT=BROWSER)
+
+    assert login.status_code == 200
+    assert "supply reports" not in login.content.decode()
+
+
+@pytest.mark.parametrize("accept", [None, "application/json", "*/*"])
+def test_programs_that_are_not_signed_in_get_the_envelope(client, accept):
+    headers = {"HTTP_ACCEPT": accept} if accept else {}
+
+    response = client.get("/reports/attribution.csv?days=7", **headers)
+
+    assert response.status_code == 403
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "error": "forbidden",
+        "message": "The supply reports are for signed-in staff with the permission "
+        "reporting.view_attribution_report; programs read the same figures at "
+        "GET /v1/report/attribution with the supply key (X-Supply-Key).",
+    }
+    assert "Accept" in response["Vary"]
 
 
 def test_a_user_who_is_not_staff_is_sent_to_the_login(client, django_user_model):
@@ -223,18 +252,28 @@ def test_a_user_who_is_not_staff_is_sent_to_the_login(client, django_user_model)
     user.user_permissions.add(Permission.objects.get(codename="view_attribution_report"))
     client.force_login(user)
 
-    assert client.get("/reports/").status_code == 302
+    assert client.get("/reports/", HTTP_ACCEPT=BROWSER).status_code == 302
 
 
 @pytest.mark.parametrize("path", ["/reports/", "/reports/attribution.csv"])
-def test_staff_without_the_permission_are_refused(client, django_user_model, path):
+def test_staff_without_the_permission_are_refused_with_a_page_naming_it(
+    client, django_user_model, path
+):
     client.force_login(django_user_model.objects.create_user("clerk", is_staff=True))
 
-    response = client.get(path)
+    response = client.get(path, HTTP_ACCEPT=BROWSER)
+    program = client.get(path, HTTP_ACCEPT="application/json")
 
     assert response.status_code == 403
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert "You may not read the supply reports" in response.content.decode()
     assert b"reporting.view_attribution_report" in response.content
     assert b"Cards issued" not in response.content
+    assert program.status_code == 403
+    assert program.json() == {
+        "error": "forbidden",
+        "message": "Your account does not have the permission reporting.view_attribution_report.",
+    }
 
 
 def test_superusers_read_the_reports(client, django_user_model, supply_keys):
