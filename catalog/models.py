@@ -61,15 +61,31 @@ class Product(models.Model):
     title = models.CharField(max_length=300)
     brand = models.CharField(max_length=120, null=True, blank=True)
     price_usd = models.DecimalField(
-        max_digits=12, decimal_places=2, null=True, blank=True, validators=[MinValueValidator(0)]
+        verbose_name="price (USD)",
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
     )
     original_price_usd = models.DecimalField(
-        max_digits=12, decimal_places=2, null=True, blank=True, validators=[MinValueValidator(0)]
+        verbose_name="original price (USD)",
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
     )
-    main_image = models.URLField(max_length=1000, null=True, blank=True, validators=[http_url])
+    main_image = models.URLField(
+        verbose_name="main image URL", max_length=1000, null=True, blank=True, validators=[http_url]
+    )
     gallery = JSONField(default=list, blank=True, validators=[validate_urls])
-    category_l1 = models.CharField(max_length=120, null=True, blank=True)
-    category_l2 = models.CharField(max_length=120, null=True, blank=True)
+    category_l1 = models.CharField(
+        verbose_name="category (level 1)", max_length=120, null=True, blank=True
+    )
+    category_l2 = models.CharField(
+        verbose_name="category (level 2)", max_length=120, null=True, blank=True
+    )
     url = models.URLField(
         max_length=1000, validators=[http_url], help_text="The shop page the buy link leads to."
     )
@@ -146,7 +162,7 @@ class Creator(models.Model):
         max_length=64, unique=True, validators=[RegexValidator(USERNAME, "Use A-Z a-z 0-9 . _ -")]
     )
     display_name = models.CharField(max_length=200)
-    avatar = models.URLField(max_length=1000, null=True, blank=True)
+    avatar = models.URLField(verbose_name="avatar URL", max_length=1000, null=True, blank=True)
     followers = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -161,17 +177,25 @@ class Creator(models.Model):
 class Video(models.Model):
     """One creator's short video for one product, with its sales statistics."""
 
-    task_id = models.CharField(max_length=128, unique=True)
+    task_id = models.CharField(verbose_name="task ID", max_length=128, unique=True)
     product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="videos")
     creator = models.ForeignKey(
         Creator, on_delete=models.CASCADE, related_name="videos", db_index=False
     )  # indexed by video_creator_gmv, which it leads
-    thumbnail = models.URLField(max_length=1000, null=True, blank=True)
-    video_url = models.URLField(max_length=1000, null=True, blank=True)
-    platform_video_url = models.URLField(max_length=1000, null=True, blank=True)
-    duration_s = models.PositiveIntegerField(default=0)
+    thumbnail = models.URLField(
+        verbose_name="thumbnail URL", max_length=1000, null=True, blank=True
+    )
+    video_url = models.URLField(verbose_name="video URL", max_length=1000, null=True, blank=True)
+    platform_video_url = models.URLField(
+        verbose_name="platform video URL", max_length=1000, null=True, blank=True
+    )
+    duration_s = models.PositiveIntegerField(verbose_name="duration (s)", default=0)
     gmv_usd = models.DecimalField(
-        max_digits=14, decimal_places=2, default=0, validators=[MinValueValidator(0)]
+        verbose_name="GMV (USD)",
+        max_digits=14,
+        decimal_places=2,
+        default=0,
+        validators=[MinValueValidator(0)],
     )
     orders = models.PositiveIntegerField(default=0)
     views = models.PositiveBigIntegerField(default=0)
@@ -200,7 +224,7 @@ class Video(models.Model):
 class Recommendation(models.Model):
     """One issued card: the rec_id is the attribution key that the buy link carries."""
 
-    rec_id = models.CharField(max_length=40, primary_key=True)
+    rec_id = models.CharField(verbose_name="recommendation ID", max_length=40, primary_key=True)
     product = models.ForeignKey(
         Product, on_delete=models.PROTECT, related_name="recommendations", db_index=False
     )  # indexed by recommendation_product, which it leads
@@ -208,7 +232,11 @@ class Recommendation(models.Model):
     channel = models.CharField(max_length=64, null=True, blank=True)
     region = models.CharField(max_length=8, null=True, blank=True)
     intent_id = models.CharField(
-        max_length=40, null=True, blank=True, help_text="The intent it answered, when any."
+        verbose_name="intent ID",
+        max_length=40,
+        null=True,
+        blank=True,
+        help_text="The intent it answered, when any.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -29,7 +29,9 @@ class IdempotencyKey(models.Model):
     # The answer once the request ran: its status, and its headers and body deflated and
     # encrypted (answers show a registration_token or a demand_token once); past 6 KB only the
     # body's size and SHA-256 (kernel/idempotent_answers.py).
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    status_code = models.PositiveSmallIntegerField(
+        verbose_name="HTTP status", null=True, blank=True
+    )
     stored_answer = EncryptedTextField(null=True, blank=True)
 
     class Meta:

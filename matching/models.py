@@ -20,7 +20,7 @@ class ResolutionSource(models.TextChoices):
 class Intent(models.Model):
     """A shopper's need, as a demand agent stated it."""
 
-    intent_id = models.CharField(max_length=40, primary_key=True)
+    intent_id = models.CharField(verbose_name="intent ID", max_length=40, primary_key=True)
     raw_query = models.TextField()
     normalized_query = models.CharField(max_length=500, null=True, blank=True)
     intent_tags = JSONField(default=list, blank=True)
@@ -107,7 +107,7 @@ class Provenance(models.TextChoices):
 class Proposal(models.Model):
     """A merchant agent's offer of one product against one intent."""
 
-    proposal_id = models.CharField(max_length=40, primary_key=True)
+    proposal_id = models.CharField(verbose_name="proposal ID", max_length=40, primary_key=True)
     # Null for the gateway's own catalog proposals (provenance "catalog").
     merchant = models.ForeignKey(
         MerchantAgent,
@@ -129,7 +129,7 @@ class Proposal(models.Model):
     service_terms = JSONField(default=dict, blank=True)
     evidence = JSONField(default=list, blank=True)
     valid_until = models.DateTimeField(null=True, blank=True)
-    proposal_score_inputs = JSONField(default=dict, blank=True)
+    proposal_score_inputs = JSONField(verbose_name="score inputs", default=dict, blank=True)
     product_snapshot = JSONField(null=True, blank=True)
     metadata = JSONField(default=dict, blank=True)
     provenance = models.CharField(
@@ -189,7 +189,9 @@ class MatchStatus(models.TextChoices):
 class MatchSession(models.Model):
     """A ranking of an intent's proposals, frozen when it was made."""
 
-    match_session_id = models.CharField(max_length=40, primary_key=True)
+    match_session_id = models.CharField(
+        verbose_name="match session ID", max_length=40, primary_key=True
+    )
     intent = models.ForeignKey(Intent, on_delete=models.CASCADE, related_name="match_sessions")
     best_proposal = models.ForeignKey(
         Proposal, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -197,7 +199,7 @@ class MatchSession(models.Model):
     ranked_proposals = JSONField(default=list)
     summary = JSONField(default=dict)
     # The cards of the ranked products, issued once with the session and served on every read.
-    card_rec_ids = JSONField(default=list, blank=True)
+    card_rec_ids = JSONField(verbose_name="card recommendation IDs", default=list, blank=True)
     status = models.CharField(max_length=16, choices=MatchStatus.choices, default=MatchStatus.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -232,7 +234,9 @@ class ConfirmedBy(models.TextChoices):
 class MatchToken(models.Model):
     """The agreement on one ranked proposal: minted (issued), then confirmed (accepted)."""
 
-    match_token_id = models.CharField(max_length=40, primary_key=True)
+    match_token_id = models.CharField(
+        verbose_name="match token ID", max_length=40, primary_key=True
+    )
     session = models.ForeignKey(
         MatchSession, on_delete=models.CASCADE, related_name="tokens", db_index=False
     )  # indexed by match_token_unique, which it leads
@@ -244,7 +248,9 @@ class MatchToken(models.Model):
     intent_snapshot = JSONField()
     proposal_snapshot = JSONField()
     ranking_snapshot = JSONField()
-    trace_ids = JSONField()
+    trace_ids = JSONField(
+        verbose_name="trace IDs",
+    )
     issued_at = models.DateTimeField()
     expires_at = models.DateTimeField()
     accepted_at = models.DateTimeField(null=True, blank=True)
@@ -302,12 +308,14 @@ class IntentMandate(models.Model):
     The mandate itself is stateless (anyone verifies it with the published key); this row records
     what the gateway signed, with which key, for whom."""
 
-    mandate_id = models.CharField(max_length=40, primary_key=True)
+    mandate_id = models.CharField(verbose_name="mandate ID", max_length=40, primary_key=True)
     product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="intent_mandates")
     amount_limit = models.DecimalField(max_digits=16, decimal_places=4)
     currency = models.CharField(max_length=3)
     key_id = models.CharField(
-        max_length=64, help_text="The kid (RFC 7638 thumbprint) it was signed with."
+        verbose_name="key ID",
+        max_length=64,
+        help_text="The kid (RFC 7638 thumbprint) it was signed with.",
     )
     canonical_payload = models.TextField(help_text="The RFC 8785 canonical JSON that was signed.")
     algorithm = models.CharField(

@@ -50,15 +50,15 @@ class MerchantStatus(models.TextChoices):
 class MerchantAgent(models.Model):
     """A merchant's agent: receives Intent.Surge webhooks and submits proposals."""
 
-    merchant_id = models.CharField(max_length=64, unique=True)
-    agent_endpoint = models.URLField(max_length=2000)
+    merchant_id = models.CharField(verbose_name="merchant ID", max_length=64, unique=True)
+    agent_endpoint = models.URLField(verbose_name="agent endpoint URL", max_length=2000)
     subscription_tags = JSONField(default=list, blank=True)
     capabilities = JSONField(default=list, blank=True)
     regions = JSONField(default=list, blank=True)
     category_tags = JSONField(default=list, blank=True)
     inventory_scope = JSONField(default=list, blank=True)
     protocol_version = models.CharField(max_length=16, null=True, blank=True, default="0.2")
-    a2a_capabilities = JSONField(default=dict, blank=True)
+    a2a_capabilities = JSONField(verbose_name="A2A capabilities", default=dict, blank=True)
     metadata = JSONField(default=dict, blank=True)
     status = models.CharField(
         max_length=16, choices=MerchantStatus.choices, default=MerchantStatus.ACTIVE
@@ -133,9 +133,11 @@ class WebhookEvent(models.Model):
     """
 
     # Sent as webhook-id on every attempt, so a merchant can drop the duplicates it sees.
-    event_id = models.CharField(max_length=40, primary_key=True)
+    event_id = models.CharField(verbose_name="event ID", max_length=40, primary_key=True)
     event_type = models.CharField(max_length=32)
-    intent_id = models.CharField(max_length=40, null=True, blank=True, db_index=True)
+    intent_id = models.CharField(
+        verbose_name="intent ID", max_length=40, null=True, blank=True, db_index=True
+    )
     # What subscriptions are matched against: the intent's tags (lower case) and region.
     tags = JSONField(default=list, blank=True)
     region = models.CharField(max_length=2, null=True, blank=True)
@@ -178,7 +180,9 @@ class WebhookDelivery(models.Model):
     # When a task was last sent for it; the sweeper re-sends one that no worker picked up.
     enqueued_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
-    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(
+        verbose_name="last HTTP status", null=True, blank=True
+    )
     last_error = models.CharField(max_length=300, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     completed_at = models.DateTimeField(null=True, blank=True)
@@ -222,8 +226,10 @@ class DeliveryAttempt(models.Model):
     outcome = models.CharField(
         max_length=16, choices=AttemptOutcome.choices, default=AttemptOutcome.IN_FLIGHT
     )
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    status_code = models.PositiveSmallIntegerField(
+        verbose_name="HTTP status", null=True, blank=True
+    )
+    latency_ms = models.PositiveIntegerField(verbose_name="latency (ms)", null=True, blank=True)
     error = models.CharField(max_length=300, blank=True, default="")
     # The start of the merchant's answer, for staff; never shown to anyone else.
     response_excerpt = models.TextField(blank=True, default="")
@@ -253,12 +259,16 @@ class VerificationAttempt(models.Model):
         db_index=False,
     )
     # The verification's event (verification_event_id): the webhook-id of every attempt.
-    event_id = models.CharField(max_length=40)
+    event_id = models.CharField(verbose_name="event ID", max_length=40)
     number = models.PositiveSmallIntegerField()
     started_at = models.DateTimeField()
     verified = models.BooleanField()
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    latency_ms = models.PositiveIntegerField()
+    status_code = models.PositiveSmallIntegerField(
+        verbose_name="HTTP status", null=True, blank=True
+    )
+    latency_ms = models.PositiveIntegerField(
+        verbose_name="latency (ms)",
+    )
     error = models.CharField(max_length=300, blank=True, default="")
 
     class Meta:
@@ -287,8 +297,10 @@ class HealthProbe(models.Model):
     )  # indexed by probe_merchant_latest, which it leads
     checked_at = models.DateTimeField(db_index=True)
     healthy = models.BooleanField()
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    status_code = models.PositiveSmallIntegerField(
+        verbose_name="HTTP status", null=True, blank=True
+    )
+    latency_ms = models.PositiveIntegerField(verbose_name="latency (ms)", null=True, blank=True)
     error = models.CharField(max_length=300, blank=True, default="")
     trigger = models.CharField(max_length=16, choices=ProbeTrigger.choices)
 

@@ -48,12 +48,15 @@ class Conversion(models.Model):
     Idempotent on the merchant's own order id: one row per (merchant, order_id).
     """
 
-    conversion_id = models.CharField(max_length=40, primary_key=True)
+    conversion_id = models.CharField(verbose_name="conversion ID", max_length=40, primary_key=True)
     merchant = models.ForeignKey(
         MerchantAgent, on_delete=models.PROTECT, related_name="conversions", db_index=False
     )  # indexed by conversion_order_unique, which it leads
     order_id = models.CharField(
-        max_length=128, validators=[MinLengthValidator(1)], help_text="The merchant's order id."
+        verbose_name="order ID",
+        max_length=128,
+        validators=[MinLengthValidator(1)],
+        help_text="The merchant's order id.",
     )
     recommendation = models.ForeignKey(
         Recommendation,
