@@ -15,11 +15,12 @@ from kernel.admin_display import (
     counted,
     figure,
     grouped,
+    intent_link,
     list_link,
-    pretty_json,
     related_filter,
 )
 from kernel.admin_lists import StringListField, country_codes
+from kernel.admin_values import readable
 
 # The figures of a video, grouped in thousands wherever they are read.
 GMV = figure("gmv_usd", "GMV (USD)")
@@ -128,7 +129,7 @@ class ProductAdmin(CatalogEditAdmin):
     @admin.display(description="search document")
     def search_document_json(self, product: Product) -> SafeString:
         """The words search reads for the product (catalog/documents.py), as saved."""
-        return pretty_json(product.search_document)
+        return readable(product.search_document)
 
     @admin.display(description="embedding")
     def embedding_state(self, product: Product) -> str:
@@ -214,14 +215,18 @@ class VideoAdmin(CatalogEditAdmin):
 
 @admin.register(Recommendation)
 class RecommendationAdmin(ReadOnlyAdmin):
-    list_display = ("rec_id", "product", "channel", "region", "intent_id", "created_at")
+    list_display = ("rec_id", "product", "channel", "region", "intent", "created_at")
     list_select_related = ("product",)
     list_filter = ("channel", "region")
     search_fields = ("=rec_id", "=intent_id", "product__title")
     date_hierarchy = "created_at"
-    fields = ("rec_id", "product", "channel", "region", "intent_id", "created_at", "card_json")
+    fields = ("rec_id", "product", "channel", "region", "intent", "created_at", "card_shown")
     readonly_fields = fields
 
-    @admin.display(description="card")
-    def card_json(self, recommendation: Recommendation) -> SafeString:
-        return pretty_json(recommendation.card)
+    @admin.display(description="intent", ordering="intent_id")
+    def intent(self, recommendation: Recommendation) -> SafeString | str:
+        return intent_link(recommendation.intent_id)
+
+    @admin.display(description="card (as served)")
+    def card_shown(self, recommendation: Recommendation) -> SafeString:
+        return readable(recommendation.card)

@@ -83,13 +83,14 @@ INSTALLED_APPS = [
     "matching",
     "reporting",
     "agents",
-    "axes",
+    "gateway.admin_site.StaffLoginAttemptsConfig",
 ]
 
 # The staff login, bounded (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user
 # name from one address, that pair is locked out for AXES_COOLOFF_TIME (a 429 page), the right
 # password included. Counting the pair, not the address alone or the name alone, keeps an
-# attacker from locking a colleague out from elsewhere. Attempts are rows (admin: Axes).
+# attacker from locking a colleague out from elsewhere. Attempts are rows (admin: Staff login
+# attempts).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

@@ -1,7 +1,7 @@
-"""Small pieces the apps' admin pages share: readable JSON, grouped numbers, links between
+"""Small pieces the apps' admin pages share: grouped numbers, links between
 records and read-only record pages."""
 
-import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,14 +16,31 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+# Where a long name or URL may break across lines: after its separators.
+_URL_SEPARATORS = re.compile(r"(?<=[/.?&=_:-])(?=[^/.?&=_:-])")
 
 
-def pretty_json(value: Any) -> SafeString:
-    """A JSON value indented in a <pre> block, escaped."""
-    text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str)
-    return format_html('<pre class="json">{}</pre>', text)
+# A name longer than this (a merchant's chosen id, up to 64 characters) may break across lines.
+LONG_NAME = 32
+_LONG_RUN = re.compile(r"[^\s/.?&=_:-]{25,}")
+
+
+def long_name(text: str) -> SafeString | str:
+    """`text` as is while short; longer, free to break after its separators and, inside a run
+    of 25 or more characters with none (`shopxxxx...`), every 16 characters: a 64-character
+    merchant id wraps in its column instead of pushing the list's last columns out of view."""
+    if len(text) <= LONG_NAME:
+        return text
+    pieces = []
+    for piece in _URL_SEPARATORS.split(text):
+        if _LONG_RUN.search(piece):
+            pieces += [piece[at : at + 16] for at in range(0, len(piece), 16)]
+        else:
+            pieces.append(piece)
+    return format_html_join(mark_safe("<wbr>"), "{}", ((piece,) for piece in pieces))
 
 
 def grouped(value: Any) -> str:
@@ -132,7 +149,16 @@ def change_link(obj: Any, text: Any = None) -> SafeString:
     itself)."""
     opts = obj._meta
     url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[quote(obj.pk)])
-    return format_html('<a href="{}">{}</a>', url, obj if text is None else text)
+    return format_html('<a href="{}">{}</a>', url, long_name(str(obj)) if text is None else text)
+
+
+def intent_link(intent_id: str | None) -> SafeString | str:
+    """A link to the page of the intent `intent_id` (an id other records keep as text: a
+    webhook event's, a card's), "-" for none."""
+    if not intent_id:
+        return "-"
+    url = reverse("admin:matching_intent_change", args=[quote(intent_id)])
+    return format_html('<a href="{}">{}</a>', url, intent_id)
 
 
 def list_link(model: type[Any], text: str, **filters: Any) -> SafeString:

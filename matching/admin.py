@@ -20,8 +20,14 @@ from kernel.admin_display import (
     counted,
     figure,
     list_link,
-    pretty_json,
     related_filter,
+)
+from kernel.admin_values import readable
+from matching.admin_filters import (
+    InventoryFilter,
+    ResolutionStateFilter,
+    SigningKeyFilter,
+    inventory_words,
 )
 from matching.admin_session import CATALOG, ranking_table, summary_table
 from matching.models import (
@@ -71,28 +77,6 @@ class MatchSessionInline(ReadOnlyInline):
     fields = ("match_session_id", "best_proposal", "status", "created_at")
     readonly_fields = fields
     show_change_link = True
-
-
-class ResolutionStateFilter(admin.SimpleListFilter):
-    """Where an intent stands with the engine (matching/intent_resolution.py)."""
-
-    title = "resolution"
-    parameter_name = "resolution"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [
-            ("resolved", "resolved"),
-            ("waiting", "unresolved, to be tried again"),
-            ("given_up", "unresolved, given up"),
-        ]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Intent]) -> QuerySet[Intent]:
-        unresolved = queryset.filter(resolution_source=ResolutionSource.UNRESOLVED)
-        return {
-            "resolved": queryset.exclude(resolution_source=ResolutionSource.UNRESOLVED),
-            "waiting": unresolved.filter(next_resolution_at__isnull=False),
-            "given_up": unresolved.filter(next_resolution_at__isnull=True),
-        }.get(self.value() or "", queryset)
 
 
 @admin.register(Intent)
@@ -172,18 +156,28 @@ class ProposalAdmin(ReadOnlyAdmin):
     list_filter = (
         "status",
         "provenance",
-        "inventory_status",
+        InventoryFilter,
         related_filter("intent", "intent", "intent_id"),
     )
     search_fields = ("=proposal_id", "=intent__intent_id", "merchant__merchant_id", "offer_title")
     date_hierarchy = "created_at"
-    readonly_fields = ("offered_by", "ranked_in")
+    readonly_fields = ("offered_by", "inventory", "ranked_in")
     shown_price = PRICE
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
-        """Who offered it in the merchant's place, naming the catalog where there is none."""
-        fields = [name for name in super().get_fields(request, obj) if name != "offered_by"]
-        return [("offered_by" if name == "merchant" else name) for name in fields]
+        """Who offered it in the merchant's place, naming the catalog where there is none; its
+        inventory in words."""
+        shown: dict[Any, Any] = {"merchant": "offered_by", "inventory_status": "inventory"}
+        fields = [
+            name
+            for name in super().get_fields(request, obj)
+            if name not in ("offered_by", "inventory")
+        ]
+        return [shown.get(name, name) for name in fields]
+
+    @admin.display(description="inventory", ordering="inventory_status")
+    def inventory(self, proposal: Proposal) -> str:
+        return inventory_words(proposal.inventory_status)
 
     @admin.display(description="merchant", ordering="merchant__merchant_id")
     def offered_by(self, proposal: Proposal) -> Any:
@@ -205,7 +199,7 @@ class ProposalAdmin(ReadOnlyAdmin):
             )
             places.append(format_html("{}: {}", change_link(session), place))
         if not places:
-            return format_html("-")
+            return format_html("{}", "-")
         return format_html_join(mark_safe("<br>"), "{}", ((place,) for place in places))
 
 
@@ -262,8 +256,6 @@ class MatchTokenAdmin(ReadOnlyAdmin):
         "session",
         "proposal",
         "acceptance_state",
-        "confirmed_by",
-        "issued_at",
         "accepted_at",
     )
     list_filter = ("acceptance_state", "confirmed_by")
@@ -280,20 +272,12 @@ class MatchTokenAdmin(ReadOnlyAdmin):
         "accepted_at",
         "confirmed_by",
         "accepted_by",
-        "snapshots",
+        "trace_ids",
+        "ranking_snapshot",
+        "proposal_snapshot",
+        "intent_snapshot",
     )
     readonly_fields = fields
-
-    @admin.display(description="snapshots and trace ids")
-    def snapshots(self, token: MatchToken) -> SafeString:
-        return pretty_json(
-            {
-                "trace_ids": token.trace_ids,
-                "ranking_snapshot": token.ranking_snapshot,
-                "proposal_snapshot": token.proposal_snapshot,
-                "intent_snapshot": token.intent_snapshot,
-            }
-        )
 
 
 @admin.register(IntentMandate)
@@ -303,14 +287,13 @@ class IntentMandateAdmin(ReadOnlyAdmin):
         "product",
         "limit",
         "currency",
-        "key_id",
         "algorithm",
         "issued_at",
         "expires_at",
     )
     limit = figure("amount_limit", "amount limit")
     list_select_related = ("product",)
-    list_filter = ("currency", "algorithm", "key_id")
+    list_filter = ("currency", "algorithm", SigningKeyFilter)
     search_fields = ("=mandate_id", "=product__id", "product__title", "=key_id")
     date_hierarchy = "issued_at"
     fields = (
@@ -330,7 +313,7 @@ class IntentMandateAdmin(ReadOnlyAdmin):
 
     @admin.display(description="signed mandate (canonical payload)")
     def payload(self, mandate: IntentMandate) -> SafeString:
-        return pretty_json(json.loads(mandate.canonical_payload))
+        return readable(json.loads(mandate.canonical_payload))
 
 
 @console_tiles(position=10)

@@ -21,8 +21,10 @@ from kernel.admin_display import (
     counted,
     figure,
     grouped,
+    intent_link,
     keep_out_of_reach,
     list_link,
+    long_name,
     related_filter,
 )
 from kernel.dispatch import dispatch
@@ -70,7 +72,7 @@ class MerchantAgentAdmin(admin.ModelAdmin):
     list_display = (
         "merchant_id",
         "status",
-        "agent_endpoint",
+        "endpoint",
         "last_seen_at",
         "verification",
         "deliveries_off",
@@ -100,6 +102,10 @@ class MerchantAgentAdmin(admin.ModelAdmin):
         "records",
     )
     verification_attempt_count = figure("verification_attempts", "verification attempts")
+
+    @admin.display(description="agent endpoint URL", ordering="agent_endpoint")
+    def endpoint(self, merchant: MerchantAgent) -> SafeString | str:
+        return long_name(merchant.agent_endpoint)
 
     @admin.display(description="records")
     def records(self, merchant: MerchantAgent) -> SafeString:
@@ -312,8 +318,8 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin):
         return delivery.event.event_type
 
     @admin.display(description="intent", ordering="event__intent_id")
-    def intent_id(self, delivery: WebhookDelivery) -> str | None:
-        return delivery.event.intent_id
+    def intent_id(self, delivery: WebhookDelivery) -> SafeString | str:
+        return intent_link(delivery.event.intent_id)
 
     @admin.display(description="Body (the exact bytes signed and sent)")
     def payload(self, delivery: WebhookDelivery) -> SafeString:

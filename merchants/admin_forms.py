@@ -1,9 +1,14 @@
 """The merchant's page in the staff console edits what the merchant itself may change (PATCH),
-checked as the API checks it: its endpoint, and its lists as the API keeps them."""
+checked as the API checks it: its endpoint, its lists as the API keeps them, its metadata no
+larger than the API takes."""
+
+from typing import Any
 
 from django import forms
 
 from kernel.admin_lists import StringListField, country_codes
+from kernel.admin_objects import ItemsField, KeyValueField
+from kernel.serializer_fields import METADATA_MAX_BYTES
 from merchants.endpoints import registration_problem
 from merchants.models import MUTABLE_FIELDS, MerchantAgent
 
@@ -21,6 +26,11 @@ class MerchantAgentForm(forms.ModelForm):
     capabilities = _tags()
     category_tags = _tags()
     regions = country_codes()
+    inventory_scope = ItemsField(
+        max_items=100,
+        help_text="What it stocks, one scope a line, e.g. “sku_prefix = TF-; region = US”.",
+    )
+    metadata = KeyValueField(max_bytes=METADATA_MAX_BYTES)
 
     class Meta:
         model = MerchantAgent
@@ -32,3 +42,15 @@ class MerchantAgentForm(forms.ModelForm):
         if problem:
             raise forms.ValidationError(f"The endpoint {problem}.")
         return endpoint
+
+    def clean_inventory_scope(self) -> list[Any]:
+        """Each scope is an object, as the API takes them."""
+        scopes: list[Any] = self.cleaned_data["inventory_scope"]
+        for number, scope in enumerate(scopes, start=1):
+            if not isinstance(scope, dict):
+                raise forms.ValidationError(
+                    "Scope %(number)d is not of the form “name = value; name = value”.",
+                    code="not_an_object",
+                    params={"number": number},
+                )
+        return scopes

@@ -10,24 +10,30 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from kernel.admin_display import ReadOnlyAdmin, Tile, changelist, console_tiles
+from kernel.admin_display import ReadOnlyAdmin, Tile, change_link, changelist, console_tiles
 from reporting.models import Click, Conversion
 from reporting.services.conversions import FLAG_REASONS
 
 
 @admin.register(Click)
 class ClickAdmin(ReadOnlyAdmin):
-    list_display = ("recommendation", "product", "channel", "clicked_at", "user_agent")
+    """A card's link followed: when, through which card (and so which product and channel),
+    from what browser. Not its client key: a keyed hash of the address, kept only to count a
+    client once per card."""
+
+    list_display = ("clicked_at", "recommendation", "product", "channel", "user_agent")
     list_select_related = ("recommendation__product",)
     list_filter = ("recommendation__channel",)
     search_fields = ("=recommendation__rec_id",)
     date_hierarchy = "clicked_at"
+    fields = ("recommendation", "product", "channel", "clicked_at", "user_agent", "referrer")
+    readonly_fields = fields
 
-    @admin.display(description="product")
-    def product(self, click: Click) -> str:
-        return str(click.recommendation.product)
+    @admin.display(description="product", ordering="recommendation__product")
+    def product(self, click: Click) -> SafeString:
+        return change_link(click.recommendation.product)
 
-    @admin.display(description="channel")
+    @admin.display(description="channel", ordering="recommendation__channel")
     def channel(self, click: Click) -> str:
         return click.recommendation.channel or "-"
 
@@ -45,7 +51,7 @@ class FlagReasonFilter(admin.SimpleListFilter):
     parameter_name = "reason"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [(flag, flag) for flag in FLAG_REASONS]
+        return [(flag, flag.replace("_", " ").capitalize()) for flag in FLAG_REASONS]
 
     def queryset(
         self, request: HttpRequest, queryset: QuerySet[Conversion]
@@ -122,7 +128,7 @@ class ConversionAdmin(ReadOnlyAdmin):
     def sale(self, conversion: Conversion) -> str:
         return f"{conversion.amount:,.2f} {conversion.currency}"
 
-    @admin.display(description="card (rec_id)", ordering="recommendation")
+    @admin.display(description="card (recommendation)", ordering="recommendation")
     def recommendation_link(self, conversion: Conversion) -> SafeString | str:
         return _change_link("admin:catalog_recommendation_change", conversion.recommendation_id)
 

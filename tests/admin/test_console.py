@@ -19,13 +19,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff(client, django_user_model):
-    user = django_user_model.objects.create_superuser("staff", "staff@gateway.test", "pw-not-used")
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
 def contest(client, trail_shoe):
     """Two merchants propose the same shoe for one intent; the cheaper, in-stock one wins."""
     ProductFactory(id=1002, title="Road Runner Shoe", price_usd=70)

@@ -1,7 +1,5 @@
 """Staff's view of webhook deliveries, attempts and probes: read-only records, two actions."""
 
-import json
-
 import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
@@ -10,6 +8,7 @@ from django.utils.html import escape
 from merchants.delivery import delivery_attempt
 from merchants.models import DeliveryStatus, HealthProbe, WebhookDelivery
 from tests.protocol import create_intent, fan_out, register
+from tests.support.forms import current_form_data
 from tests.support.receiver import Receiver
 
 pytestmark = pytest.mark.django_db
@@ -137,16 +136,9 @@ def test_a_new_endpoint_set_in_the_admin_re_enables_deliveries(staff, failed_del
     merchant.refresh_from_db()
     assert merchant.deliveries_disabled_at is not None
     change = reverse("admin:merchants_merchantagent_change", args=[merchant.pk])
-    form = staff.get(change).context["adminform"].form
-    data = {name: form.initial.get(name) for name in form.fields}
-    data = {key: ("" if value is None else value) for key, value in data.items()}
-    for name in ("subscription_tags", "capabilities", "regions", "category_tags"):
-        data[name] = "\n".join(form.initial[name])  # one item a line (kernel/admin_lists.py)
-    for name in ("inventory_scope", "a2a_capabilities", "metadata"):
-        data[name] = json.dumps(form.initial[name])
-    data["agent_endpoint"] = "http://127.0.0.1:9/new-hook"
+    data = current_form_data(staff.get(change).content.decode())
 
-    response = staff.post(change, data)
+    response = staff.post(change, {**data, "agent_endpoint": "http://127.0.0.1:9/new-hook"})
 
     assert response.status_code == 302, response.content
     merchant.refresh_from_db()

@@ -1,8 +1,7 @@
 """Every form of the staff console validates into messages: never a 500, never a raw
-constraint name; records only the API creates cannot be added; JSON is edited as JSON (lists of
-strings as text: tests/admin/test_string_lists.py) and related records are picked by search."""
+constraint name; records only the API creates cannot be added; related records are picked by
+search. JSON is never typed as JSON: tests/admin/test_string_lists.py, test_key_values.py."""
 
-import json
 import re
 
 import pytest
@@ -141,37 +140,6 @@ def test_a_negative_price_is_refused_beside_its_field(staff):
     assert re.search(r'class="errorlist"[^>]*id="id_price_usd_error"', page)
     product.refresh_from_db()
     assert product.price_usd == 20
-
-
-def test_json_fields_are_edited_indented_and_shown_indented(staff, client):
-    register(client, "shop-1", metadata={"tier": "gold", "contact": "ops"})
-    merchant = MerchantAgent.objects.get()
-    merchant_url = reverse("admin:merchants_merchantagent_change", args=[merchant.pk])
-    merchant_page = staff.get(merchant_url).content.decode()
-
-    editor = re.search(r'<textarea name="metadata"[^>]*>(.*?)</textarea>', merchant_page, re.S)
-    saved = staff.post(merchant_url, {**current_form_data(merchant_page), "metadata": "{not json"})
-
-    assert editor is not None
-    assert 'class="json-editor"' in editor.group(0)
-    assert json.loads(editor.group(1).replace("&quot;", '"')) == {"tier": "gold", "contact": "ops"}
-    assert "\n  &quot;tier&quot;" in editor.group(1)  # indented, one key a line
-    assert "gateway/json-editor.js" in merchant_page
-    assert "Enter a valid JSON." in saved.content.decode()
-
-
-def test_json_nested_past_the_apis_limit_is_a_form_error(staff, client):
-    register(client, "shop-1", metadata={"tier": "gold"})
-    merchant = MerchantAgent.objects.get()
-    url = reverse("admin:merchants_merchantagent_change", args=[merchant.pk])
-    data = current_form_data(staff.get(url).content.decode())
-
-    response = staff.post(url, {**data, "metadata": "[" * 100_000 + "]" * 100_000})
-
-    assert response.status_code == 200
-    assert "JSON must not nest deeper than 32 levels." in response.content.decode()
-    merchant.refresh_from_db()
-    assert merchant.metadata == {"tier": "gold"}
 
 
 def test_related_records_are_picked_by_search(staff):

@@ -21,13 +21,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff(client, django_user_model):
-    user = django_user_model.objects.create_superuser("staff", "staff@gateway.test", "pw-not-used")
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
 def creator():
     """A creator with three videos of two products, and a product of no video of theirs."""
     ProductFactory(id=1001, title="Trail Shoe", price_usd=Decimal("1299.00"))

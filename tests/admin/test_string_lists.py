@@ -18,13 +18,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff(client, django_user_model):
-    user = django_user_model.objects.create_superuser("staff", "staff@gateway.test", "pw-not-used")
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
 def product_url():
     ProductFactory(
         id=1001,
