@@ -227,6 +227,10 @@ SPECTACULAR_SETTINGS = spectacular_settings(PUBLIC_BASE_URL)
 
 # Bodies above 256 KB are refused with 413 before they are parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+# A form's fields (the staff console's): an object is edited as rows of two fields each, and a
+# merchant's metadata may hold thousands of small names within its 16 KB. The body's size above
+# still bounds what is read.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 10_000
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

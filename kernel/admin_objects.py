@@ -12,6 +12,7 @@ than the API takes, an object past its size) is named in the form's error, nothi
 and the rows are shown again as typed.
 """
 
+import contextlib
 import json
 import re
 from typing import Any
@@ -23,6 +24,7 @@ from django.utils.safestring import SafeString
 
 from kernel.admin_lists import StringListWidget
 from kernel.admin_values import read_value, write_value
+from kernel.jsonio import json_problem
 
 # Blank rows under an object's rows, for staff to add names without a script.
 BLANK_ROWS = 3
@@ -33,6 +35,25 @@ def _size(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
+def _write_name(name: str) -> str:
+    """A name as its cell shows it: as itself, or quoted as JSON when the cell would not keep it
+    (empty, spaces around it, a leading quote)."""
+    if name and name == name.strip() and not name.startswith('"'):
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _read_name(text: str) -> str:
+    """A name typed in a cell: the text without spaces around it, or a quoted JSON string."""
+    text = text.strip()
+    if text.startswith('"'):
+        with contextlib.suppress(ValueError):
+            name = json.loads(text)
+            if isinstance(name, str):
+                return name
+    return text
+
+
 class KeyValueWidget(forms.Widget):
     """Rows of two inputs, a name and a value (`metadata-key-0`, `metadata-value-0`, ...)."""
 
@@ -41,7 +62,7 @@ class KeyValueWidget(forms.Widget):
 
     def format_value(self, value: Any) -> list[tuple[str, str]]:
         if isinstance(value, dict):
-            return [(str(key), write_value(item)) for key, item in value.items()]
+            return [(_write_name(str(key)), write_value(item)) for key, item in value.items()]
         if isinstance(value, list):  # rows as typed, shown again beside their error
             return [(str(key), str(text)) for key, text in value]
         return []
@@ -69,8 +90,12 @@ class KeyValueWidget(forms.Widget):
         )
 
     def value_from_datadict(self, data: Any, files: Any, name: str) -> list[tuple[str, str]]:
-        pattern = re.compile(rf"{re.escape(name)}-key-(\d+)\Z")
-        numbers = sorted(int(m.group(1)) for key in data if (m := pattern.match(key)))
+        # Rows as the form numbers them (ASCII digits, no leading zero): any other name is no
+        # row of the form's.
+        pattern = re.compile(rf"{re.escape(name)}-key-(0|[1-9][0-9]{{0,5}})\Z")
+        numbers = sorted(
+            (m.group(1) for key in data if (m := pattern.match(key))), key=lambda n: (len(n), n)
+        )
         return [
             (data.get(f"{name}-key-{n}", ""), data.get(f"{name}-value-{n}", "")) for n in numbers
         ]
@@ -105,11 +130,11 @@ class KeyValueField(forms.Field):
             return value if value else self.empty
         result: dict[str, Any] = {}
         errors = []
-        for key, text in value:
-            key, text = str(key).strip(), str(text).strip()
-            if not key and not text:
+        for typed, text in value:
+            key, text = _read_name(str(typed)), str(text).strip()
+            if not typed.strip() and not text:
                 continue
-            if not key:
+            if not typed.strip():
                 errors.append(
                     ValidationError(
                         "The value “%(text)s” has no name.", code="no_name", params={"text": text}
@@ -133,6 +158,7 @@ class KeyValueField(forms.Field):
 
     def validate(self, value: Any) -> None:
         super().validate(value)
+        _storable(value)
         if self.max_bytes is not None and _size(value) > self.max_bytes:
             raise ValidationError(
                 "At most %(limit)s bytes as compact JSON, not %(size)s.",
@@ -149,6 +175,13 @@ class KeyValueField(forms.Field):
             return True
 
 
+def _storable(value: Any) -> None:
+    """Refuse what the API refuses and PostgreSQL cannot store (a NUL character)."""
+    problem = json_problem(value)
+    if problem:
+        raise ValidationError(problem, code="unstorable")
+
+
 def _about(name: str, exc: ValidationError) -> ValidationError:
     return ValidationError(
         "“%(name)s”: %(problem)s",
@@ -160,6 +193,7 @@ def _about(name: str, exc: ValidationError) -> ValidationError:
 # --- Lists, one item a line -------------------------------------------------------------------
 
 _OPENERS = {"[": "]", "{": "}"}
+_LINES = re.compile(r"\r\n|\r|\n")
 
 
 def _split(line: str, separator: str) -> list[str]:
@@ -194,13 +228,20 @@ def _read_item(line: str) -> Any:
     return item
 
 
-_PLAIN_NAME = re.compile(r'[^=;"\s](?:[^=;"\r\n]*[^=;"\s])?\Z')
+# What `_split` reads as structure: a name or value holding one is written quoted (or the whole
+# item as JSON), so that every line reads back as the item it was written from.
+_STRUCTURE = ';="[]{}'
+_PLAIN_NAME = re.compile(r'[^=;"\[\]{}\s](?:[^=;"\[\]{}\r\n]*[^=;"\[\]{}\s])?\Z')
 
 
 def _write_item(item: Any) -> str:
+    if item == "":
+        return '""'  # a blank line would be dropped
     if isinstance(item, dict) and item and all(_PLAIN_NAME.match(key) for key in item):
-        return "; ".join(f"{key} = {write_value(v, reserved=';=')}" for key, v in item.items())
-    return write_value(item, reserved=";=")
+        return "; ".join(
+            f"{key} = {write_value(v, reserved=_STRUCTURE)}" for key, v in item.items()
+        )
+    return write_value(item, reserved=_STRUCTURE)
 
 
 class ItemsWidget(StringListWidget):
@@ -229,7 +270,9 @@ class ItemsField(forms.Field):
         if isinstance(value, list):
             return value
         items, errors = [], []
-        for number, line in enumerate(str(value or "").splitlines(), start=1):
+        # Lines end at CR, LF or CRLF only: str.splitlines would also cut at characters that
+        # are text in JSON (U+2028, U+0085), splitting one item in two.
+        for number, line in enumerate(_LINES.split(str(value or "")), start=1):
             if not line.strip():
                 continue
             try:
@@ -242,6 +285,7 @@ class ItemsField(forms.Field):
 
     def validate(self, value: list[Any]) -> None:
         super().validate(value)
+        _storable(value)
         if len(value) > self.max_items:
             raise ValidationError(
                 "At most %(limit)d items, not %(count)d.",

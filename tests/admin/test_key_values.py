@@ -5,6 +5,7 @@ pages staff only view, every JSON value is a small table."""
 
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.contrib import admin
@@ -15,7 +16,7 @@ from django.urls import reverse
 
 from gateway.admin_forms import ConsoleForms
 from kernel.admin_lists import StringListField
-from kernel.admin_objects import ItemsField, KeyValueField
+from kernel.admin_objects import ItemsField, ItemsWidget, KeyValueField
 from kernel.admin_values import read_value, value_table, write_value
 from matching.models import Proposal
 from merchants.models import MerchantAgent
@@ -91,6 +92,69 @@ def test_saved_unchanged_the_objects_keep_their_exact_json(staff, merchant_url):
     ]
 
 
+# Values the API takes that read as structure, quotes or line ends in the console's text.
+AWKWARD_SCOPE = [
+    {"sku_prefix": "TF-[", "region": "US"},
+    {"note": 'size 5"', "region": "US"},
+    {"[a": 1, "b": "{"},
+    {" padded": "x", "": "empty name"},
+    {"nested": {"a": [1, "c;d"]}, "eq": "a = b"},
+    "",
+    "a\u2028b\x85c",
+    "a = b",
+    3,
+    None,
+    [1, "a"],
+]
+
+
+def test_a_list_reads_back_as_what_was_written():
+    field = ItemsField(max_items=100)
+
+    assert field.clean(ItemsWidget().format_value(AWKWARD_SCOPE)) == AWKWARD_SCOPE
+
+
+def test_saved_unchanged_awkward_values_keep_their_exact_json(staff):
+    metadata = {" tier": "gold", "tier": "silver", "n": "007", "q": '"quoted"'}
+    scope = [item for item in AWKWARD_SCOPE if isinstance(item, dict)]  # the API's kind
+    register(staff, "shop-2", metadata=metadata, inventory_scope=scope)
+    merchant = MerchantAgent.objects.get()
+    url = reverse("admin:merchants_merchantagent_change", args=[merchant.pk])
+
+    response = _post(staff, url)
+
+    assert response.status_code == 302, _errors(response)
+    merchant.refresh_from_db()
+    assert merchant.metadata == metadata
+    assert merchant.inventory_scope == scope
+
+
+def test_metadata_of_thousands_of_names_is_saved(staff):
+    metadata = {f"k{n}": n for n in range(1000)}  # 2,000 fields, within the 16 KB
+    register(staff, "shop-2", metadata=metadata)
+    merchant = MerchantAgent.objects.get()
+    url = reverse("admin:merchants_merchantagent_change", args=[merchant.pk])
+
+    response = _post(staff, url, **{"metadata-key-1000": "added", "metadata-value-1000": "1"})
+
+    assert response.status_code == 302, _errors(response)
+    merchant.refresh_from_db()
+    assert merchant.metadata == {**metadata, "added": 1}
+
+
+@pytest.mark.parametrize(
+    "name", ["metadata-key-" + "9" * 5000, "metadata-key-007", "metadata-key-٣"]
+)
+def test_fields_the_form_does_not_number_are_no_rows(staff, merchant_url, name):
+    data = {**current_form_data(staff.get(merchant_url).content.decode()), name: "forged"}
+    form = urlencode({**data, name.replace("key", "value"): "1"})  # a form as browsers send it
+
+    response = staff.post(merchant_url, form, content_type="application/x-www-form-urlencoded")
+
+    assert response.status_code == 302, _errors(response)
+    assert MerchantAgent.objects.get().metadata == {"tier": "gold"}
+
+
 def test_rows_are_changed_added_and_removed(staff, merchant_url):
     response = _post(
         staff,
@@ -139,6 +203,11 @@ def test_rows_are_changed_added_and_removed(staff, merchant_url):
             {"metadata-key-1": "big", "metadata-value-1": "x" * 17_000},
             "At most 16,384 bytes as compact JSON, not 17,024.",
         ),
+        (
+            {"metadata-key-1": "nul", "metadata-value-1": "a\x00b"},
+            "Strings must not contain NUL characters.",
+        ),
+        ({"inventory_scope": "region = U\x00S"}, "Strings must not contain NUL characters."),
         ({"inventory_scope": "sku_prefix = TF-\njust words"}, "Scope 2 is not of the form"),
         ({"inventory_scope": "a = {oops"}, "“line 1”: “{oops” starts as a list or object"),
     ],
