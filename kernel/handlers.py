@@ -126,7 +126,8 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
     page = Page(
         TITLES[404],
         [
-            f"No page of the gateway is at {request.path}.",
+            # Not the path itself: a crafted link would put its words on the gateway's page.
+            "The gateway has no page at this address.",
             "A link that led here may be out of date; a typed address may have a typo.",
         ],
     )
@@ -179,7 +180,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
             "or your browser refused this site's cookies.",
             "Open the page again and send the form once more; if it happens again, allow "
             "cookies for this site.",
-            f"The check said: {reason}." if reason else "",
+            f"The check said: {reason.rstrip('.')}." if reason else "",
         ],
         [Way("Open the page again", request.get_full_path())],
     )

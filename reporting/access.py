@@ -12,6 +12,7 @@ from collections.abc import Callable
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 
 from kernel.error_pages import Page, negotiated, prefers_page
 from kernel.handlers import error_body
@@ -38,7 +39,9 @@ def reports_access(view: View) -> View:
 
 def _sign_in(request: HttpRequest) -> HttpResponse:
     if prefers_page(request):
-        return redirect_to_login(request.get_full_path(), reverse("admin:login"))
+        response = redirect_to_login(request.get_full_path(), reverse("admin:login"))
+        patch_vary_headers(response, ["Accept"])  # programs are answered otherwise
+        return response
     message = (
         f"The supply reports are for signed-in staff with the permission {PERMISSION}; "
         f"programs read the same figures at {API}."

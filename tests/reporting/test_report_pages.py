@@ -218,6 +218,7 @@ def test_anonymous_visitors_are_sent_to_the_login_which_says_what_the_reports_ne
 
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/?next=/reports/")
+    assert "Accept" in response["Vary"]
     assert login.status_code == 200
     assert "The supply reports need a staff sign-in." in login.content.decode()
     assert "reporting.view_attribution_report" in login.content.decode()
