@@ -13,10 +13,12 @@ import shutil
 from dataclasses import dataclass, field
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.wait import WebDriverWait
 
 # The narrowest screen staff are expected to use: a common laptop.
@@ -140,6 +142,30 @@ def visit(driver: WebDriver, url: str, *, ready: str, timeout: float = 30) -> Fi
             f"titled {driver.title!r}:\n{shown[:1500]}\n{look(driver)}"
         ) from None
     return look(driver)
+
+
+def arrive(driver: WebDriver, page: WebElement, *, ready: str, timeout: float = 30) -> Findings:
+    """Wait for the page a click opened (the old page's `page` element gone, `ready` shown, its
+    load complete), and look at it. While the old document is torn down, asking after its
+    element may fail with an inspector error rather than "stale": such an answer is asked
+    again."""
+    wait = WebDriverWait(driver, timeout, ignored_exceptions=[WebDriverException])
+    wait.until(expected_conditions.staleness_of(page))
+    wait.until(
+        lambda d: (
+            d.execute_script("return document.readyState") == "complete"
+            and d.find_elements(By.CSS_SELECTOR, ready)
+        )
+    )
+    return look(driver)
+
+
+def follow(driver: WebDriver, link: str, *, ready: str) -> Findings:
+    """Click the link reading `link` (exactly), wait for the page it opens to show `ready`, and
+    look at that page."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.LINK_TEXT, link).click()
+    return arrive(driver, page, ready=ready)
 
 
 def look(driver: WebDriver) -> Findings:

@@ -11,33 +11,15 @@ from django.contrib.admin.utils import quote
 from django.urls import reverse
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.wait import WebDriverWait
 
 from catalog.models import Creator, Product, Video
 from matching.models import MatchSession
 from merchants.models import MerchantAgent, WebhookDelivery
-from tests.browser.pages import Findings, hidden_columns, look, visit
+from tests.browser.pages import Findings, arrive, follow, hidden_columns, visit
 from tests.factories import ProductFactory
 from tests.protocol import create_intent, fan_out, post, propose, register
 
 pytestmark = pytest.mark.browser
-
-
-def follow(driver: WebDriver, link: str, *, ready: str) -> Findings:
-    """Click the link reading `link` (exactly), wait for the page it opens to show `ready`, and
-    look at that page."""
-    page = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.LINK_TEXT, link).click()
-    wait = WebDriverWait(driver, 30)
-    wait.until(expected_conditions.staleness_of(page))
-    wait.until(
-        lambda d: (
-            d.execute_script("return document.readyState") == "complete"
-            and d.find_elements(By.CSS_SELECTOR, ready)
-        )
-    )
-    return look(driver)
 
 
 def _white_space(driver: WebDriver, selector: str) -> set[str]:
@@ -60,9 +42,7 @@ def _replace(driver: WebDriver, name: str, text: str) -> None:
 def _save_and_continue(driver: WebDriver) -> Findings:
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.NAME, "_continue").click()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(page))
-    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#content-main"))
-    return look(driver)
+    return arrive(driver, page, ready="#content-main")
 
 
 def _lists_as_text(driver: WebDriver, names: tuple[str, ...]) -> dict[str, str]:

@@ -13,12 +13,8 @@ from django.conf import settings
 from django.contrib.auth.models import Permission
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
-from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.browser.pages import Findings, look, visit
-from tests.browser.test_admin_records import follow
+from tests.browser.pages import Findings, arrive, follow, visit
 from tests.reporting.conftest import SUPPLY_KEY
 
 pytestmark = pytest.mark.browser
@@ -130,7 +126,7 @@ def test_the_reports_send_a_visitor_to_a_sign_in_that_says_what_they_need(
     browser.find_element(By.NAME, "password").send_keys("pw-analyst")
     page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    reports = visit_after(browser, page, ready=".panel")
+    reports = arrive(browser, page, ready=".panel")
 
     assert login.clean, str(login)
     assert "The supply reports need a staff sign-in." in note
@@ -151,7 +147,7 @@ def test_a_form_whose_token_is_gone_explains_and_leads_back_to_it(
     browser.find_element(By.NAME, "password").send_keys("pw-root")
     page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    refused = visit_after(browser, page, ready="section.error")
+    refused = arrive(browser, page, ready="section.error")
     heading = browser.find_element(By.TAG_NAME, "h1").text
 
     again = follow(browser, "Open the page again", ready="#login-form")
@@ -159,7 +155,7 @@ def test_a_form_whose_token_is_gone_explains_and_leads_back_to_it(
     browser.find_element(By.NAME, "password").send_keys("pw-root")
     page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    console = visit_after(browser, page, ready="#content-main")
+    console = arrive(browser, page, ready="#content-main")
 
     assert _clean_but_its_status(refused, 403).clean, str(refused)
     assert heading == "This form has expired"
@@ -188,12 +184,3 @@ def test_an_unknown_address_and_a_bug_are_pages_leading_home(
     assert shown == heading
     assert home.clean, str(home)
     assert _as_a_program(live_server.url + path)[0] == status
-
-
-def visit_after(driver: WebDriver, page: WebElement, *, ready: str) -> Findings:
-    """Wait for the page a form's submission opens (the old `page` gone, `ready` shown), and
-    look at it."""
-    wait = WebDriverWait(driver, 30)
-    wait.until(expected_conditions.staleness_of(page))
-    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ready))
-    return look(driver)
