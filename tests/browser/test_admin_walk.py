@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from selenium.webdriver.chrome.webdriver import WebDriver
 
+from matching.models import MatchSession
 from merchants.models import HealthProbe, MerchantAgent, ProbeTrigger
 from tests.browser.pages import hidden_columns, visit
 from tests.protocol import create_intent, fan_out, post, propose, register
@@ -209,3 +210,27 @@ def test_the_checks_see_a_broken_word_and_json(staff_browser, live_server):
 
     assert staff_browser.execute_script(BROKEN_WORDS_JS) != []
     assert staff_browser.execute_script(RAW_JSON_JS) == ["td: {}"]
+
+
+def test_a_proposal_id_of_any_digits_stays_on_one_line_in_a_ranking(
+    staff_browser, live_server, every_record
+):
+    session = MatchSession.objects.first()
+    assert session is not None
+    url = reverse("admin:matching_matchsession_change", args=[quote(session.pk)])
+    visit(staff_browser, live_server.url + url, ready="table.ranking")
+
+    # Ids are random: each hex digit 24 times over stands for the widest one an id can draw.
+    lines = staff_browser.execute_script(
+        """
+        const link = document.querySelector("table.ranking td:nth-child(2) a");
+        const lines = {};
+        for (const digit of "0123456789abcdef") {
+          link.textContent = "prp_" + digit.repeat(24);
+          lines[digit] = link.getClientRects().length;
+        }
+        return lines;
+        """
+    )
+
+    assert set(lines.values()) == {1}, lines
