@@ -9,6 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from kernel.error_pages import prefers_page
 from kernel.handlers import handler404
 
 # The guides in the order a newcomer reads them; any other guide of docs/ follows.
@@ -34,11 +35,7 @@ ENTRY_POINTS = [
 def landing(request: HttpRequest) -> HttpResponse:
     if request.method not in ("GET", "HEAD"):
         return handler404(request)  # as the guides: `/` is read, never written to
-    try:
-        wants_html = request.get_preferred_type(["application/json", "text/html"]) == "text/html"
-    except ValueError:  # an Accept range Django cannot read: the JSON index, as to a program
-        wants_html = False
-    if not wants_html:
+    if not prefers_page(request):  # the JSON index, as error pages choose (kernel/error_pages.py)
         response: HttpResponse = JsonResponse(index())
         response["Vary"] = "Accept"
         return response
