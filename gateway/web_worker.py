@@ -44,7 +44,6 @@ that fails on the upgrade of uvicorn (or uvicorn_worker) that changes them.
 """
 
 import asyncio
-import ipaddress
 import logging
 import sys
 from collections import Counter
@@ -56,6 +55,7 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
 from gateway import web_config
+from kernel.clients import client_network
 
 logger = logging.getLogger("uvicorn.error")
 
@@ -259,17 +259,6 @@ class GatewayWorker(UvicornWorker):
 
 
 def client_of(address: tuple[str, int] | None) -> str | None:
-    """The client a connection from `address` counts against: its IP address, or the /64 of an
-    IPv6 one (one host's usual share, whose addresses it may pick at will); an IPv4 address
-    mapped into IPv6 is that IPv4 address. None for a Unix socket's peer."""
-    if not address:
-        return None
-    try:
-        ip = ipaddress.ip_address(address[0].split("%", 1)[0])
-    except ValueError:
-        return address[0]
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
+    """The client a connection from `address` counts against (kernel/clients.py: an IP address,
+    or an IPv6 address's /64); None for a Unix socket's peer."""
+    return client_network(address[0]) if address else None

@@ -9,6 +9,7 @@ from redis.exceptions import RedisError
 from rest_framework.throttling import ScopedRateThrottle
 
 from kernel import metrics
+from kernel.clients import client_network, network_address
 
 logger = logging.getLogger(__name__)
 
@@ -22,16 +23,18 @@ THROTTLED = metrics.counter(
 
 
 def client_address(request: Any) -> str:
-    """The client's address as the throttles identify it (X-Forwarded-For only through
-    TRUSTED_PROXY_COUNT proxies)."""
-    return str(ScopedRateThrottle().get_ident(request))
+    """The client a request counts against, as the throttles identify it: its address
+    (X-Forwarded-For only through TRUSTED_PROXY_COUNT proxies), an IPv6 address's /64 as one
+    client (kernel/clients.py)."""
+    return str(ScopeThrottle().get_ident(request))
 
 
 def login_address(request: Any) -> str | None:
-    """The staff login's client (django-axes' AXES_CLIENT_IP_CALLABLE) as the throttles find it;
-    None for a login made in process, which names no address (Django's `force_login`)."""
-    ident = ScopedRateThrottle().get_ident(request)
-    return str(ident) if ident else None
+    """The staff login's client (django-axes' AXES_CLIENT_IP_CALLABLE) as the throttles find it,
+    an IPv6 /64 as its first address (axes keeps an IP address); None for a login made in
+    process, which names no address (Django's `force_login`)."""
+    ident = client_address(request)
+    return network_address(ident) if ident else None
 
 
 class ScopeThrottle(ScopedRateThrottle):
@@ -39,6 +42,10 @@ class ScopeThrottle(ScopedRateThrottle):
 
     Rates are read at request time so that `THROTTLE_RATES` overrides in tests apply.
     """
+
+    def get_ident(self, request: Any) -> str:
+        """The client's address as DRF finds it (TRUSTED_PROXY_COUNT), an IPv6 /64 as one."""
+        return client_network(super().get_ident(request) or "")
 
     def get_rate(self) -> str | None:
         rates: Mapping[str, str | None] = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]

@@ -8,7 +8,6 @@ makes one address several clients (40 user agents from one address are one click
 
 import hashlib
 import hmac
-import ipaddress
 import re
 from datetime import timedelta
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
@@ -17,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from catalog.models import Recommendation
+from kernel.clients import client_network
 from kernel.errors import (
     CARD_NOT_FOUND,
 )
@@ -45,21 +45,6 @@ CRAWLER = re.compile(
     r"whatsapp|skypeuripreview|headlesschrome|lighthouse|pingdom|uptime|monitor",
     re.IGNORECASE,
 )
-
-
-def client_network(address: str) -> str:
-    """The client an address stands for: an IPv4 address itself, an IPv6 address's /64 (one
-    subscriber's network, where a host picks any of 2**64 addresses at will); an IPv4-mapped
-    IPv6 address is its IPv4 address. Anything else is kept as written."""
-    try:
-        ip = ipaddress.ip_address(address.strip())
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
 
 
 def client_key(address: str) -> str:

@@ -251,6 +251,20 @@ def test_a2a_answers_json_rpc_with_its_throttle_error_and_retry_after(bounded):
     assert error["data"]["error"] == "throttled"
 
 
+def test_a2a_callers_of_one_ipv6_64_share_one_allowance(bounded):
+    request = {"jsonrpc": "2.0", "id": 7, "method": "GetTask", "params": {"id": "nope"}}
+
+    def ask(address: str) -> int:
+        headers = {"X-Forwarded-For": address, "Content-Type": "application/json"}
+        return bounded.request("POST", "/a2a/jsonrpc", orjson.dumps(request), headers).status
+
+    one_host = [ask(f"2001:db8:a2a:1::{n + 1:x}") for n in range(ALLOWANCE + 1)]
+    neighbour = ask("2001:db8:a2a:2::1")
+
+    assert one_host == [200] * ALLOWANCE + [429]  # a new address of the /64 is no new caller
+    assert neighbour == 200
+
+
 def test_a2a_answers_http_json_with_its_binding_error_when_throttled(bounded):
     address = {"X-Forwarded-For": "192.0.2.21"}
 
