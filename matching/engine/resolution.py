@@ -96,14 +96,20 @@ Answer with exactly one JSON object and nothing else, with these keys:
 # tag name, spaced or not, in any case or script.
 _OPEN = r"(?:[<\u2039\u3008\u27e8\u276e\u276c\u29fc\u227a\u22b0]|&lt;?|&#0*60;?|&#x0*3c;?)"
 _CLOSE = r"(?:[>\u203a\u3009\u27e9\u276f\u276d\u29fd\u227b\u22b1]|&gt;?|&#0*62;?|&#x0*3e;?)"
-_SLASHES = r"[\s/\\\u2044\u2215\u29f8]*"
+_SLASH = r"[\s/\\\u2044\u2215\u29f8]"
+_SLASHES = _SLASH + "*"
 _NAME = r"i\s*n\s*t\s*e\s*n\s*t"
+# A match that may begin with slashes or blanks is tried only where a run of them begins: tried
+# inside the run as well, each of its places would scan the rest of the run again, a cost that
+# grows with the square of its length. Any match starting inside a run starts at the run's
+# first character too, so the lookbehind changes nothing of what is matched.
+_RUN_START = rf"(?<!{_SLASH})"
 _NEAR_DELIMITER = re.compile(
     # Any tag: `<intent>`, `</intent/>`, `< /INTENT >`, a Cyrillic look-alike, `</system>`.
     rf"{_OPEN}{_SLASHES}[^\W\d_][^\W\d]{{0,30}}(?:\s+[^\W\d]{{1,30}}){{0,2}}{_SLASHES}{_CLOSE}"
     # The delimiter's name beside one bracket or a slash: `</intent`, `/intent>`, `intent/>`.
-    rf"|{_OPEN}{_SLASHES}{_NAME}{_SLASHES}{_CLOSE}?|{_SLASHES}{_NAME}{_SLASHES}{_CLOSE}"
-    rf"|/+\s*{_NAME}",
+    rf"|{_OPEN}{_SLASHES}{_NAME}{_SLASHES}{_CLOSE}?|{_RUN_START}{_SLASHES}{_NAME}{_SLASHES}{_CLOSE}"
+    rf"|(?<!/)/+\s*{_NAME}",
     re.IGNORECASE,
 )
 

@@ -1,8 +1,13 @@
 """What the engine reads (matching/engine/resolution.py): the shopper's text inside `<intent>`
 delimiters that nothing in the text can close or imitate, however it is spelled. Checked on what
-the scripted engine received through litellm's real HTTP path."""
+the scripted engine received through litellm's real HTTP path. Text made to slow the cleaning
+down costs what plain words of its length cost (a ratio of CPU times, never a duration)."""
+
+import time
 
 import pytest
+
+from matching.engine.resolution import MAX_INTENT_CHARS, contained
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +56,43 @@ def test_the_shoppers_own_comparisons_and_quotes_reach_the_engine(client, shelf,
     assert client.get("/v1/recommend", {"intent": text}).status_code == 200
 
     assert engine.calls[0].body["messages"][-1]["content"] == f"<intent>\n{text}\n</intent>"
+
+
+def _cost_s(text: str) -> float:
+    """The least CPU time `contained(text)` took over several rounds (the least is the cost
+    itself, whatever else the machine was doing)."""
+    rounds = []
+    for _ in range(7):
+        started = time.process_time()
+        for _ in range(10):
+            contained(text)
+        rounds.append(time.process_time() - started)
+    return min(rounds)
+
+
+@pytest.mark.parametrize(
+    "pathological",
+    [
+        "/" * MAX_INTENT_CHARS,
+        "<" + "/" * (MAX_INTENT_CHARS - 1),
+        ("/ " * MAX_INTENT_CHARS)[:MAX_INTENT_CHARS],
+        ("\u2215 " * MAX_INTENT_CHARS)[:MAX_INTENT_CHARS],
+        "\\" * MAX_INTENT_CHARS,
+        ("<" * 250 + "intent>" * 250)[:MAX_INTENT_CHARS],
+    ],
+    ids=[
+        "slashes",
+        "bracket-then-slashes",
+        "slash-space",
+        "division-slash-space",
+        "backslashes",
+        "nested-tags",
+    ],
+)
+def test_text_built_to_make_the_cleaning_slow_costs_what_words_of_its_length_cost(pathological):
+    words = ("waterproof trail running shoes for women " * MAX_INTENT_CHARS)[:MAX_INTENT_CHARS]
+    assert len(pathological) == len(words)
+
+    ratio = _cost_s(pathological) / _cost_s(words)
+
+    assert ratio <= 3, f"{ratio:.1f} times the cost of plain words"
