@@ -98,6 +98,12 @@ def _mint(session: MatchSession, proposal_id: str, request_id: str | None) -> Ma
         return session.tokens.get(proposal_id=proposal_id)
 
 
+def _decided(intent_id: str) -> bool:
+    """Whether a session of the intent is accepted: its demand side has decided, and a
+    confirmation that binds nothing is no longer taken anywhere on the intent."""
+    return MatchSession.objects.filter(intent_id=intent_id, status=MatchStatus.ACCEPTED).exists()
+
+
 def _recorded(
     token: MatchToken, now: datetime, accepted_by: MerchantAgent | None, confirmed_by: str
 ) -> None:
@@ -115,8 +121,9 @@ def _confirm(
 ) -> MatchToken:
     """Confirm `token`. A `binding` confirmation accepts the match: the session is accepted,
     the proposal too, and the session's other tokens (confirmed without binding or not) are
-    superseded. Any other is recorded on the token alone (`confirmed_by`), changes nothing
-    else, and gives way to the demand side's."""
+    superseded, and so are the tokens of the intent's other sessions confirmed without binding.
+    Any other is recorded on the token alone (`confirmed_by`), changes nothing else, and gives
+    way to the demand side's: once that is made, anywhere on the intent, it is refused."""
     now = timezone.now()
     if token.acceptance_state == AcceptanceState.ACCEPTED and (
         session.status == MatchStatus.ACCEPTED or not binding
@@ -125,6 +132,7 @@ def _confirm(
     if (
         session.status == MatchStatus.ACCEPTED
         or token.acceptance_state == AcceptanceState.SUPERSEDED
+        or (not binding and _decided(session.intent_id))
     ):
         raise _already_accepted()
     if token.expires_at <= now:
@@ -136,6 +144,18 @@ def _confirm(
     session.tokens.exclude(pk=token.pk).filter(
         acceptance_state__in=(AcceptanceState.ISSUED, AcceptanceState.ACCEPTED)
     ).update(
+        acceptance_state=AcceptanceState.SUPERSEDED,
+        accepted_at=None,
+        accepted_by=None,
+        confirmed_by=None,
+    )
+    # The intent's other sessions may hold tokens confirmed without binding (a rival's, an
+    # anonymous one): the demand side has decided, and they read so.
+    MatchToken.objects.filter(
+        intent_id=session.intent_id,
+        acceptance_state=AcceptanceState.ACCEPTED,
+        session__status=MatchStatus.OPEN,
+    ).exclude(session=session).update(
         acceptance_state=AcceptanceState.SUPERSEDED,
         accepted_at=None,
         accepted_by=None,

@@ -122,3 +122,45 @@ def test_an_anonymous_confirmation_pins_nothing_past_retention(client, market):
         market["intent"]["intent_id"]
     }
     assert set(MatchToken.objects.values_list("match_token_id", flat=True)) == {decided}
+
+
+def test_once_the_demand_side_decides_a_rivals_token_of_another_session_reads_superseded(
+    client, market
+):
+    intent_id = market["intent"]["intent_id"]
+    rival_session = _session(client, intent_id)
+    rival_token = _minted(client, rival_session, market["weak"]["proposal_id"])
+    anonymous_token = _minted(client, rival_session, market["good"]["proposal_id"])
+    assert (
+        _confirm(client, rival_session, rival_token, merchant=market["slow"].token).status_code
+        == 200
+    )
+    assert _confirm(client, rival_session, anonymous_token).status_code == 200
+    session_id = _session(client, intent_id)
+    chosen = _minted(client, session_id, market["good"]["proposal_id"])
+
+    decided = _confirm(client, session_id, chosen, demand=market["demand_token"])
+
+    assert decided.status_code == 200
+    for token_id in (rival_token, anonymous_token):
+        read = client.get(f"/v1/match-tokens/{token_id}").json()["match_token"]
+        assert read["acceptance_state"] == "superseded"
+        assert read["confirmed_by"] is None
+        assert read["accepted_at"] is None
+    assert MatchSession.objects.get(pk=rival_session).status == "open"  # decided elsewhere
+
+
+def test_after_the_demand_side_decides_no_confirmation_binding_nothing_is_taken(client, market):
+    intent_id = market["intent"]["intent_id"]
+    session_id = _session(client, intent_id)
+    chosen = _minted(client, session_id, market["good"]["proposal_id"])
+    assert _confirm(client, session_id, chosen, demand=market["demand_token"]).status_code == 200
+    other = _session(client, intent_id)
+    late = _minted(client, other, market["weak"]["proposal_id"])
+
+    rival = _confirm(client, other, late, merchant=market["slow"].token)
+    anonymous = _confirm(client, other, late)
+
+    assert rival.status_code == anonymous.status_code == 409
+    assert rival.json()["error"] == "match_already_accepted"
+    assert MatchToken.objects.get(pk=late).acceptance_state == "issued"
