@@ -29,9 +29,10 @@ CELERY_RUN_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace
 
 LOG_FORMATS = ("text", "json")
 # What third parties attach to a record that a JSON line leaves out: Django's request object
-# (written out, its path with the query string: a recommend's words) and Celery's `data` (a
-# task's arguments, its traceback again).
-LEFT_OUT = ("request", "data")
+# (written out, its path with the query string: a recommend's words), Celery's `data` (a
+# task's arguments, its traceback again) and uvicorn's `color_message` (the message again, with
+# a terminal's colour codes in it).
+LEFT_OUT = ("request", "data", "color_message")
 
 
 def log_format(value: str) -> str:

@@ -142,6 +142,10 @@ def test_the_web_role_writes_no_access_line_and_no_query_string(form, tmp_path, 
     if form == "json":
         assert all(line.startswith("{") for line in log.splitlines())
         assert all(orjson.loads(line)["level"] for line in log.splitlines())
+        # Nor colour escaped into JSON: uvicorn's lines carry the message again, coloured.
+        assert "Started server process" in log
+        assert "\\u001b" not in log
+        assert not any("color_message" in orjson.loads(line) for line in log.splitlines())
 
 
 def test_refused_anonymous_input_is_a_warning_without_a_traceback(
