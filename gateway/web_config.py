@@ -54,6 +54,11 @@ MAX_CONNECTIONS_PER_CLIENT = bounded_int(
     "WEB_MAX_CONNECTIONS_PER_CLIENT", max(1, worker_connections // 10), 1, worker_connections
 )
 
+# No control socket (gunicornc): gunicorn makes one path per user for every master
+# (~/.gunicorn/gunicorn.ctl), so the last gateway started took it, and a command meant for one
+# gateway reached another. The master answers signals as before (HUP, TTIN, TTOU, TERM).
+control_socket_disable = True
+
 # With LOG_FORMAT=json, gunicorn's and uvicorn's lines are JSON objects too (the gateway's own
 # follow gateway/settings.py LOGGING).
 if log_format(env.str("LOG_FORMAT", default="text")) == "json":

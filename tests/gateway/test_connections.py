@@ -17,6 +17,7 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -40,8 +41,16 @@ def engine() -> Iterator[ScriptedEngine]:
 
 
 @pytest.fixture(scope="module")
-def web(tmp_path_factory, django_db_setup, django_db_blocker, engine) -> Iterator[WebServer]:
+def home(tmp_path_factory) -> Path:
+    """The web role's home directory, where gunicorn would make its control socket."""
+    return tmp_path_factory.mktemp("home")
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory, django_db_setup, django_db_blocker, engine, home) -> Iterator[WebServer]:
     env = {
+        "HOME": str(home),
+        "XDG_RUNTIME_DIR": str(home),
         "WEB_HEADER_TIMEOUT_S": str(HEADER_TIMEOUT_S),
         "WEB_BODY_TIMEOUT_S": str(BODY_TIMEOUT_S),
         "WEB_KEEPALIVE_S": str(KEEPALIVE_S),
@@ -375,6 +384,13 @@ def test_2000_idle_bodies_from_one_address_leave_another_client_served(tmp_path,
 def test_a_client_is_its_address_or_its_ipv6_64(address, client):
     assert client_of((address, 40_000)) == client
     assert client_of(None) is None  # a Unix socket's peer: no share
+
+
+def test_the_web_role_makes_no_control_socket_another_gateway_could_take(web, home):
+    # gunicorn's is one path a user (~/.gunicorn/gunicorn.ctl, or under XDG_RUNTIME_DIR): the
+    # last master started would take it from the others.
+    assert web.get("/healthz").status == 200
+    assert [path.name for path in home.rglob("*")] == []
 
 
 def test_the_web_role_names_the_address_it_listens_at_and_starts_quietly(web):
