@@ -49,6 +49,9 @@ limit_request_field_size = bounded_int("WEB_MAX_HEADER_BYTES", 8190, 256, 1_048_
 limit_request_fields = bounded_int("WEB_MAX_HEADERS", 100, 10, 32_768)
 HEADER_TIMEOUT_S = bounded("WEB_HEADER_TIMEOUT_S", 10.0, 0.5, 300, " seconds")
 BODY_TIMEOUT_S = bounded("WEB_BODY_TIMEOUT_S", 30.0, 0.5, 600, " seconds")
+# Seconds a client has to take an answer's bytes the kernel could not take at once (nginx
+# `send_timeout`): past them the connection is dropped and what was kept for it freed.
+SEND_TIMEOUT_S = bounded("WEB_SEND_TIMEOUT_S", 30.0, 0.5, 600, " seconds")
 # A client's share is at most the worker's connections.
 MAX_CONNECTIONS_PER_CLIENT = bounded_int(
     "WEB_MAX_CONNECTIONS_PER_CLIENT", max(1, worker_connections // 10), 1, worker_connections

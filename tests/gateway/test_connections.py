@@ -1,8 +1,9 @@
-"""What one client can hold of a web worker (gateway/web_worker.py, gateway/web_config.py),
+"""What one client can hold of a web worker (gateway/web_protocol.py, gateway/web_config.py),
 through the Procfile's `web` role on loopback and raw sockets: a head must arrive whole within
 the header timeout and a body within the body timeout, an idle connection is closed, oversized or
-overlong heads are refused, and connections past the limit, or past a client's share of it, are
-turned away; and the role names the address it listens at as it starts. The timeouts are
+overlong heads are refused, and connections past a client's share are turned away; and the role
+names the address it listens at as it starts. A full worker: tests/gateway/test_full_worker.py;
+clients that do not read their answers: tests/gateway/test_slow_readers.py. The timeouts are
 lowered through the server's environment; every wait below is a bound, never a measurement.
 
 These tests are the canary of the worker's overrides of uvicorn's HttpToolsProtocol, which is no
@@ -12,8 +13,6 @@ proxy's own are shown in tests/gateway/test_nginx.py."""
 
 import contextlib
 import re
-import resource
-import socket
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -21,9 +20,20 @@ from pathlib import Path
 
 import pytest
 
-from gateway.web_worker import client_of
 from tests.support.engine import ScriptedEngine
-from tests.support.web import Answer, WebServer
+from tests.support.sockets import (
+    WAIT_S,
+    connect,
+    free_one_and_ask,
+    head,
+    open_files,
+    outcome,
+    post_head,
+    read_response,
+    read_until_closed,
+    status_of,
+)
+from tests.support.web import WebServer
 from tests.support.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,7 +41,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HEADER_TIMEOUT_S = 1
 BODY_TIMEOUT_S = 1
 KEEPALIVE_S = 1
-WAIT_S = 10  # far past either timeout: how long a test waits for the server to act
 
 
 @pytest.fixture(scope="module")
@@ -62,48 +71,8 @@ def web(tmp_path_factory, django_db_setup, django_db_blocker, engine, home) -> I
         yield server
 
 
-def connect(web: WebServer, source: str = "127.0.0.1") -> socket.socket:
-    """A connection from the loopback address `source` (all of 127.0.0.0/8 is loopback)."""
-    sock = socket.create_connection(("127.0.0.1", web.port), WAIT_S, (source, 0))
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return sock
-
-
-def read_until_closed(sock: socket.socket) -> bytes:
-    """Everything the server sends until it closes the connection (a socket timeout, past
-    WAIT_S, fails the test: the server kept the connection)."""
-    received = b""
-    while chunk := sock.recv(65_536):
-        received += chunk
-    return received
-
-
-def read_response(sock: socket.socket) -> bytes:
-    """One whole answer (its head, then Content-Length bytes of body), leaving the connection."""
-    received = b""
-    while b"\r\n\r\n" not in received:
-        received += sock.recv(65_536)
-    head, _, body = received.partition(b"\r\n\r\n")
-    length = next(
-        int(line.split(b":")[1])
-        for line in head.lower().split(b"\r\n")
-        if line.startswith(b"content-length:")
-    )
-    while len(body) < length:
-        body += sock.recv(65_536)
-    return head + b"\r\n\r\n" + body
-
-
-def status_of(answer: bytes) -> int:
-    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else 0
-
-
-def head(*lines: bytes) -> bytes:
-    return b"\r\n".join([b"GET /healthz HTTP/1.1", b"Host: localhost", *lines, b"", b""])
-
-
 def test_a_client_that_trickles_its_headers_is_disconnected_within_the_header_timeout(web):
-    sock = connect(web)
+    sock = connect(web.port)
     sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
     deadline = time.monotonic() + WAIT_S
     answer = b""
@@ -120,12 +89,12 @@ def test_a_client_that_trickles_its_headers_is_disconnected_within_the_header_ti
 
 
 def test_a_connection_that_sends_nothing_is_closed_within_the_header_timeout(web):
-    with connect(web) as sock:
+    with connect(web.port) as sock:
         assert read_until_closed(sock) == b""
 
 
 def test_an_idle_keep_alive_connection_is_closed_after_the_idle_timeout(web):
-    with connect(web) as sock:
+    with connect(web.port) as sock:
         sock.sendall(head())
         answer = read_until_closed(sock)  # the answer, then the close once it idled
 
@@ -134,7 +103,7 @@ def test_an_idle_keep_alive_connection_is_closed_after_the_idle_timeout(web):
 
 
 def test_a_connection_kept_alive_serves_another_request_within_the_idle_timeout(web):
-    with connect(web) as sock:
+    with connect(web.port) as sock:
         sock.sendall(head())
         first = read_response(sock)
         sock.sendall(head(b"Connection: close"))
@@ -153,7 +122,7 @@ def test_a_connection_kept_alive_serves_another_request_within_the_idle_timeout(
     ],
 )
 def test_heads_past_the_bounds_are_refused_and_the_connection_closed(web, lines, status):
-    with connect(web) as sock:
+    with connect(web.port) as sock:
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # refused on the way
             sock.sendall(head(*lines, b"Connection: close") if status == 200 else head(*lines))
         answer = read_until_closed(sock)
@@ -163,7 +132,7 @@ def test_heads_past_the_bounds_are_refused_and_the_connection_closed(web, lines,
 
 def test_a_header_trickled_past_its_bound_is_refused_before_it_ends(web):
     sent = 0
-    with connect(web) as sock:
+    with connect(web.port) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ")
         try:
             for _ in range(200):  # 3.2 MB, unless refused on the way
@@ -182,7 +151,7 @@ def test_a_header_trickled_past_its_bound_is_refused_before_it_ends(web):
 
 
 def test_a_request_target_past_its_bound_is_refused(web):
-    with connect(web) as sock:
+    with connect(web.port) as sock:
         sock.sendall(
             b"GET /v1/cards/rec_" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n"
         )
@@ -191,49 +160,8 @@ def test_a_request_target_past_its_bound_is_refused(web):
     assert status_of(answer) == 414
 
 
-def free_one_and_ask(web: WebServer, held: list[socket.socket]) -> Answer:
-    """Closes one of the `held` connections, then asks until the freed place is taken again."""
-    held.pop().close()
-    deadline = time.monotonic() + WAIT_S
-    while (answer := web.get("/healthz", timeout=WAIT_S)).status != 200:
-        assert time.monotonic() < deadline, "a freed place was never taken again"
-        time.sleep(0.1)
-    return answer
-
-
-def test_connections_past_the_limit_are_refused_at_once(tmp_path, django_db_blocker):
-    limit = 4
-    env = {
-        "WEB_MAX_CONNECTIONS": str(limit),
-        "WEB_MAX_CONNECTIONS_PER_CLIENT": str(limit),
-        "WEB_HEADER_TIMEOUT_S": "60",
-    }
-    with django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
-        held = [connect(web) for _ in range(limit)]
-        try:
-            # The worker accepts them as they come: a connection past them is answered 503
-            # before it asks anything, and closed.
-            with connect(web) as extra:
-                refused = read_until_closed(extra)
-            answer = free_one_and_ask(web, held)
-        finally:
-            for sock in held:
-                sock.close()
-
-    assert status_of(refused) == 503
-    assert b"Too many connections." in refused
-    assert answer.status == 200
-
-
-def post_head(length: int) -> bytes:
-    return (
-        b"POST /v1/match HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-        b"Content-Length: %d\r\n\r\n" % length
-    )
-
-
 def test_a_body_that_stops_arriving_is_answered_408_and_closed_within_the_body_timeout(web):
-    with connect(web) as sock:
+    with connect(web.port) as sock:
         sock.sendall(post_head(2000) + b'{"intent": ')
         answer = read_until_closed(sock)  # a socket timeout, past WAIT_S, fails the test
 
@@ -242,7 +170,7 @@ def test_a_body_that_stops_arriving_is_answered_408_and_closed_within_the_body_t
 
 
 def test_a_body_trickled_past_the_body_timeout_is_answered_408(web):
-    sock = connect(web)
+    sock = connect(web.port)
     sock.sendall(post_head(2000))
     deadline = time.monotonic() + WAIT_S
     with sock:
@@ -260,7 +188,7 @@ def test_a_body_trickled_past_the_body_timeout_is_answered_408(web):
 
 def test_a_body_sent_in_parts_within_the_body_timeout_is_read_whole(web):
     body = b'{"intent": "trail running shoes"}'
-    with connect(web) as sock:
+    with connect(web.port) as sock:
         sock.sendall(post_head(len(body)) + body[:10])
         time.sleep(BODY_TIMEOUT_S / 4)
         sock.sendall(body[10:])
@@ -277,7 +205,7 @@ def test_a_request_pipelined_behind_a_slow_one_has_its_body_deadline_once_its_tu
     body = b'{"intent": "trail running shoes"}'
     engine.hold()  # the first request waits on the engine, past the body timeout
     try:
-        with connect(web) as sock:
+        with connect(web.port) as sock:
             sock.sendall(b"GET /v1/recommend?intent=rain+boots HTTP/1.1\r\nHost: localhost\r\n\r\n")
             wait_until(lambda: engine.calls_count == 1, what="the first request to be served")
             # The second, pipelined: its body's end comes once the server has paused reading.
@@ -301,28 +229,19 @@ def test_a_request_pipelined_behind_a_slow_one_has_its_body_deadline_once_its_tu
     assert b"Required fields are missing: intent_id." in answers
 
 
-def outcome(sock: socket.socket) -> int | str:
-    """The status a held connection was answered, or `reset`: refused before its request was
-    read, the kernel may reset the connection rather than deliver the answer."""
-    try:
-        return status_of(read_until_closed(sock))
-    except ConnectionResetError:
-        return "reset"
-
-
 def test_a_client_past_its_share_is_refused_at_once_while_others_are_served(
     tmp_path, django_db_blocker
 ):
     share = 4
     env = {"WEB_MAX_CONNECTIONS_PER_CLIENT": str(share), "WEB_HEADER_TIMEOUT_S": "60"}
     with django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
-        held = [connect(web) for _ in range(share)]
+        held = [connect(web.port) for _ in range(share)]
         try:
             refused = []
             for _ in range(2):
-                with connect(web) as extra:
+                with connect(web.port) as extra:
                     refused.append(read_until_closed(extra))
-            with connect(web, source="127.0.0.2") as other:
+            with connect(web.port, source="127.0.0.2") as other:
                 other.sendall(head(b"Connection: close"))
                 served = read_until_closed(other)
             answer = free_one_and_ask(web, held)
@@ -335,55 +254,34 @@ def test_a_client_past_its_share_is_refused_at_once_while_others_are_served(
     assert b"Too many connections from your address." in refused[0]
     assert status_of(served) == 200
     assert answer.status == 200
-    assert log.count("Refused connections: 4 open from one client.") == 1
+    # Refusals are written at most once a second: the first at once, the next counted.
+    assert log.count("Refused or closed a connection: answered 429") == 1
 
 
 def test_2000_idle_bodies_from_one_address_leave_another_client_served(tmp_path, django_db_blocker):
     count, share, body_timeout_s = 2000, 100, 10
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < 2 * count + 512:  # the test's sockets, then the server's (it inherits the limit)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 2 * count + 512), hard))
     env = {"WEB_BODY_TIMEOUT_S": str(body_timeout_s)}  # 1000 connections, 100 a client
-    try:
-        with django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
-            idle = []
-            try:
-                for _ in range(count):
-                    sock = connect(web)
-                    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                        sock.sendall(post_head(2000))  # and never the body
-                    idle.append(sock)
-                with connect(web, source="127.0.0.2") as other:
-                    other.sendall(head(b"Connection: close"))
-                    served = read_until_closed(other)
-                for sock in idle:
-                    sock.settimeout(body_timeout_s + WAIT_S)
-                outcomes = Counter(outcome(sock) for sock in idle)
-            finally:
-                for sock in idle:
-                    sock.close()
-    finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    with open_files(count), django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
+        idle = []
+        try:
+            for _ in range(count):
+                sock = connect(web.port)
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    sock.sendall(post_head(2000))  # and never the body
+                idle.append(sock)
+            with connect(web.port, source="127.0.0.2") as other:
+                other.sendall(head(b"Connection: close"))
+                served = read_until_closed(other)
+            for sock in idle:
+                sock.settimeout(body_timeout_s + WAIT_S)
+            outcomes = Counter(outcome(sock) for sock in idle)
+        finally:
+            for sock in idle:
+                sock.close()
 
     assert status_of(served) == 200
     assert outcomes[408] == share  # held to the body timeout, then answered and closed
     assert outcomes[429] + outcomes["reset"] == count - share  # refused at once
-
-
-@pytest.mark.parametrize(
-    ("address", "client"),
-    [
-        ("203.0.113.7", "203.0.113.7"),
-        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
-        ("2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2::/64"),  # the same host's other one
-        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
-        ("::ffff:203.0.113.7", "203.0.113.7"),  # IPv4 on a dual-stack socket
-        ("fe80::1%eth0", "fe80::/64"),
-    ],
-)
-def test_a_client_is_its_address_or_its_ipv6_64(address, client):
-    assert client_of((address, 40_000)) == client
-    assert client_of(None) is None  # a Unix socket's peer: no share
 
 
 def test_the_web_role_makes_no_control_socket_another_gateway_could_take(web, home):
