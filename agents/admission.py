@@ -5,7 +5,9 @@ limit, and the JSON check every entry point of the gateway makes.
   scope `a2a` or `mcp` (THROTTLE_RATES), per client address as the REST API counts it
   (kernel/throttles.py, TRUSTED_PROXY_COUNT), in the same store. The operations a request runs
   then meet the REST API's own throttles too (agents/dispatch.py).
-- **JSON.** A body is read by gateway/jsonio.loads: malformed or nested deeper than
+- **Method.** MCP's transport is stateless: anything but POST is 405 (agents/mcp/refusals.py),
+  before the throttle counts it.
+- **JSON.** A body is read by kernel/jsonio.loads: malformed or nested deeper than
   MAX_JSON_DEPTH, it never reaches the SDKs' parsers, which recurse.
 
 A refusal is answered in the protocol's own terms (agents/a2a/refusals.py,
@@ -90,6 +92,8 @@ def _not_json(protocol: str, message: str) -> JSONResponse:
 async def refusal(scope: Scope, body: bytes) -> JSONResponse | None:
     """The answer refusing the agent request of `scope` with `body`, or None to serve it."""
     protocol = _protocol(scope["path"])
+    if protocol == "mcp" and scope["method"] != "POST":
+        return mcp_refusals.method_not_allowed()
     throttle_scope = "mcp" if protocol == "mcp" else "a2a"
     if settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].get(throttle_scope) is not None:
         wait = await sync_to_async(_wait, thread_sensitive=False)(scope, throttle_scope)

@@ -178,3 +178,17 @@ def test_a_recommends_session_is_ranked_accepted_and_its_token_read(web, scripte
     token_id = minted.structured_content["match_token"]["match_token_id"]
     assert token.structured_content == web.get(f"/v1/match-tokens/{token_id}").json()
     assert confirmed.structured_content["match_token"]["acceptance_state"] == "accepted"
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])
+def test_the_stateless_transport_answers_anything_but_post_405(web, method):
+    # A GET asks for a stream of server messages: none is ever sent, so none is opened (the
+    # SDK's transport would hold it open for as long as the client liked).
+    headers = {"Accept": "text/event-stream, application/json"}
+
+    answer = web.request(method, "/mcp", headers=headers, timeout=10)
+
+    assert answer.status == 405
+    assert answer.headers["allow"] == "POST"
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.json()["error"]["code"] == types.INVALID_REQUEST
