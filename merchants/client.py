@@ -9,11 +9,14 @@ connection refuses a private address on its own too, and no redirect is ever fol
 Only the first kilobyte of an answer is read.
 
 One call takes at most `timeout` seconds in all, however slowly the merchant drips its answer:
-the request runs in a thread of its own and the caller stops waiting at the deadline (the thread
-ends at its next socket timeout).
+its connection is shut down at the deadline whatever it waits for, the TLS handshake, the
+answer's head or its body (kernel/socket_deadlines.py), and the request runs in a thread of its
+own, which the caller stops waiting for at the deadline (should the endpoint's DNS lookup, the
+one wait outside the connection, take longer).
 """
 
 import logging
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -27,8 +30,10 @@ from requests.structures import CaseInsensitiveDict
 from requests_hardened import Config, Manager
 from requests_hardened.ip_filter import InvalidIPAddress
 from standardwebhooks.webhooks import Webhook
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import HTTPError
 
+from kernel.socket_deadlines import WATCHDOG, Watch
 from merchants.endpoints import Destination, Target, endpoint_target, public_address
 
 logger = logging.getLogger(__name__)
@@ -70,14 +75,59 @@ def signature_headers(
     }
 
 
+class _Bounded:
+    """A urllib3 connection shut down at its session's deadline (kernel/socket_deadlines.py),
+    watched from the moment its TCP connection is made, before any TLS.
+
+    It overrides urllib3's `_new_conn`, which is no documented interface but the one place a
+    connection's socket exists before its TLS handshake: a handshake dripped a byte at a time
+    held the thread for as long as the peer liked. The canary is
+    tests/merchants/test_call_deadlines.py, whose dripping handshake, head and body fail on the
+    urllib3 upgrade that stops calling it."""
+
+    deadline: float  # time.monotonic(): set on the class each session makes (bounded_pools)
+    watching: Watch | None = None
+
+    def _new_conn(self) -> socket.socket:
+        sock: socket.socket = super()._new_conn()  # type: ignore[misc]
+        self.watching = WATCHDOG.watch(sock, self.deadline)
+        return sock
+
+    def close(self) -> None:
+        if self.watching is not None:
+            WATCHDOG.forget(self.watching)
+            self.watching = None
+        super().close()  # type: ignore[misc]
+
+
+def bounded_pools(deadline: float) -> dict[str, type[HTTPConnectionPool]]:
+    """urllib3's pools by scheme, whose connections are shut down at `deadline`."""
+    pools: dict[str, type[HTTPConnectionPool]] = {}
+    for scheme, pool in (("http", HTTPConnectionPool), ("https", HTTPSConnectionPool)):
+        connection = type(
+            f"Bounded{pool.ConnectionCls.__name__}",
+            (_Bounded, pool.ConnectionCls),
+            {"deadline": deadline},
+        )
+        pools[scheme] = type(f"Bounded{pool.__name__}", (pool,), {"ConnectionCls": connection})
+    return pools
+
+
 class PinnedAdapter(HTTPAdapter):
     """Connects to `destination`'s address whatever the URL's host resolves to now; the Host
     header, TLS SNI and the certificate check keep the URL's host name. Uses requests' hook for
-    subclasses (build_connection_pool_key_attributes), as requests-hardened's own filter does."""
+    subclasses (build_connection_pool_key_attributes), as requests-hardened's own filter does.
+    With a `deadline`, its connections are shut down then (`_Bounded`)."""
 
-    def __init__(self, destination: Destination) -> None:
-        super().__init__()
+    def __init__(self, destination: Destination, deadline: float | None = None) -> None:
         self.destination = destination
+        self.deadline = deadline
+        super().__init__()  # builds the pool manager: init_poolmanager reads the deadline
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        if self.deadline is not None:
+            self.poolmanager.pool_classes_by_scheme = bounded_pools(self.deadline)
 
     def build_connection_pool_key_attributes(
         self, request: requests.PreparedRequest, verify: bool | str, cert: Any = None
@@ -99,11 +149,17 @@ class PinnedAdapter(HTTPAdapter):
 
 
 def pinned_session(
-    destination: Destination, *, connect_s: float, read_s: float, user_agent: str
+    destination: Destination,
+    *,
+    connect_s: float,
+    read_s: float,
+    user_agent: str,
+    deadline: float | None = None,
 ) -> requests.Session:
     """A session whose every request goes to `destination`'s address (PinnedAdapter), never
-    redirected, through no proxy, each socket operation bounded: how the gateway calls any URL
-    an outsider chose."""
+    redirected, through no proxy, each socket operation bounded, and each connection shut down
+    at `deadline` (time.monotonic()) whatever it waits for: how the gateway calls any URL an
+    outsider chose."""
     session = Manager(
         Config(
             ip_filter_enable=False,  # the pinned adapter checks the address itself
@@ -115,7 +171,7 @@ def pinned_session(
     ).get_session()
     session.trust_env = False  # no proxy or .netrc from the environment
     for prefix in ("https://", "http://"):
-        session.mount(prefix, PinnedAdapter(destination))
+        session.mount(prefix, PinnedAdapter(destination, deadline))
     return session
 
 
@@ -161,9 +217,14 @@ def _post(
                 connect_s=min(timeout, 5.0),
                 read_s=timeout,
                 user_agent=USER_AGENT,
+                deadline=started + timeout,
             ) as session,
             session.post(url, data=body, headers=headers, stream=True) as response,
         ):
+            if time.monotonic() - started >= timeout:  # a head cut short at the deadline
+                return Answer(
+                    None, elapsed_ms(), f"No answer within {timeout:g} s.", timed_out=True
+                )
             excerpt = _excerpt(response, started + timeout)
             code = response.status_code
             return Answer(code, elapsed_ms(), _failure(code), excerpt)
@@ -171,10 +232,13 @@ def _post(
         error = "Not sent: the endpoint resolved to a private address."
     except requests.Timeout:
         return Answer(None, elapsed_ms(), f"No answer within {timeout:g} s.", timed_out=True)
-    except requests.ConnectionError:
-        error = "Could not connect to the endpoint."
     except (requests.RequestException, HTTPError, OSError) as exc:
-        error = f"The request failed ({type(exc).__name__})."
+        if time.monotonic() - started >= timeout:  # the connection shut down at its deadline
+            return Answer(None, elapsed_ms(), f"No answer within {timeout:g} s.", timed_out=True)
+        if isinstance(exc, requests.ConnectionError):
+            error = "Could not connect to the endpoint."
+        else:
+            error = f"The request failed ({type(exc).__name__})."
     return Answer(None, elapsed_ms(), error)
 
 
