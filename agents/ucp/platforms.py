@@ -7,16 +7,19 @@ profile.UNDECLARED.
 A platform's profile is an attacker-controlled URL, fetched as a merchant endpoint is called
 (merchants/endpoints.py, merchants/client.py): https, an allowed port and public addresses only
 (the operator's switches for local development apply), the connection pinned to the address
-checked, no redirect, no proxy; at most MAX_PROFILE_BYTES, and the caller waits FETCH_TIMEOUT_S
-at most in all, however slowly the platform drips its answer (the fetch runs in a thread of its
-own, which ends at its next socket timeout). What a platform can make the gateway do is bounded:
+checked, no redirect, no proxy; at most MAX_PROFILE_BYTES, within FETCH_TIMEOUT_S in all: the
+connection is shut down at the deadline whatever it waits for, the TLS handshake, the head or
+the body, however slowly the platform drips them (merchants/client.py), so a fetch's thread, and
+its place among the fetches, ends with it. What a platform can make the gateway do is bounded:
 at most FETCHES_IN_FLIGHT fetches a process at once (past them a request is refused at once, and
-no other work waits on a fetch: none runs on the event loop's shared threads), each counted in the
-bound of what one destination is sent a minute (WEBHOOK_HOST_PER_MINUTE,
-merchants/delivery/hosts.py); and each process remembers what it learned of a URL, the release
-for as long as the profile's Cache-Control lets, but KEEP_MIN_S at least (no platform makes the
-gateway fetch on every request) and KEEP_MAX_S at most, a failure for FAILURE_KEEP_S. The views
-negotiate after the throttles.
+no other work waits on a fetch: none runs on the event loop's shared threads), at most
+FETCHES_PER_DESTINATION_PER_MINUTE to one destination, counted apart from what merchants are sent
+(merchants/delivery/hosts.py: naming profiles on a merchant's host spends nothing of its
+deliveries'); and each process remembers what it learned of a URL, the release for as long as
+the profile's Cache-Control lets, but KEEP_MIN_S at least (no platform makes the gateway fetch
+on every request) and KEEP_MAX_S at most, a failure of the URL's for FAILURE_KEEP_S. A refusal
+that says nothing of the URL (every fetch under way, its destination's minute spent) is never
+remembered under it. The views negotiate after the throttles.
 """
 
 import asyncio
@@ -54,6 +57,7 @@ KEEP_MIN_S = 60  # a profile served no-store, no-cache or max-age=0 too
 KEEP_MAX_S = 3600
 FAILURE_KEEP_S = 60
 FETCHES_IN_FLIGHT = 8  # in one process
+FETCHES_PER_DESTINATION_PER_MINUTE = 30  # counted in the shared cache, for every process
 READ_BYTES = 16 * 1024
 USER_AGENT = "IntentGateway-UCP/1.0"
 # The `profile` member of an RFC 8941 dictionary: an sf-string, `\"` and `\\` its escapes.
@@ -120,26 +124,32 @@ def _fetch(url: str, deadline: float) -> tuple[bytes, float]:
     target = endpoint_target(url)
     if target.problem or target.destination is None:
         raise UCP_PROFILE_NOT_PUBLIC()
-    if not host_allows(target):
-        raise UCP_PROFILE_UNREACHABLE(
-            reason="its host was asked as often as it may be this minute."
-        )
+    if not host_allows(
+        target, bound="ucp-profile-destination", per_minute=FETCHES_PER_DESTINATION_PER_MINUTE
+    ):
+        raise _busy("its host was asked as often as it may be this minute.")
     left = max(deadline - time.monotonic(), 0.1)
-    session = pinned_session(target.destination, connect_s=left, read_s=left, user_agent=USER_AGENT)
+    session = pinned_session(
+        target.destination, connect_s=left, read_s=left, user_agent=USER_AGENT, deadline=deadline
+    )
     headers = {"Accept": "application/json", "Accept-Encoding": "identity"}  # no bomb
     try:
         with session, session.get(url, headers=headers, stream=True) as response:
             if not 200 <= response.status_code < 300:
                 raise UCP_PROFILE_UNREACHABLE(reason=f"it answered {response.status_code}.")
-            return _read(response, deadline), _keep_s(response.headers.get("Cache-Control", ""))
+            body = _read(response, deadline)
+            if time.monotonic() >= deadline:  # cut short by the connection's shutdown
+                raise UCP_PROFILE_UNREACHABLE(reason=f"no answer within {FETCH_TIMEOUT_S:g} s.")
+            return body, _keep_s(response.headers.get("Cache-Control", ""))
     except InvalidIPAddress:
         raise UCP_PROFILE_NOT_PUBLIC() from None
-    except requests.Timeout:
-        raise UCP_PROFILE_UNREACHABLE(reason=f"no answer within {FETCH_TIMEOUT_S:g} s.") from None
-    except requests.ConnectionError:
-        raise UCP_PROFILE_UNREACHABLE(reason="could not connect.") from None
     except (requests.RequestException, HTTPError, OSError) as exc:
-        reason = f"the request failed ({type(exc).__name__})."
+        if isinstance(exc, requests.Timeout) or time.monotonic() >= deadline:
+            reason = f"no answer within {FETCH_TIMEOUT_S:g} s."  # or shut down at the deadline
+        elif isinstance(exc, requests.ConnectionError):
+            reason = "could not connect."
+        else:
+            reason = f"the request failed ({type(exc).__name__})."
         raise UCP_PROFILE_UNREACHABLE(reason=reason) from None
 
 
@@ -147,9 +157,8 @@ def _fetched(url: str) -> tuple[bytes, float]:
     """_fetch in a thread of its own, one of FETCHES_IN_FLIGHT, waited on FETCH_TIMEOUT_S at
     most. Raises UCP_PROFILE_NOT_PUBLIC or UCP_PROFILE_UNREACHABLE."""
     if not _slots.acquire(blocking=False):
-        raise UCP_PROFILE_UNREACHABLE(
-            reason="the gateway is fetching as many platform profiles as it may; ask again in "
-            "a moment."
+        raise _busy(
+            "the gateway is fetching as many platform profiles as it may; ask again in a moment."
         )
     deadline = time.monotonic() + FETCH_TIMEOUT_S
     outcome: list[tuple[bytes, float] | ApiError] = []
@@ -172,6 +181,15 @@ def _fetched(url: str) -> tuple[bytes, float]:
     return outcome[0]
 
 
+class Busy(ApiError):
+    """profile_unreachable for a reason of the gateway's, not the URL's: never remembered."""
+
+
+def _busy(reason: str) -> Busy:
+    error = UCP_PROFILE_UNREACHABLE(reason=reason)
+    return Busy(error.status_code, error.code, error.message)
+
+
 def _release(body: bytes) -> str:
     """The release a profile declares, when the gateway speaks it."""
     try:
@@ -188,9 +206,12 @@ def _release(body: bytes) -> str:
 
 
 def _learn(url: str) -> Learned:
+    """What the profile at `url` says, and how long to remember it (0: not at all)."""
     try:
         body, keep_s = _fetched(url)
         return _release(body), keep_s
+    except Busy as error:
+        return (error.status_code, error.code, error.message), 0
     except ApiError as error:
         return (error.status_code, error.code, error.message), FAILURE_KEEP_S
 

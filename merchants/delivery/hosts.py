@@ -22,19 +22,23 @@ from merchants.endpoints import Target
 logger = logging.getLogger(__name__)
 
 
-def host_allows(target: Target) -> bool:
+def host_allows(
+    target: Target, *, bound: str = "webhook-destination", per_minute: int | None = None
+) -> bool:
     """Count one request to `target`'s destination this minute; False when it is over the
-    bound. A target that may not be called is never sent, so it counts nothing."""
+    bound. A target that may not be called is never sent, so it counts nothing. `bound` names
+    a count of its own and `per_minute` its size: WEBHOOK_HOST_PER_MINUTE by default, the
+    deliveries' and verifications' (UCP's profile fetches keep another)."""
     if target.destination is None:
         return True
     destination = target.destination.key
-    key = f"webhook-destination:{int(time.time() // 60)}:{destination}"
+    key = f"{bound}:{int(time.time() // 60)}:{destination}"
     try:
         count = 1 if cache.add(key, 1, timeout=120) else cache.incr(key)
     except (RedisError, OSError, ValueError) as exc:
         logger.warning("cache unavailable, destination %s not bounded: %s", destination, exc)
         return True
-    return count <= settings.WEBHOOK_HOST_PER_MINUTE
+    return count <= (settings.WEBHOOK_HOST_PER_MINUTE if per_minute is None else per_minute)
 
 
 def next_minute() -> float:

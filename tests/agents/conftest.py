@@ -2,10 +2,12 @@
 clients, with the scripted intent engine behind it and the card's URLs pointing at it."""
 
 import logging
+from collections.abc import Iterator
 
 import pytest
 
 from tests.support.engine import ScriptedEngine
+from tests.support.ucp_platforms import PlatformProfiles
 from tests.support.web import WebServer
 
 INTENT = "waterproof trail running shoes"
@@ -61,3 +63,10 @@ def web(tmp_path_factory, scripted_engine, django_db_setup, ec_pems):
     key = {"MANDATE_SIGNING_KEY": ec_pems[0], "MANDATE_SIGNING_KEY_FILE": ""}
     with serve(tmp_path_factory, scripted_engine, **key) as server:
         yield server
+
+
+@pytest.fixture
+def platforms(loopback) -> Iterator[PlatformProfiles]:
+    """UCP platforms' profiles on loopback (tests/support/ucp_platforms.py)."""
+    with PlatformProfiles() as served:
+        yield served

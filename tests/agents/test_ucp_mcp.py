@@ -13,8 +13,8 @@ from mcp.shared.exceptions import MCPError
 from tests.agents import ucp_validation as schemas
 from tests.agents.conftest import INTENT
 from tests.agents.test_mcp import session
-from tests.agents.test_ucp_releases import PlatformProfiles
 from tests.agents.ucp_validation import AUGUST
+from tests.support.ucp_platforms import PlatformProfiles
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -3,95 +3,19 @@ earlier one's), and a platform that declares the release it speaks in its own pr
 (`ucp.version`), named by the UCP-Agent header, answered in that release, each answer valid
 under that release's schemas; a release the gateway does not speak, and a profile it cannot
 use, are the errors UCP's negotiation names. The platforms' profiles are served on loopback by a
-real HTTP server, which the gateway fetches."""
+real HTTP server, which the gateway fetches; what a fetch may cost: test_ucp_profile_fetches.py."""
 
 import socket
-import threading
-import uuid
-from collections import Counter
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-import orjson
 import pytest
 from django.conf import settings
 
-from agents.ucp import platforms as ucp_platforms
 from matching.models import Intent
 from tests.agents.test_ucp import SHOES, post
 from tests.agents.ucp_validation import APRIL, AUGUST, RELEASES, Release
-from tests.support.network import LoopbackServer
 
 pytestmark = pytest.mark.django_db
-
-Served = tuple[int, bytes, dict[str, str]]
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: "LoopbackServer[PlatformProfiles]"
-
-    def do_GET(self) -> None:
-        profiles = self.server.owner
-        with profiles.lock:
-            profiles.hits[self.path] += 1
-            status, body, headers = profiles.documents.get(self.path, (404, b"", {}))
-        self.send_response(status)
-        for name, value in {"Content-Type": "application/json", **headers}.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-class PlatformProfiles:
-    """Platforms' profiles on loopback, each at a path of its own; counts each one's fetches."""
-
-    def __init__(self) -> None:
-        self.documents: dict[str, Served] = {}
-        self.hits: Counter[str] = Counter()
-        self.lock = threading.Lock()
-        self.server = LoopbackServer(_Handler, self)
-
-    def __enter__(self) -> "PlatformProfiles":
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    def serve(self, body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> str:
-        """Serve `body` (with `headers`) at a new path; its URL."""
-        path = f"/profiles/{uuid.uuid4().hex}.json"
-        with self.lock:
-            self.documents[path] = (status, body, headers or {})
-        return self.server.url_root + path
-
-    def platform(self, version: str, headers: dict[str, str] | None = None) -> str:
-        """A platform's profile declaring `version`; its URL."""
-        document = {
-            "ucp": {
-                "version": version,
-                "services": {"dev.ucp.shopping": [{"version": version, "transport": "rest"}]},
-                "capabilities": {"dev.ucp.shopping.catalog.search": [{"version": version}]},
-                "payment_handlers": {},
-            }
-        }
-        return self.serve(orjson.dumps(document), headers=headers)
-
-    def fetches(self, url: str) -> int:
-        with self.lock:
-            return self.hits[url.removeprefix(self.server.url_root)]
-
-
-@pytest.fixture
-def platforms(loopback) -> Iterator[PlatformProfiles]:
-    with PlatformProfiles() as served:
-        yield served
 
 
 def agent(url: str) -> dict[str, str]:
@@ -341,56 +265,3 @@ def test_a_profile_served_not_to_be_kept_is_still_kept_a_minute(
         stated(answered(client, "/ucp/catalog/lookup", {"ids": ["2001"]}, url), "2026-08-25")
 
     assert platforms.fetches(url) == 1
-
-
-class _Dripping(BaseHTTPRequestHandler):
-    """A profile of 1,000 bytes sent a byte every 0.2 s: 200 s in all."""
-
-    server: "LoopbackServer[threading.Event]"
-
-    def do_GET(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", "1000")
-        self.end_headers()
-        for _ in range(1000):
-            if self.server.owner.wait(0.2):  # the test is over
-                return
-            self.wfile.write(b" ")
-            self.wfile.flush()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-def test_a_profile_dripped_a_byte_at_a_time_is_given_up_at_the_deadline(
-    client, shelf, loopback, monkeypatch
-):
-    monkeypatch.setattr(ucp_platforms, "FETCH_TIMEOUT_S", 1.0)
-    over = threading.Event()
-    server = LoopbackServer(_Dripping, over)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        refused = answered(
-            client, "/ucp/catalog/lookup", {"ids": ["2001"]}, f"{server.url_root}/slow.json", 424
-        )
-    finally:
-        over.set()
-        server.shutdown()
-        server.server_close()
-
-    assert refused["messages"][0]["code"] == "profile_unreachable"
-    assert "within 1 s" in refused["messages"][0]["content"]
-
-
-def test_past_the_fetches_a_process_may_make_at_once_a_request_is_refused_at_once(
-    client, shelf, platforms, monkeypatch
-):
-    monkeypatch.setattr(ucp_platforms, "_slots", threading.BoundedSemaphore(1))
-    ucp_platforms._slots.acquire()  # the one fetch this process may make is under way
-    url = platforms.platform("2026-08-25")
-
-    refused = answered(client, "/ucp/catalog/lookup", {"ids": ["2001"]}, url, 424)
-
-    assert refused["messages"][0]["code"] == "profile_unreachable"
-    assert platforms.fetches(url) == 0

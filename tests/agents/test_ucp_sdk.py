@@ -7,7 +7,6 @@ The answers are the REST binding's, for a platform whose profile (on loopback) d
 release; the MCP tools answer the same documents (tests/agents/test_ucp_mcp.py)."""
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,9 +23,10 @@ from ucp_sdk.models.schemas.shopping.catalog_search import (  # type: ignore[imp
 )
 
 from tests.agents.test_ucp import SHOES, post
-from tests.agents.test_ucp_releases import PlatformProfiles, agent
+from tests.agents.test_ucp_releases import agent
 from tests.agents.ucp_validation import RELEASES
 from tests.support.sidecars import run_json
+from tests.support.ucp_platforms import PlatformProfiles
 
 pytestmark = pytest.mark.django_db
 
@@ -70,12 +70,6 @@ read_from = {module.__file__.startswith(home) for module in (ucp, catalog_search
 release = [d.version for d in distributions(path=[home]) if d.metadata["Name"] == "ucp-sdk"]
 print(json.dumps({"sdk": release, "from_sidecar": sorted(read_from), "problems": problems}))
 """
-
-
-@pytest.fixture
-def platforms(loopback) -> Iterator[PlatformProfiles]:
-    with PlatformProfiles() as served:
-        yield served
 
 
 def collected(client, engine, platforms: PlatformProfiles, version: str) -> Answers:
