@@ -5,18 +5,15 @@ clients filling the worker with connections that ask nothing leave a client of i
 refusals are written to the log at most once a second. Through the Procfile's `web` role on
 loopback and raw sockets, each client a loopback address of its own."""
 
-import contextlib
 import re
-import selectors
 import socket
-import threading
 import time
-from collections import deque
 
 import pytest
 
 from tests.support.sockets import (
     WAIT_S,
+    Flood,
     connect,
     free_one_and_ask,
     head,
@@ -96,62 +93,6 @@ def test_a_full_worker_whose_every_connection_is_serving_refuses_503_saying_why(
         b"each: retry in a moment."
     )
     assert answer.status == 200
-
-
-class Flood:
-    """`per_address` connections from each of `addresses` that ask nothing, each opened again
-    as soon as the server closes it, until the block ends."""
-
-    def __init__(self, port: int, addresses: list[str], per_address: int) -> None:
-        self.port, self.addresses, self.per_address = port, addresses, per_address
-        self.selector = selectors.DefaultSelector()
-        self.reopen: deque[str] = deque()
-        self.opened = 0
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-
-    def open(self, address: str) -> None:
-        try:
-            sock = connect(self.port, source=address, timeout=5)
-        except OSError:
-            self.reopen.append(address)  # refused on the way in: again later
-            return
-        sock.setblocking(False)
-        self.selector.register(sock, selectors.EVENT_READ, address)
-        self.opened += 1
-
-    def run(self) -> None:
-        for address in self.addresses:
-            for _ in range(self.per_address):
-                self.open(address)
-        while not self.stopping.is_set():
-            for key, _events in self.selector.select(timeout=0.05):
-                sock, address = key.fileobj, key.data
-                assert isinstance(sock, socket.socket)
-                with contextlib.suppress(OSError):
-                    if sock.recv(65_536):
-                        continue  # an answer's bytes: the close comes next
-                self.selector.unregister(sock)
-                sock.close()
-                self.reopen.append(address)
-            for _ in range(len(self.reopen)):
-                self.open(self.reopen.popleft())
-
-    def __enter__(self) -> "Flood":
-        self.thread.start()
-        wait_until(
-            lambda: self.opened >= len(self.addresses) * self.per_address,
-            timeout=60,
-            what="the flood's connections",
-        )
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopping.set()
-        self.thread.join(timeout=WAIT_S)
-        for key in list(self.selector.get_map().values()):
-            key.fileobj.close()  # type: ignore[union-attr]
-        self.selector.close()
 
 
 def test_twenty_addresses_of_120_idle_connections_leave_a_client_of_its_own_served(

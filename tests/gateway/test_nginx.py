@@ -1,51 +1,32 @@
-"""nginx in front of two web roles: the repository's site (ops/nginx/gateway.conf) served by
-Debian's nginx before two of the Procfile's `web` roles, as docs/serving.md deploys them
-(WEB_CLIENT_BOUNDS=false, TRUSTED_PROXY_COUNT=1). A client that trickles its request head is cut
-off at the header timeout, a client past its share of requests in flight is answered 429 while
-others are served, requests are balanced over both roles, the client's address reaches the
-gateway through X-Forwarded-For, and the roles themselves no longer bound clients. The header
-timeout is lowered for the test; every other figure is the site's own. Each client is a loopback
-address of its own (all of 127.0.0.0/8 is loopback), so that nginx counts each apart."""
+"""nginx in front of two web roles: the repository's main configuration (ops/nginx/nginx.conf,
+with the edge) and site (ops/nginx/gateway.conf) served by Debian's nginx before two of the
+Procfile's `web` roles, as docs/proxy.md deploys them (WEB_CLIENT_BOUNDS=false,
+TRUSTED_PROXY_COUNT=1). A client that trickles its request head is cut off at the header
+timeout, a client past its share of requests in flight is answered 429 while others are served,
+requests are balanced over both roles, the client's address reaches the gateway through
+X-Forwarded-For, and the roles themselves no longer bound clients. The header timeout is lowered
+for the test; every other figure is the files' own. Each client is a loopback address of its own
+(all of 127.0.0.0/8 is loopback), so that nginx counts each apart. The edge, IPv6 clients and
+nginx's own answers: tests/gateway/test_nginx_edge.py."""
 
 import contextlib
 import http.client
 import re
-import socket
 import time
 from collections.abc import Iterator
 
 import orjson
 import pytest
 
-from tests.support import nginx
-from tests.support.nginx import SITE, Nginx
-from tests.support.web import Answer, WebServer
+from tests.support.nginx import SITE, Nginx, ask, connect, read_head
+from tests.support.web import WebServer
 from tests.support.worker import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HEADER_TIMEOUT_S = 1
-WAIT_S = 5  # far past the header timeout, and short of the site's own (10 s)
+WAIT_S = 5  # far past the lowered header timeout, and no shorter than the site's own
 PER_CLIENT = int(re.findall(r"limit_conn gateway_per_client (\d+);", SITE.read_text())[0])
-
-
-@pytest.fixture(scope="module")
-def roles(tmp_path_factory, django_db_setup, django_db_blocker) -> Iterator[list[WebServer]]:
-    nginx.binary()  # skips (or fails) before the roles start
-    env = {
-        "WEB_CLIENT_BOUNDS": "false",
-        "TRUSTED_PROXY_COUNT": "1",
-        "THROTTLE_RATES": "cards=2/min",
-        # Each role's own access lines (docs/alerts.md#logs): which role answered, and whom.
-        "GUNICORN_CMD_ARGS": "--access-logfile -",
-    }
-    logs = tmp_path_factory.mktemp("roles")
-    with (
-        django_db_blocker.unblock(),
-        WebServer(logs, env=env) as first,
-        WebServer(logs, env=env) as second,
-    ):
-        yield [first, second]
 
 
 @pytest.fixture(scope="module")
@@ -54,34 +35,6 @@ def proxy(tmp_path_factory, roles) -> Iterator[Nginx]:
     directory = tmp_path_factory.mktemp("nginx")
     with Nginx(directory, addresses, client_header_timeout=f"{HEADER_TIMEOUT_S}s") as server:
         yield server
-
-
-def ask(proxy: Nginx, path: str, client: str, headers: dict[str, str] | None = None) -> Answer:
-    """GET `path` through nginx from the loopback address `client`."""
-    conn = http.client.HTTPConnection("127.0.0.1", proxy.port, WAIT_S, (client, 0))
-    try:
-        conn.request("GET", path, headers={"Host": "localhost", **(headers or {})})
-        response = conn.getresponse()
-        return Answer(
-            response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-        )
-    finally:
-        conn.close()
-
-
-def connect(proxy: Nginx, client: str) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", proxy.port), WAIT_S, (client, 0))
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return sock
-
-
-def read_head(sock: socket.socket) -> bytes:
-    received = b""
-    while b"\r\n\r\n" not in received:
-        chunk = sock.recv(65_536)
-        assert chunk, f"closed after {received!r}"
-        received += chunk
-    return received
 
 
 def logged(roles: list[WebServer], text: str) -> list[int]:

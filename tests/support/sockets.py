@@ -5,11 +5,15 @@ each address as a client apart."""
 
 import contextlib
 import resource
+import selectors
 import socket
+import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 
 from tests.support.web import Answer, WebServer
+from tests.support.worker import wait_until
 
 WAIT_S = 10  # how long a test waits for the server to act: far past any lowered timeout
 
@@ -93,3 +97,66 @@ def free_one_and_ask(web: WebServer, held: list[socket.socket]) -> Answer:
         assert time.monotonic() < deadline, "a freed place was never taken again"
         time.sleep(0.1)
     return answer
+
+
+class Flood:
+    """`per_address` connections from each of `addresses`, each sending `sent` (nothing, or half
+    a request's head) and no more, each opened again as soon as the server closes it, until the
+    block ends."""
+
+    def __init__(
+        self, port: int, addresses: list[str], per_address: int, sent: bytes = b""
+    ) -> None:
+        self.port, self.addresses, self.per_address = port, addresses, per_address
+        self.sent = sent
+        self.selector = selectors.DefaultSelector()
+        self.reopen: deque[str] = deque()
+        self.opened = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def open(self, address: str) -> None:
+        try:
+            sock = connect(self.port, source=address, timeout=5)
+        except OSError:
+            self.reopen.append(address)  # refused on the way in: again later
+            return
+        if self.sent:
+            with contextlib.suppress(OSError):  # refused at once: read as closed below
+                sock.sendall(self.sent)
+        sock.setblocking(False)
+        self.selector.register(sock, selectors.EVENT_READ, address)
+        self.opened += 1
+
+    def run(self) -> None:
+        for address in self.addresses:
+            for _ in range(self.per_address):
+                self.open(address)
+        while not self.stopping.is_set():
+            for key, _events in self.selector.select(timeout=0.05):
+                sock, address = key.fileobj, key.data
+                assert isinstance(sock, socket.socket)
+                with contextlib.suppress(OSError):
+                    if sock.recv(65_536):
+                        continue  # an answer's bytes: the close comes next
+                self.selector.unregister(sock)
+                sock.close()
+                self.reopen.append(address)
+            for _ in range(len(self.reopen)):
+                self.open(self.reopen.popleft())
+
+    def __enter__(self) -> "Flood":
+        self.thread.start()
+        wait_until(
+            lambda: self.opened >= len(self.addresses) * self.per_address,
+            timeout=60,
+            what="the flood's connections",
+        )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=WAIT_S)
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+        self.selector.close()
