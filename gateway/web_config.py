@@ -31,7 +31,7 @@ from gateway.logging_settings import gunicorn_logging, log_format
 # Whether the role's worker bounds what one client may hold of it (gateway/web_worker.py): on
 # where clients reach the role itself (`make run`), off behind a proxy that bounds them
 # (ops/nginx/gateway.conf), whose connections the worker would count as one client's
-# (docs/serving.md#which-deployment-bounds-clients-where).
+# (docs/proxy.md#which-deployment-bounds-clients-where).
 CLIENT_BOUNDS = switch("WEB_CLIENT_BOUNDS", True)
 
 # What one client may hold of a web worker while CLIENT_BOUNDS is on (gunicorn's own settings,

@@ -6,7 +6,7 @@ These bounds are for a role that clients reach themselves: `make run`, or any de
 a proxy in front (WEB_CLIENT_BOUNDS=true, the default). Behind nginx (ops/nginx/), which bounds
 each client itself, WEB_CLIENT_BOUNDS=false leaves uvicorn's own protocol in place: every
 connection then comes from the proxy, which the protocol would count as one client and refuse
-past a client's share (docs/serving.md#which-deployment-bounds-clients-where).
+past a client's share (docs/proxy.md#which-deployment-bounds-clients-where).
 """
 
 import logging
