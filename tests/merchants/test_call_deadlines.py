@@ -1,7 +1,8 @@
 """A call to a merchant's endpoint ends at its deadline, and so does its connection, however
-slowly the endpoint drips what it sends: the TLS handshake or the answer's head
-(merchants/client.py, kernel/socket_deadlines.py). Against a dripping peer on loopback; this is
-also the canary of the connection's hook into urllib3 (`_Bounded._new_conn`)."""
+slowly the endpoint drips what it sends: the TLS handshake (which Python's ssl module bounds as a
+whole too) or the answer's head, which only the connection's deadline bounds
+(merchants/client.py, kernel/socket_deadlines.py). Against a dripping peer on loopback; the head
+is also the canary of the connection's hook into urllib3 (`_Bounded._new_conn`)."""
 
 import base64
 import threading
@@ -17,20 +18,22 @@ SECRET = "whsec_" + base64.b64encode(b"s" * 24).decode()
 TIMEOUT_S = 1.0
 
 
-def calls_running() -> list[str]:
-    return [thread.name for thread in threading.enumerate() if thread.name.startswith("merchant")]
+def running(msg_id: str) -> bool:
+    """Whether the thread of the call sending `msg_id` still runs (merchants/client.py)."""
+    return any(thread.name == f"merchant-call {msg_id}" for thread in threading.enumerate())
 
 
 @pytest.mark.parametrize(("part", "scheme"), [("handshake", "https"), ("head", "http")])
 def test_a_call_to_a_dripping_endpoint_ends_at_its_deadline_and_so_does_its_connection(
     loopback, part, scheme
 ):
+    msg_id = f"msg_drip_{part}"
     with Dripping(part) as peer:
         started = time.monotonic()
         answer = post_signed(
             url=peer.url(scheme, "/agent"),
             secret=SECRET,
-            msg_id="msg_drip",
+            msg_id=msg_id,
             body=b"{}",
             timeout=TIMEOUT_S,
         )
@@ -38,7 +41,7 @@ def test_a_call_to_a_dripping_endpoint_ends_at_its_deadline_and_so_does_its_conn
         # The connection is shut down at the deadline, and the thread that read it ends: before,
         # both went on for as long as the peer dripped (each byte within the read timeout).
         wait_until(lambda: peer.open == 0, timeout=3, what="the connection to be shut down")
-        wait_until(lambda: not calls_running(), timeout=3, what="the call's thread to end")
+        wait_until(lambda: not running(msg_id), timeout=3, what="the call's thread to end")
 
     assert peer.served == 1
     assert answer.status_code is None
