@@ -12,10 +12,14 @@ worker with connections that ask nothing. Only when every connection of the larg
 serving a request is the newcomer refused (503, naming why).
 """
 
-from collections.abc import Iterator
+import heapq
 from typing import Protocol
 
 from kernel.clients import client_network
+
+# The clients holding the most whose connections a full worker looks through for an idle one: a
+# newcomer costs it as many of their connections at most, however many clients hold the rest.
+LARGEST = 8
 
 
 def client_of(address: tuple[str, int] | None) -> str | None:
@@ -27,8 +31,8 @@ def client_of(address: tuple[str, int] | None) -> str | None:
 class Held(Protocol):
     """What a share needs of a connection."""
 
-    def idle(self) -> bool:
-        """Whether none of its requests is being served."""
+    def idleness(self) -> int:
+        """0 while a request of it is being served; more the less it is doing (2: nothing)."""
         ...
 
     def make_room(self) -> None:
@@ -56,17 +60,19 @@ class Shares:
                 del self.by_client[client]
 
     def room_for(self, client: str | None) -> Held | None:
-        """An idle connection whose place a newcomer of `client` may take: one of the client
-        holding the most, among those holding more than `client` would once admitted; None
+        """An idle connection whose place a newcomer of `client` may take: one of the clients
+        holding the most (the LARGEST of them), among those holding more than `client` would
+        once admitted, one that asks nothing rather than one whose head is arriving; None
         when every connection of theirs is serving a request."""
         mine = self.holds(client) if client is not None else 0
-        for held in self._largest_first():
+        best: Held | None = None
+        for held in heapq.nlargest(LARGEST, self.by_client.values(), key=len):
             if len(held) <= mine + 1:
                 break
             for connection in held:
-                if connection.idle():
+                idleness = connection.idleness()
+                if idleness == 2:
                     return connection
-        return None
-
-    def _largest_first(self) -> Iterator[set[Held]]:
-        return iter(sorted(self.by_client.values(), key=len, reverse=True))
+                if idleness and best is None:
+                    best = connection
+        return best

@@ -21,8 +21,9 @@ flags), and adds what uvicorn lacks:
   and never sent held the connection, and its place, for ever);
 - an answer's bytes must be taken by the client: what the kernel cannot take yet waits in the
   worker, and once any does, the answer's writer waits (the transport's high-water mark is 0,
-  so at most one write of it is buffered, 64 KB of Django's); if the client takes none of it
-  within WEB_SEND_TIMEOUT_S, the connection is dropped and what was buffered for it freed;
+  so at most one write of it is buffered, 64 KB of Django's); if the client takes none of what
+  was written (the worker's and the kernel's) within WEB_SEND_TIMEOUT_S, and again within each
+  such period after, the connection is dropped and what was buffered for it freed;
 - at most MAX_PIPELINED requests wait behind the one being answered: a client that sends more
   at once, without reading, is dropped (uvicorn parses everything that arrived, however much);
 - a request pipelined behind one still being answered has its deadlines from its turn on;
@@ -39,11 +40,16 @@ callbacks, `send_400_response`, through which uvicorn answers a parser error, a 
 included, `on_response_complete`, where a pipelined request's turn comes, and the transport's
 flow control callbacks) and reads some of its state (`client`, `connections`, `pipeline`,
 `cycle`, and the cycle's `response_started`, `response_complete`, `more_body`, `disconnected`
-and `message_event`): tests/gateway/test_connections.py drives each bound through a real server:
-it is the canary that fails on the upgrade of uvicorn (or uvicorn_worker) that changes them.
+and `message_event`): tests/gateway/test_connections.py, test_full_worker.py and
+test_slow_readers.py drive each bound through a real server: they are the canary that fails on
+the upgrade of uvicorn (or uvicorn_worker) that changes them.
 """
 
 import asyncio
+import contextlib
+import fcntl
+import sys
+import termios
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -54,6 +60,7 @@ from uvicorn.protocols.http.httptools_impl import (
     RequestResponseCycle,
 )
 
+from gateway import web_config
 from gateway.web_clients import Shares, client_of
 from gateway.web_refusals import RefusalLog
 
@@ -80,7 +87,18 @@ class Refused(Exception):
 class GatewayHttpProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with the bounds of this module's docstring."""
 
-    limits = Limits(1000, 100, 10.0, 30.0, 30.0, 65_536, 8190, 100)  # the worker sets its own
+    # The environment's bounds (gateway/web_config.py); the worker sets gunicorn's, which its
+    # command-line flags may have changed.
+    limits = Limits(
+        connections=web_config.worker_connections,
+        per_client=web_config.MAX_CONNECTIONS_PER_CLIENT,
+        header_timeout_s=web_config.HEADER_TIMEOUT_S,
+        body_timeout_s=web_config.BODY_TIMEOUT_S,
+        send_timeout_s=web_config.SEND_TIMEOUT_S,
+        request_line=web_config.limit_request_line,
+        field_size=web_config.limit_request_field_size,
+        fields=web_config.limit_request_fields,
+    )
     # The connections of this worker's process (it serves one worker), and what it refused.
     shares = Shares()
     refusals = RefusalLog()
@@ -127,13 +145,18 @@ class GatewayHttpProtocol(HttpToolsProtocol):
             self.holder = None
         self.hang_up()
         super().connection_lost(exc)
+        self.running = None
+        self.pipeline.clear()  # requests never started: nothing of theirs is kept
 
-    def idle(self) -> bool:
-        """Whether none of the connection's requests is being served: nothing asked yet, a head
-        still arriving, or kept alive between requests."""
+    def idleness(self) -> int:
+        """How idle the connection is, for a newcomer that needs its place: 2 when nothing is
+        asked (none yet, or kept alive between requests), 1 when a request's head is still
+        arriving, 0 when a request is being served (or the connection is closing)."""
         if self.transport.is_closing() or self.pipeline:
-            return False
-        return self.cycle is None or self.cycle.response_complete
+            return 0
+        if self.cycle is not None and not self.cycle.response_complete:
+            return 0
+        return 1 if self.head_open else 2
 
     def make_room(self) -> None:
         """Close this idle connection for a newcomer (gateway/web_clients.py)."""
@@ -234,9 +257,21 @@ class GatewayHttpProtocol(HttpToolsProtocol):
         self.stop_send_timer()
 
     def await_progress(self) -> None:
-        waiting = self.transport.get_write_buffer_size()
         seconds = self.limits.send_timeout_s
-        self.send_timer = self.loop.call_later(seconds, self.send_timed_out, waiting)
+        self.send_timer = self.loop.call_later(seconds, self.send_timed_out, self.unsent())
+
+    def unsent(self) -> int:
+        """Bytes written that the client has not taken: the worker's, and the kernel's not yet
+        acknowledged (the kernel lets the worker write again only once a third of its buffer
+        is free: a client taking a little at a time shows there first)."""
+        waiting = self.transport.get_write_buffer_size()
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            queued = bytearray(4)
+            with contextlib.suppress(OSError):
+                fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, queued)
+                waiting += int.from_bytes(queued, sys.byteorder)
+        return waiting
 
     def stop_send_timer(self) -> None:
         if self.send_timer is not None:
@@ -245,7 +280,7 @@ class GatewayHttpProtocol(HttpToolsProtocol):
 
     def send_timed_out(self, waiting: int) -> None:
         self.send_timer = None
-        if self.transport.get_write_buffer_size() < waiting:
+        if self.unsent() < waiting:
             self.await_progress()  # a slow reader, but a reader
             return
         # Closing too: a transport closed with bytes still to write waits for them for ever.

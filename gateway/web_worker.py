@@ -22,10 +22,20 @@ from gateway.web_refusals import WithoutUvicornsRefusal
 
 class GatewayWorker(UvicornWorker):
     """uvicorn_worker's worker, serving with GatewayHttpProtocol under gunicorn's settings while
-    WEB_CLIENT_BOUNDS is on; with it off, uvicorn_worker's worker as it is."""
+    WEB_CLIENT_BOUNDS is on; with it off, uvicorn_worker's worker as it is.
+
+    Neither serves websockets: the gateway has none, and uvicorn hands an upgraded connection to
+    another protocol, out of the reach of every bound (and of its client's share of the
+    connections, which the connection would then hold for ever). A request asking for an upgrade
+    is served as plain HTTP."""
+
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "ws": "none"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # uvicorn's two lines for each request asking for an upgrade: for an operator, nothing to
+        # do; for a client, a way to fill the log (gateway/web_refusals.py).
+        logging.getLogger("uvicorn.error").addFilter(WithoutUvicornsRefusal())
         if not web_config.CLIENT_BOUNDS:
             return
         cfg = self.cfg
@@ -42,5 +52,3 @@ class GatewayWorker(UvicornWorker):
             fields=cfg.limit_request_fields,
         )
         self.config.http = GatewayHttpProtocol
-        # The protocol answers and counts what uvicorn cannot parse (gateway/web_refusals.py).
-        logging.getLogger("uvicorn.error").addFilter(WithoutUvicornsRefusal())

@@ -19,6 +19,7 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -30,6 +31,7 @@ from requests.structures import CaseInsensitiveDict
 from requests_hardened import Config, Manager
 from requests_hardened.ip_filter import InvalidIPAddress
 from standardwebhooks.webhooks import Webhook
+from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import HTTPError
 
@@ -76,17 +78,22 @@ def signature_headers(
 
 
 class _Bounded:
-    """A urllib3 connection shut down at its session's deadline (kernel/socket_deadlines.py),
-    watched from the moment its TCP connection is made, before any TLS.
+    """A urllib3 connection shut down at its `deadline` (time.monotonic(); kernel/
+    socket_deadlines.py), watched from the moment its TCP connection is made, before any TLS.
+    The deadline comes with the connection's other arguments (the pools of `bounded_pools`).
 
     It overrides urllib3's `_new_conn`, which is no documented interface but the one place a
-    connection's socket exists before its TLS handshake: a handshake dripped a byte at a time
-    held the thread for as long as the peer liked. The canary is
-    tests/merchants/test_call_deadlines.py, whose dripping handshake, head and body fail on the
-    urllib3 upgrade that stops calling it."""
+    connection's socket exists before its TLS handshake. Python's ssl module bounds a handshake
+    as a whole by the socket's timeout; nothing but the deadline bounded an answer's head
+    dripped a byte at a time, which held the thread for as long as the peer liked. The canary
+    is tests/merchants/test_call_deadlines.py, whose dripping head fails on the urllib3 upgrade
+    that stops calling it."""
 
-    deadline: float  # time.monotonic(): set on the class each session makes (bounded_pools)
     watching: Watch | None = None
+
+    def __init__(self, *args: Any, deadline: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deadline = deadline
 
     def _new_conn(self) -> socket.socket:
         sock: socket.socket = super()._new_conn()  # type: ignore[misc]
@@ -100,17 +107,33 @@ class _Bounded:
         super().close()  # type: ignore[misc]
 
 
-def bounded_pools(deadline: float) -> dict[str, type[HTTPConnectionPool]]:
-    """urllib3's pools by scheme, whose connections are shut down at `deadline`."""
-    pools: dict[str, type[HTTPConnectionPool]] = {}
-    for scheme, pool in (("http", HTTPConnectionPool), ("https", HTTPSConnectionPool)):
-        connection = type(
-            f"Bounded{pool.ConnectionCls.__name__}",
-            (_Bounded, pool.ConnectionCls),
-            {"deadline": deadline},
-        )
-        pools[scheme] = type(f"Bounded{pool.__name__}", (pool,), {"ConnectionCls": connection})
-    return pools
+class _BoundedHTTPConnection(_Bounded, HTTPConnection):
+    pass
+
+
+class _BoundedHTTPSConnection(_Bounded, HTTPSConnection):
+    pass
+
+
+class _BoundedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _BoundedHTTPConnection
+
+
+class _BoundedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _BoundedHTTPSConnection
+
+
+def bounded_pools(deadline: float) -> dict[str, Callable[..., HTTPConnectionPool]]:
+    """Makers of urllib3's pools by scheme, whose connections are shut down at `deadline`: a
+    pool hands the arguments it does not take itself to each connection it makes."""
+
+    def http(*args: Any, **kwargs: Any) -> HTTPConnectionPool:
+        return _BoundedHTTPPool(*args, deadline=deadline, **kwargs)
+
+    def https(*args: Any, **kwargs: Any) -> HTTPConnectionPool:
+        return _BoundedHTTPSPool(*args, deadline=deadline, **kwargs)
+
+    return {"http": http, "https": https}
 
 
 class PinnedAdapter(HTTPAdapter):

@@ -23,6 +23,7 @@ from kernel.ids import MATCH_TOKEN, find_minted, new_id
 from matching.demand import confirmer, decides
 from matching.models import (
     AcceptanceState,
+    Intent,
     MatchSession,
     MatchStatus,
     MatchToken,
@@ -191,7 +192,10 @@ def match_accept(
     confirmed_by = confirmer(found.intent_id, demand_tokens, accepted_by)
     binding = decides(found.intent_id, confirmed_by)
     with transaction.atomic():
-        # Lock the session so two acceptances of one match are decided one after the other.
+        # Lock the intent, then the session: acceptances of one intent are decided one after
+        # the other, in any of its sessions (the demand side's decision in one supersedes the
+        # confirmations binding nothing in the others, and refuses those that come after).
+        list(Intent.objects.select_for_update().filter(pk=found.intent_id).values_list("pk"))
         session = MatchSession.objects.select_for_update().get(match_session_id=match_session_id)
         if session.status == MatchStatus.EXPIRED:
             raise MATCH_EXPIRED()

@@ -71,14 +71,16 @@ def test_a_full_worker_whose_every_connection_is_serving_refuses_503_saying_why(
     tmp_path, django_db_blocker
 ):
     env = small_worker(WEB_BODY_TIMEOUT_S="60")
+    expect = post_head(2000).replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n")
     with django_db_blocker.unblock(), WebServer(tmp_path, env=env) as web:
         busy = []
         try:
             for _ in range(LIMIT):  # each a request being served: its body still to come
                 sock = connect(web.port)
-                sock.sendall(post_head(2000))
+                sock.sendall(expect)
                 busy.append(sock)
-            time.sleep(0.5)  # each head read: the requests are being served
+            for sock in busy:  # asked for its body: the request is being served
+                assert sock.recv(100).startswith(b"HTTP/1.1 100 Continue")
             with connect(web.port, source="127.0.0.2") as newcomer:
                 refused = read_until_closed(newcomer)
             answer = free_one_and_ask(web, busy)

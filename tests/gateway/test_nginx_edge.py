@@ -4,8 +4,8 @@ share before reading a byte of them, so one address holding every connection it 
 request head on each and opening them again as they close, leaves another address served; the
 main settings hold what the edge admits; an IPv6 /64 is one client to the edge and to the site;
 nginx's own answers are the gateway's error envelope. Every figure is the files' own. Each client
-is a loopback address of its own; an IPv6 client is named to the site as the edge names it, by
-the PROXY protocol on the site's own socket."""
+is a loopback address of its own; an IPv6 client is named by the PROXY protocol, to the edge on
+a port the test adds for it, and to the site on its own socket, as the edge names it there."""
 
 import re
 import socket
@@ -24,6 +24,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 EDGE_PER_CLIENT = int(re.findall(r"limit_conn gateway_edge_per_client (\d+);", MAIN.read_text())[0])
 EDGE_TOTAL = int(re.findall(r"limit_conn gateway_edge_total (\d+);", MAIN.read_text())[0])
 PER_CLIENT = int(re.findall(r"limit_conn gateway_per_client (\d+);", SITE.read_text())[0])
+SITE_TOTAL = int(re.findall(r"limit_conn gateway_total (\d+);", SITE.read_text())[0])
+KEPT_ALIVE = int(re.findall(r"^\s*keepalive (\d+);", SITE.read_text(), re.MULTILINE)[0])
 HALF_A_HEAD = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Half: "
 
 
@@ -72,10 +74,45 @@ def test_nginxs_main_settings_hold_everything_the_edge_admits():
     (connections,) = re.findall(r"^\s*worker_connections (\d+);", main, re.MULTILINE)
     (files,) = re.findall(r"^\s*worker_rlimit_nofile (\d+);", main, re.MULTILINE)
 
-    # An admitted connection is three of a worker's: the client's, the edge's to the site, the
-    # site's to a role. One worker alone holds all the edge admits, with room for the rest.
-    assert 3 * EDGE_TOTAL < int(connections) <= int(files)
+    # An admitted connection is three of a worker's (the client's, the edge's to the site, the
+    # site's end of it), and a request in flight one more (the site's to a role, kept alive
+    # between requests too). One worker alone holds all the edge admits.
+    most = 3 * EDGE_TOTAL + SITE_TOTAL + KEPT_ALIVE
+    assert most < int(connections) <= int(files)
     assert EDGE_PER_CLIENT < EDGE_TOTAL
+
+
+def as_client(edge: Nginx, client: str) -> socket.socket:
+    """A connection to the edge from `client`, any address, named by the PROXY protocol on the
+    edge's port for tests: the edge counts it as that client's."""
+    sock = socket.create_connection(("127.0.0.1", edge.proxied_port), 5)
+    family = "TCP6" if ":" in client else "TCP4"
+    server = "::1" if family == "TCP6" else "127.0.0.1"
+    sock.sendall(f"PROXY {family} {client} {server} 40000 80\r\n".encode())
+    return sock
+
+
+def test_the_addresses_of_one_ipv6_64_are_one_client_at_the_edge(edge):
+    one_host = [f"2001:db8:e:3:{n:x}::1" for n in range(EDGE_PER_CLIENT + 1)]
+    held = [as_client(edge, address) for address in one_host[:EDGE_PER_CLIENT]]
+    try:
+        time.sleep(0.5)  # each one counted
+        get = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        with as_client(edge, one_host[-1]) as same_host:
+            same_host.sendall(get)
+            try:
+                refused = read_until_closed(same_host)
+            except ConnectionResetError:
+                refused = b""
+        with as_client(edge, "2001:db8:e:4::1") as neighbour:
+            neighbour.sendall(get)
+            served = read_until_closed(neighbour)
+    finally:
+        for sock in held:
+            sock.close()
+
+    assert refused == b""  # another address of the /64: closed, its request never read
+    assert served.startswith(b"HTTP/1.1 200 ")
 
 
 def client_maps() -> list[list[str]]:

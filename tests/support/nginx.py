@@ -78,10 +78,15 @@ def rendered_site(directory: Path, *, socket_path: Path, roles: list[str], **val
     return path
 
 
-def rendered_main(directory: Path, *, port: int, socket_path: Path, site: Path) -> Path:
+def rendered_main(
+    directory: Path, *, port: int, socket_path: Path, site: Path, proxied_port: int | None = None
+) -> Path:
     """The repository's main configuration, in the foreground, its edge on 127.0.0.1:`port`
     (and [::1]:`port`) handing connections to the site at `socket_path`, serving `site` alone,
-    as the user running the test, with everything nginx writes in `directory`."""
+    as the user running the test, with everything nginx writes in `directory`. With
+    `proxied_port`, the edge also listens there for connections that name their client first
+    (the PROXY protocol): how a test is an IPv6 client of its choosing at the edge, which
+    counts it as it counts any client."""
     main = MAIN.read_text()
     # As root, nginx's workers would run as www-data, who cannot enter the test's directory.
     user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
@@ -92,12 +97,18 @@ def rendered_main(directory: Path, *, port: int, socket_path: Path, site: Path) 
     ipv6 = (
         f"listen [::1]:{port};" if socket.has_ipv6 and Path("/proc/net/if_inet6").exists() else ""
     )
+    proxied = (
+        f"\n        listen 127.0.0.1:{proxied_port} proxy_protocol;"
+        "\n        set_real_ip_from 127.0.0.1;"
+        if proxied_port is not None
+        else ""
+    )
     for old, new in [
         ("user www-data;", f"daemon off;\n{user}"),
         ("pid /run/nginx.pid;", f"pid {directory / 'nginx.pid'};"),
         ("error_log /var/log/nginx/error.log;", f"error_log {directory / 'error.log'} info;"),
         ("include /etc/nginx/modules-enabled/*.conf;", f"load_module {STREAM_MODULE};"),
-        ("listen 80;", f"listen 127.0.0.1:{port};"),
+        ("listen 80;", f"listen 127.0.0.1:{port};{proxied}"),
         ("listen [::]:80;", ipv6),
         (f"proxy_pass unix:{SITE_SOCKET};", f"proxy_pass unix:{socket_path};"),
         ("access_log /var/log/nginx/access.log;", f"access_log {directory / 'other.log'};"),
@@ -118,8 +129,15 @@ class Nginx:
         self.directory = directory
         self.port = free_port()
         self.socket_path = directory / "site.sock"
+        self.proxied_port = free_port()
         site = rendered_site(directory, socket_path=self.socket_path, roles=roles, **values)
-        main = rendered_main(directory, port=self.port, socket_path=self.socket_path, site=site)
+        main = rendered_main(
+            directory,
+            port=self.port,
+            socket_path=self.socket_path,
+            site=site,
+            proxied_port=self.proxied_port,
+        )
         self.command = [binary(), "-p", f"{directory}/", "-c", str(main)]
         self.command += ["-e", str(directory / "error.log")]
         self.process: subprocess.Popen[bytes] | None = None
