@@ -108,16 +108,12 @@ def shopper_queries() -> list[dict[str, Any]]:
     """The distinct queries every size is asked, each with what the engine answers for it:
     the labelled queries of `make relevance`, two words of titles of the real catalog, and
     title words misspelt (a swap of two letters: the fuzzy tier)."""
-    from relevance.judging import load_queries
+    from relevance.sets import OWN, toml_queries
     from tests.support.engine import fallback_resolution
 
     queries = [
-        {
-            "text": query.text,
-            "region": query.region,
-            "resolution": query.resolution(),
-        }
-        for query in load_queries()
+        {"text": query.text, "region": query.region, "resolution": query.resolution}
+        for query in toml_queries(OWN, "own")
     ]
     real = real_products()
     for n, product in enumerate(real[:: len(real) // 150][:150]):

@@ -1,26 +1,37 @@
 """Judgement rules and the measures of `make relevance`: pure functions, no Django.
 
-A query's rule (relevance/queries.toml) reads a product's title and categories only; a served
-list is scored against every product of the catalog the rule accepts within the query's region
-and budget (the ideal list).
+A query's rule reads a product's title (HTML entities decoded, in lower case) and categories
+only, never the gateway's own analysis; a served list is scored against every product of the
+catalog the rule accepts (the ideal list). One rule for every set (relevance/sets.py):
+
+    a product is relevant iff
+      - it satisfies at least one clause (a single clause when the rule has no `any`): every
+        regex of the clause's title_all matches, none of its title_none matches, and its
+        category_l1 or category_l2 is one of the clause's category_any when given;
+      - none of the rule's title_none matches, nor a pattern of what the shopper ruled out;
+      - its price is within the rule's price_min / price_max (US dollars), when given (no
+        price: not relevant).
+
+A served product breaks the query's region when it is not sold there, and its budget when it
+is outside the budget the resolution states (a budget in rupees judged at the catalog's
+82.5 rupees a dollar, relevance/SOURCE.md), or has no price while a budget was stated.
 """
 
 import html
 import math
 import re
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-QUERIES = Path(__file__).with_name("queries.toml")
+# Rupees a US dollar, as the catalog's prices were converted (shared/relevance/SOURCE.md).
+INR_PER_USD = 82.5
 
 
 @dataclass(frozen=True)
 class Product:
     id: int
-    title: str
+    title: str  # HTML-unescaped, lower case
     categories: frozenset[str]
     price: float | None
     regions: frozenset[str]
@@ -31,104 +42,124 @@ class Product:
         price = data.get("price_usd")
         return cls(
             id=int(data["id"]),
-            title=html.unescape(html.unescape(str(data.get("title") or ""))),
+            title=html.unescape(html.unescape(str(data.get("title") or ""))).lower(),
             categories=frozenset(name for name in names if name),
             price=float(price) if price is not None else None,
             regions=frozenset(data.get("regions") or ()),
         )
 
 
+def patterns(items: Iterable[str]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(item, re.IGNORECASE) for item in items)
+
+
+@dataclass(frozen=True)
+class Clause:
+    title_all: tuple[re.Pattern[str], ...] = ()
+    title_none: tuple[re.Pattern[str], ...] = ()
+    category_any: frozenset[str] | None = None
+
+    @classmethod
+    def of(cls, entry: dict[str, Any]) -> "Clause":
+        categories = entry.get("category_any")
+        return cls(
+            title_all=patterns(entry.get("title_all", ())),
+            title_none=patterns(entry.get("title_none", ())),
+            category_any=frozenset(categories) if categories else None,
+        )
+
+    def holds(self, product: Product) -> bool:
+        return (
+            all(pattern.search(product.title) for pattern in self.title_all)
+            and not any(pattern.search(product.title) for pattern in self.title_none)
+            and (self.category_any is None or bool(product.categories & self.category_any))
+        )
+
+
+@dataclass(frozen=True)
+class Rule:
+    clauses: tuple[Clause, ...]
+    title_none: tuple[re.Pattern[str], ...] = ()
+    price_min: float | None = None
+    price_max: float | None = None
+
+    @classmethod
+    def of(cls, entry: dict[str, Any]) -> "Rule":
+        """A rule as the sets write it (`title_all`, `title_none`, `category_any`, `any`,
+        `price_min`, `price_max`)."""
+        clauses = entry.get("any") or [entry]
+        return cls(
+            clauses=tuple(Clause.of(clause) for clause in clauses),
+            title_none=patterns(entry.get("title_none", ())) if "any" in entry else (),
+            price_min=entry.get("price_min"),
+            price_max=entry.get("price_max"),
+        )
+
+    def accepts(self, product: Product) -> bool:
+        if not any(clause.holds(product) for clause in self.clauses):
+            return False
+        if any(pattern.search(product.title) for pattern in self.title_none):
+            return False
+        if self.price_min is None and self.price_max is None:
+            return True
+        price = product.price
+        return (
+            price is not None
+            and (self.price_min is None or price >= self.price_min)
+            and (self.price_max is None or price <= self.price_max)
+        )
+
+
 @dataclass(frozen=True)
 class Query:
+    set: str
+    id: str
+    kind: str
     text: str
-    keywords: list[str]
-    categories: list[str]
-    title: list[re.Pattern[str]]
-    not_title: list[re.Pattern[str]] = field(default_factory=list)
-    excluded: list[re.Pattern[str]] = field(default_factory=list)
-    kind: str = "general"
-    constraints: list[str] = field(default_factory=list)
-    exclude: list[str] | None = None
-    category: frozenset[str] | None = None
-    region: str = "IN"
-    budget_min: float | None = None
-    budget_max: float | None = None
+    resolution: dict[str, Any]  # what the scripted engine answers: the model's part
+    rule: Rule
+    excluded: tuple[re.Pattern[str], ...] = ()  # what the shopper ruled out
+    region: str | None = None  # the request's `region`
 
     def relevant(self, product: Product) -> bool:
-        return (
-            all(pattern.search(product.title) for pattern in self.title)
-            and not any(pattern.search(product.title) for pattern in self.not_title)
-            and not self.rules_out(product)
-            and (self.category is None or bool(product.categories & self.category))
-        )
+        return self.rule.accepts(product) and not self.rules_out(product)
 
     def rules_out(self, product: Product) -> bool:
         """Whether the shopper ruled this product out (an excluded product)."""
         return any(pattern.search(product.title) for pattern in self.excluded)
 
+    def budget_usd(self) -> tuple[float | None, float | None]:
+        """The budget the resolution states, in US dollars (rupees at the catalog's rate)."""
+        budget = self.resolution.get("budget") or {}
+        rate = 1 / INR_PER_USD if (budget.get("currency") or "USD").upper() == "INR" else 1.0
+        low, high = budget.get("min"), budget.get("max")
+        return (
+            None if low is None else float(low) * rate,
+            None if high is None else float(high) * rate,
+        )
+
     def violation(self, product: Product) -> str | None:
         """Why serving `product` breaks the query's region or budget, if it does."""
-        if product.regions and self.region not in product.regions:
+        region = self.region or self.resolution.get("region")
+        if region and product.regions and region not in product.regions:
             return "region"
-        if self.budget_min is None and self.budget_max is None:
+        low, high = self.budget_usd()
+        if low is None and high is None:
             return None
-        if product.price is None:
+        price = product.price
+        if price is None:
             return "budget"
-        if self.budget_max is not None and product.price > self.budget_max:
-            return "budget"
-        if self.budget_min is not None and product.price < self.budget_min:
+        # A cent's leeway either way: budgets are judged in dollars, products priced in rupees.
+        if (high is not None and price > high + 0.01) or (low is not None and price < low - 0.01):
             return "budget"
         return None
 
-    def resolution(self) -> dict[str, Any]:
-        """What the scripted engine answers for this query: the model's part of the labels."""
-        answer: dict[str, Any] = {
-            "normalized_query": " ".join(self.text.lower().split()),
-            "keywords": self.keywords,
-            "categories": self.categories,
-            "intent_tags": self.keywords,
-            "target_audience": None,
-            "budget": {"min": self.budget_min, "max": self.budget_max, "currency": "USD"},
-            "region": self.region,
-            "constraints": self.constraints,
-            "summary": self.text,
-        }
-        if self.exclude is not None:
-            answer["exclude"] = self.exclude
-        return answer
 
-
-def load_queries(path: Path = QUERIES) -> list[Query]:
-    with path.open("rb") as stream:
-        entries = tomllib.load(stream)["query"]
-
-    def patterns(items: Iterable[str]) -> list[re.Pattern[str]]:
-        return [re.compile(item, re.IGNORECASE) for item in items]
-
-    return [
-        Query(
-            text=entry["text"],
-            keywords=list(entry["keywords"]),
-            categories=list(entry.get("categories", [])),
-            title=patterns(entry["title"]),
-            not_title=patterns(entry.get("not_title", [])),
-            excluded=patterns(entry.get("excluded", [])),
-            kind=entry.get("kind", "general"),
-            constraints=list(entry.get("constraints", [])),
-            exclude=list(entry["exclude"]) if "exclude" in entry else None,
-            category=frozenset(entry["category"]) if "category" in entry else None,
-            region=entry.get("region", "IN"),
-            budget_min=entry.get("budget_min"),
-            budget_max=entry.get("budget_max"),
-        )
-        for entry in entries
-    ]
-
-
-def precision(gains: Sequence[int], k: int, reachable: int) -> float:
-    """Relevant products among the first k, over as many as could be relevant (k, or fewer when
-    the catalog holds fewer): a query with two relevant products scores 1 when both lead."""
-    return sum(gains[:k]) / min(k, reachable)
+def precision(gains: Sequence[int], k: int) -> float:
+    """Relevant products among the first k, over k (as the released sets count it: a query
+    whose catalog holds one relevant product scores a third at most in P@3, one that holds none
+    scores 0)."""
+    return sum(gains[:k]) / k
 
 
 def ndcg(gains: Sequence[int], ideal_relevant: int, k: int = 10) -> float:
@@ -154,7 +185,8 @@ class Served:
 
 @dataclass
 class Scores:
-    queries: int = 0  # judged: some relevant product exists
+    queries: int = 0  # judged for nDCG: some relevant product exists
+    p_queries: int = 0  # judged for P@k: every query but a region's that sells nothing
     p3: float = 0.0
     p10: float = 0.0
     ndcg10: float = 0.0
@@ -172,18 +204,19 @@ class Scores:
 def evaluate(
     queries: Sequence[Query], answers: Sequence[Served], catalog: dict[int, Product]
 ) -> Scores:
-    """Mean P@3, P@10 and nDCG@10 over the queries with a relevant product in reach, overall and
-    per kind; per-tier precision, budget or region violations and excluded products over every
-    served product."""
+    """Mean P@3, P@10 (over every query but those of a region the catalog does not sell in)
+    and nDCG@10 (over those with a relevant product), overall and per kind; per-tier precision,
+    budget or region violations and excluded products over every served product."""
     scores = Scores()
     for query, answer in zip(queries, answers, strict=True):
         kind = scores.by_kind.setdefault(query.kind, Scores())
         for part in (scores, kind):
             _add(part, query, answer, catalog)
     for part in (scores, *scores.by_kind.values()):
+        if part.p_queries:
+            part.p3 /= part.p_queries
+            part.p10 /= part.p_queries
         if part.queries:
-            part.p3 /= part.queries
-            part.p10 /= part.queries
             part.ndcg10 /= part.queries
     return scores
 
@@ -199,12 +232,13 @@ def _add(scores: Scores, query: Query, answer: Served, catalog: dict[int, Produc
         counts = scores.by_tier.setdefault(tier, [0, 0])
         counts[0] += gain
         counts[1] += 1
-    reachable = sum(
-        1 for item in catalog.values() if query.relevant(item) and not query.violation(item)
-    )
-    if not reachable:
-        return
-    scores.queries += 1
-    scores.p3 += precision(gains, 3, reachable)
-    scores.p10 += precision(gains, 10, reachable)
-    scores.ndcg10 += ndcg(gains, reachable)
+    region = query.region or query.resolution.get("region")
+    if region and not any(region in item.regions for item in catalog.values()):
+        return  # a region the catalog does not sell in: violations alone count
+    scores.p_queries += 1
+    scores.p3 += precision(gains, 3)
+    scores.p10 += precision(gains, 10)
+    reachable = sum(1 for item in catalog.values() if query.relevant(item))
+    if reachable:
+        scores.queries += 1
+        scores.ndcg10 += ndcg(gains, reachable)
