@@ -100,6 +100,8 @@ class ProductAdmin(CatalogEditAdmin):
         "created_at",
         "updated_at",
         "videos_link",
+        "type_read",
+        "brand_read",
         "search_document_json",
         "embedding_state",
     )
@@ -125,6 +127,17 @@ class ProductAdmin(CatalogEditAdmin):
     def videos_link(self, product: Product) -> SafeString:
         count = product.videos.count()
         return list_link(Video, counted(count, "video", "videos"), product=product.pk)
+
+    @admin.display(description="type (as search reads it)")
+    def type_read(self, product: Product) -> str:
+        """What search takes the product for (catalog/types.py): its title's, or the one the
+        catalog gives."""
+        return product.product_type or "none: `manage.py reindex_catalog` reads it"
+
+    @admin.display(description="brand (as search reads it)")
+    def brand_read(self, product: Product) -> str:
+        """The key of its brand (catalog/brands.py)."""
+        return product.brand_key or "none: `manage.py reindex_catalog` reads it"
 
     @admin.display(description="search document")
     def search_document_json(self, product: Product) -> SafeString:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from catalog import text
+from catalog import brands, text, types
 
 # The fields search tells apart, in the order of their weight.
 FIELDS = ("title", "tags", "brand", "category", "description")
@@ -81,3 +81,16 @@ def of_fields(fields: dict[str, Any]) -> dict[str, Any]:
         category_l2=fields.get("category_l2"),
         description=fields.get("description"),
     )
+
+
+def read(fields: dict[str, Any]) -> dict[str, Any]:
+    """What search reads of a product given as its column values, column by column: its search
+    document, its type (catalog/types.py) and its brand's key (catalog/brands.py)."""
+    title = str(fields.get("title") or "")
+    return {
+        "search_document": of_fields(fields),
+        "product_type": types.type_of(
+            title, fields.get("category_l2"), fields.get("declared_type")
+        ),
+        "brand_key": brands.brand_key(fields.get("brand"), title),
+    }

@@ -222,6 +222,7 @@ def parse_line(raw: bytes | str) -> ProductRecord:
         "risk_level": risk,
         "target_persona": _text(audience, "persona", 200) or "",
         "target_age": _text(audience, "age", 40) or "",
+        "declared_type": _text(data, "product_type", 64),
     }
     videos = data.get("videos", [])
     videos = [] if videos is None else videos
@@ -236,7 +237,7 @@ def parse_line(raw: bytes | str) -> ProductRecord:
     return ProductRecord(product=product, videos=parsed, cleaned=_clean_text(product))
 
 
-CLEANED_TEXT = ("title", "brand", "category_l1", "category_l2", "description")
+CLEANED_TEXT = ("title", "brand", "category_l1", "category_l2", "description", "declared_type")
 
 
 def _clean_text(product: Row) -> bool:

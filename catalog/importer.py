@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from catalog import fulltext, semantic, versions
-from catalog.documents import of_fields
+from catalog.documents import read
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
 from kernel.inserts import upsert
@@ -41,7 +41,8 @@ PRODUCT_FIELDS = [
     "risk_level",
     "target_persona",
     "target_age",
-    "search_document",
+    "declared_type",
+    *Product.READ_FIELDS,
     "embedding",
     "updated_at",
 ]
@@ -120,7 +121,7 @@ class _Writer:
         products = [
             {
                 **record.product,
-                "search_document": of_fields(record.product),
+                **read(record.product),
                 "embedding": meaning,
                 "created_at": now,
                 "updated_at": now,

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from catalog import semantic
-from catalog.documents import of_fields
+from catalog.documents import read
 from kernel.fields import JSONField
 
 # Creator usernames: what the import accepts and what lookups check before they query.
@@ -100,16 +100,38 @@ class Product(models.Model):
     risk_level = models.CharField(max_length=8, choices=RiskLevel.choices, default=RiskLevel.LOW)
     target_persona = models.CharField(max_length=200, blank=True, default="")
     target_age = models.CharField(max_length=40, blank=True, default="")
-    # The text as search reads it (catalog/documents.py), written with the text it follows.
+    # Nullable, with no default, as the columns added after the search index: SQLite adds such a
+    # column in place, where a default would make Django copy the table, and lose the triggers
+    # that keep the index (catalog/fulltext.py). Empty and None mean the same: not given.
+    declared_type = models.CharField(
+        verbose_name="type (as the catalog gives it)",
+        max_length=64,
+        null=True,
+        blank=True,
+        help_text="What the product is, when the catalog says so: it wins over its title.",
+    )
+    # The text as search reads it (catalog/documents.py), written with the text it follows; what
+    # the product is and whose (catalog/types.py, catalog/brands.py) are read with it.
     search_document = JSONField(default=dict, blank=True, editable=False)
+    product_type = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    brand_key = models.CharField(max_length=64, null=True, blank=True, editable=False)
     # What the product's text means (catalog/semantic.py): written with the search document,
     # empty while SEMANTIC_SEARCH is off.
     embedding = models.BinaryField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    # The columns the search document is made of.
-    TEXT_FIELDS = ("title", "tags", "brand", "category_l1", "category_l2", "description")
+    # The columns the search document is made of, and those written with it.
+    TEXT_FIELDS = (
+        "title",
+        "tags",
+        "brand",
+        "category_l1",
+        "category_l2",
+        "description",
+        "declared_type",
+    )
+    READ_FIELDS = ("search_document", "product_type", "brand_key")
 
     class Meta:
         ordering = ["id"]
@@ -119,6 +141,8 @@ class Product(models.Model):
             # Search compares category names without case (catalog/search.py).
             models.Index(Lower("category_l1"), name="product_category_l1_folded"),
             models.Index(Lower("category_l2"), name="product_category_l2_folded"),
+            # Whether a word is a brand: how many products it leads (catalog/brands.py).
+            models.Index(fields=["brand_key"], name="product_brand_key"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -142,16 +166,18 @@ class Product(models.Model):
         return f"{self.id} {self.title}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Save, with the search document and the embedding of the text as it is now."""
+        """Save, with the search document, the type and brand and the embedding of the text
+        as it is now."""
         fields = {name: getattr(self, name) for name in self.TEXT_FIELDS}
-        self.search_document = of_fields(fields)
+        for name, value in read(fields).items():
+            setattr(self, name, value)
         # Off, a stale vector is dropped: `manage.py embed_catalog` writes it once it is on.
         self.embedding = (
             semantic.embeddings([semantic.product_text(fields)])[0] if semantic.enabled() else None
         )
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and set(update_fields) & set(self.TEXT_FIELDS):
-            kwargs["update_fields"] = {*update_fields, "search_document", "embedding"}
+            kwargs["update_fields"] = {*update_fields, *self.READ_FIELDS, "embedding"}
         super().save(*args, **kwargs)
 
 

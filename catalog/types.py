@@ -1,0 +1,121 @@
+"""What a product is: its type, read from its title as a person reads one.
+
+Titles name the product first and what it fits after: "Cycle Bell for Bicycle" is a bell,
+"Wildcraft Backpack with Rain Cover" a backpack, "Aones Watch Strap Compatible for Titan" a
+strap. A title's type is the last word of its first phrase that names a thing: the title is cut
+at what starts another phrase ("for", "with", "compatible", "(", "|", ",", " - " ...), and in
+each phrase, in order, the words that name no thing are set aside from its end (colours, sizes,
+measures, model numbers, pack counts, the shopper it is for); the last word left is the type.
+The title's first word, which is often a brand ("Mi 138 cm (55 inches) ... Smart LED TV"), names
+the product only when nothing else in its phrase does. A title that names nothing gives its
+category's type ("Running Shoes": shoe).
+
+A type is stored as the stem of that word (catalog/text.py), so "Shoes" and "shoe" are one
+type, and a single letter hyphened to a word is one word with it ("T-Shirt": tshirt). A catalog
+may send a product's type itself (the import's `product_type`); it wins. A query's wanted type
+is read from the shopper's words the same way (`wanted`): "a rain cover for my backpack" wants a
+cover, "women's watch with a metal strap" a watch; there, the first word is the type's too.
+"""
+
+import re
+
+from catalog import text
+
+# Where a title's next phrase starts: what the product fits, comes with, or is described by;
+# in a shopper's words, a price or what is ruled out too.
+_CUT = re.compile(
+    r"[()\[\]{}|,;:+]|\s[-\u2013\u2014/]\s|\b(?:for|with|compatible|fits|suitable|featuring"
+    r"|including|includes|without|under|below|above|between|within|upto|except|but|not)\b",
+    re.IGNORECASE,
+)
+# A title's word as the type reader takes it: letters and digits, an apostrophe or a hyphen
+# inside ("women's", "t-shirt", "watch-nn6078").
+_TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
+# Words that name no thing, whatever they stand beside.
+_NO_THING = frozenset(
+    # colours
+    {"black", "white", "red", "blue", "green", "yellow", "pink", "purple", "orange", "brown"}
+    | {"grey", "gray", "silver", "gold", "golden", "beige", "maroon", "navy", "multicolor"}
+    | {"multicolour", "multi", "cream", "ivory", "transparent", "clear", "dark", "light", "rose"}
+    | {"teal", "olive", "khaki", "peach", "wine", "mustard", "charcoal", "coffee", "sky", "royal"}
+    # measures and counts
+    | {"cm", "mm", "m", "inch", "inches", "in", "ft", "feet", "kg", "g", "gm", "gms", "gram"}
+    | {"grams", "ml", "l", "ltr", "ltrs", "litre", "litres", "liter", "liters", "w", "watt"}
+    | {"watts", "v", "volt", "mah", "gb", "tb", "mb", "hz", "mp", "x", "xl", "xxl", "xs", "s"}
+    | {"pc", "pcs", "piece", "pieces", "pack", "packs", "set", "sets", "pair", "pairs", "combo"}
+    | {"size", "sizes", "free", "qty", "count", "units", "unit", "nos", "no", "ton", "tons"}
+    | {"star", "stars", "grade", "bpa", "speed"}
+    # who it is for, and words of sale
+    | {"men", "mens", "man", "women", "womens", "woman", "ladies", "gents", "boys", "boy"}
+    | {"girls", "girl", "kids", "kid", "children", "child", "baby", "babies", "unisex", "adults"}
+    | {"adult", "toddlers", "infants", "new", "latest", "brand", "original", "genuine", "best"}
+    | {"premium", "quality", "edition", "model", "series", "version", "collection", "design"}
+    | {"style", "type", "variant", "year", "years", "month", "months", "days", "day", "hours"}
+    | {"the", "a", "an", "of", "or", "at", "is", "it", "as", "in", "on", "to", "by", "from"}
+    # what it is made of
+    | {"leather", "cotton", "silk", "steel", "stainless", "plastic", "wood", "wooden", "metal"}
+    | {"metallic", "silicone", "rubber", "nylon", "polyester", "synthetic", "canvas", "denim"}
+    | {"wool", "woolen", "woollen", "linen", "velvet", "satin", "bamboo", "ceramic", "brass"}
+    | {"aluminium", "aluminum", "copper", "pu", "pvc", "eva", "tpe", "abs", "microfiber"}
+)
+_STOP = frozenset(text.stem(word) for word in _NO_THING)
+
+
+def _words(phrase: str) -> list[str]:
+    """The phrase's words that may name a thing, as one word each ("t-shirt" and "t shirt":
+    tshirt); a model number or measure ("x200", "55-inch", "1.5") is none of them."""
+    found: list[str] = []
+    for token in _TOKEN.findall(phrase.lower()):
+        parts = token.replace("'", "").replace("\u2019", "").split("-")
+        if any(char.isdigit() for char in token):
+            # A number, a measure or a model ("55-inch", "l55m6-es"): only a whole word beside
+            # one counts ("watch-nn6078sl01").
+            found += [part for part in parts if part.isalpha() and len(part) > 3]
+            continue
+        joined: list[str] = []
+        for part in parts:
+            if joined and len(joined[-1]) == 1:
+                joined[-1] += part  # "t-shirt", "e-book": one word
+            else:
+                joined.append(part)
+        found += joined
+    return found
+
+
+def _kept(words: list[str]) -> list[str]:
+    return [word for word in words if len(word) > 1 and text.stem(word) not in _STOP]
+
+
+def _head(words: list[str]) -> str | None:
+    """The last word of a phrase that names a thing, as its stem."""
+    kept = _kept(words)
+    return text.stem(kept[-1]) if kept else None
+
+
+def type_of(title: str, category: str | None = None, given: str | None = None) -> str:
+    """The product's type: the stem of the word that names what it is, '' when nothing does."""
+    if given and (found := _head(_words(given))):
+        return found
+    brand: str | None = None  # the title's first word, when its phrase holds nothing else
+    for position, phrase in enumerate(_CUT.split(text.clean(title))):
+        words = _words(phrase)
+        if position == 0 and words:
+            kept = _kept(words)
+            if kept and kept[0] == words[0]:
+                brand, kept = kept[0], kept[1:]  # the title's first word is often its brand
+            if kept:
+                return text.stem(kept[-1])
+            continue
+        if found := _head(words):
+            return found
+    if category and (found := _head(_words(_CUT.split(category)[0]))):
+        return found
+    return text.stem(brand) if brand else ""
+
+
+def wanted(words: str) -> str:
+    """The type a shopper's words want: their first phrase's last word that names a thing."""
+    for phrase in _CUT.split(words):
+        if found := _head(_words(phrase)):
+            return found
+    return ""

@@ -1,0 +1,80 @@
+"""What a product is and whose (catalog/types.py, catalog/brands.py): read from the title as a
+person reads one, stored with the search document, rebuilt when the title changes; a type the
+catalog sends wins."""
+
+import pytest
+
+from catalog.brands import brand_key
+from catalog.models import Product
+from catalog.types import type_of, wanted
+from tests.factories import ProductFactory
+
+
+@pytest.mark.parametrize(
+    ("title", "category", "kind"),
+    [
+        ("Cycle Bell for Bicycle", "Cycling", "bell"),  # what it fits comes after "for"
+        ("Wildcraft 45 Ltrs Casual Backpack with Rain Cover", "Backpacks", "backpack"),
+        ("Rain Cover for Backpack", "Backpacks", "cover"),
+        ("Aones Magnetic Watch Strap Compatible for Titan Smart Pro", "Watches", "strap"),
+        ("Women's Watch Strap 18mm Leather", "Watches", "strap"),  # a material after it
+        ("Fastrack Analog Black Dial Women's Watch-NN6078SL01", "Watches", "watch"),
+        ("Nivia Carbonite 5.0 Turf Football Shoes for Mens (Black) UK-11", "Football", "shoe"),
+        ("Nivia Storm Football, Size 5 (White/Blue)", "Football", "footbal"),
+        ("Mi 138.8 cm (55 inches) 5X Series 4K Smart Android TV L55M6-ES (Grey)", None, "tv"),
+        ("Voltas 1.5 Ton 3 Star, Fixed Speed Window AC (Copper)", None, "ac"),
+        ("Amazon Brand - Solimo 2-Tier Foldable Cloth Drying Stand", None, "stand"),
+        ("Men's Cotton T-Shirt", None, "tshirt"),
+        ("Lumora Vitamin C Serum", None, "serum"),  # a single letter beside a word: a word
+        ("Nivia", "Running Shoes", "shoe"),  # nothing but a brand: its category's type
+    ],
+)
+def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
+    assert type_of(title, category) == kind
+
+
+def test_a_type_the_catalog_gives_wins_over_the_title():
+    assert type_of("Wildcraft Backpack with Rain Cover", "Backpacks", given="rain cover") == "cover"
+
+
+@pytest.mark.parametrize(
+    ("words", "kind"),
+    [
+        ("rain cover for my backpack", "cover"),
+        ("women's watch with a metal strap", "watch"),
+        ("bicycle for kids", "bicycl"),
+        ("nivia football for weekend matches", "footbal"),
+        ("men's analog watch under $50", "watch"),
+        ("hair straightener, not a brush or comb", "straighten"),
+        ("", ""),
+    ],
+)
+def test_a_shopper_wants_the_thing_their_words_name_first(words, kind):
+    assert wanted(words) == kind
+
+
+@pytest.mark.parametrize(
+    ("brand", "title", "key"),
+    [
+        ("boAt", "boAt Rockerz 450 Headphones", "boat"),
+        (None, "Levi's Men's Slim Jeans", "levis"),
+        ("Amazon Basics", "AmazonBasics HDMI Cable", "amazon"),  # the catalog's brand wins
+        (None, "", ""),
+    ],
+)
+def test_a_products_brand_key_is_its_brand_or_its_titles_first_word(brand, title, key):
+    assert brand_key(brand, title) == key
+
+
+@pytest.mark.django_db
+def test_the_type_and_brand_are_stored_with_the_document_and_follow_the_title():
+    ProductFactory(title="Nivia Storm Football", brand=None)
+    product = Product.objects.get(title="Nivia Storm Football")
+    stored = Product.objects.values("product_type", "brand_key").get(pk=product.pk)
+
+    product.title = "Nivia Carbonite Football Shoes"
+    product.save(update_fields=["title"])
+    changed = Product.objects.values("product_type", "brand_key").get(pk=product.pk)
+
+    assert stored == {"product_type": "footbal", "brand_key": "nivia"}
+    assert changed == {"product_type": "shoe", "brand_key": "nivia"}
