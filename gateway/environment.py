@@ -126,24 +126,26 @@ def supply_keys(raw: str, min_length: int) -> list[str]:
     return keys
 
 
-def usd_rates(raw: str) -> dict[str, Decimal]:
-    """REPORT_USD_RATES: "EUR=1.08,GBP=1.27", US dollars per unit of each currency, each
-    currency once (USD is 1 by definition), each rate a positive number up to 1,000,000."""
+def usd_rates(raw: str, name: str = "USD_RATES") -> dict[str, Decimal]:
+    """USD_RATES: "EUR=1.08,INR=1/82.5", US dollars per unit of each currency (or one over the
+    units a dollar buys), each currency once (USD is 1 by definition), each rate above 0 and up
+    to 1,000,000."""
     rates: dict[str, Decimal] = {}
     for pair in (part.strip() for part in raw.split(",")):
         if not pair:
             continue
         code, _, text = (side.strip() for side in pair.partition("="))
+        over, slash, under = text.partition("/")
         try:
-            rate = Decimal(text)
-        except InvalidOperation:
+            rate = Decimal(over) / Decimal(under) if slash else Decimal(text)
+        except (InvalidOperation, ArithmeticError):
             rate = Decimal("NaN")
         code = code.upper()
         known = re.fullmatch("[A-Z]{3}", code) and code != "USD" and code not in rates
         if not known or not rate.is_finite() or not 0 < rate <= 1_000_000:
             raise ImproperlyConfigured(
-                "REPORT_USD_RATES must be comma-separated CODE=rate pairs such as EUR=1.08 "
-                f"(each currency once, not USD; a rate above 0), not {pair!r}"
+                f"{name} must be comma-separated CODE=rate pairs such as EUR=1.08 or "
+                f"INR=1/82.5 (each currency once, not USD; a rate above 0), not {pair!r}"
             )
         rates[code] = rate
     return rates

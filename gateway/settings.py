@@ -361,10 +361,19 @@ IDEMPOTENCY_KEYS_PER_CLIENT = bounded_int("IDEMPOTENCY_KEYS_PER_CLIENT", 1000, 1
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 # Keys accepted in X-Supply-Key by GET /v1/report/attribution (two while one replaces the other;
-# none: 503), and the report's US dollars per unit of other currencies ("EUR=1.08,GBP=1.27").
+# none: 503).
 SUPPLY_API_KEY_MIN_LENGTH = 16
 SUPPLY_API_KEYS = supply_keys(env.str("SUPPLY_API_KEYS", default=""), SUPPLY_API_KEY_MIN_LENGTH)
-REPORT_USD_RATES = usd_rates(env.str("REPORT_USD_RATES", default=""))
+# The one table of exchange rates (kernel/money.py): US dollars per unit of other currencies,
+# for the budgets recommend reads and the sales the reports add up. REPORT_USD_RATES, the
+# reports' name before recommend read it too, still counts when USD_RATES is not set. The
+# default holds the rupee at the rate the relevance catalog's prices were converted at.
+USD_RATES_DEFAULT = "INR=1/82.5"
+USD_RATES = (
+    usd_rates(env.str("USD_RATES"), "USD_RATES")
+    if "USD_RATES" in env
+    else usd_rates(env.str("REPORT_USD_RATES", default=USD_RATES_DEFAULT), "REPORT_USD_RATES")
+)
 
 # How long a minted match token can be confirmed.
 MATCH_TOKEN_TTL_HOURS = bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")

@@ -61,7 +61,8 @@ def resolved_fields(
         "region": kept.get("region") or resolution.region,
         "target_audience": kept.get("target_audience") or resolution.target_audience,
         "budget_range": kept.get("budget_range")
-        or (budget if any(value is not None for value in budget.values()) else None),
+        # A currency with no amount is no budget.
+        or (budget if budget["min"] is not None or budget["max"] is not None else None),
         "constraints": kept.get("constraints") or resolution.constraints,
         "resolution_source": ResolutionSource.ENGINE_CACHED if cached else ResolutionSource.ENGINE,
         "resolution_summary": resolution.summary,

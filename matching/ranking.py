@@ -7,7 +7,8 @@ score = sum(WEIGHTS[c] * component c), each component in [0, 1]:
                 multi-word tag counts when all its words are there. A merchant's offer_title is
                 shown, never scored. 0.5 without tags.
 - price_fit     1 inside the budget; below the minimum 0.8; above the maximum it falls linearly
-                to 0 at twice the maximum; no price 0.2; no budget 0.5.
+                to 0 at twice the maximum; no price 0.2; no budget 0.5. A budget in another
+                currency is judged in dollars at its USD_RATES rate; without a rate, as none.
 - availability  in_stock 1, low_stock 0.7, preorder 0.4, unknown 0.3, out_of_stock 0.
 - shipping      by promised days: <= 2 -> 1, <= 5 -> 0.8, <= 10 -> 0.5, more 0.2, none stated
                 0.3; free shipping adds 0.1 (at most 1).

@@ -235,7 +235,7 @@ class AttributionReportSerializer(serializers.Serializer):
     usd_rates = serializers.DictField(
         child=serializers.FloatField(),
         help_text="US dollars per unit of each currency the gateway converts for gmv_usd_total "
-        "(its REPORT_USD_RATES setting); USD itself is 1 and not listed.",
+        "(its USD_RATES setting); USD itself is 1 and not listed.",
     )
     totals = TotalsSerializer()
     by_day = DayFiguresSerializer(many=True)

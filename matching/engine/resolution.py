@@ -144,6 +144,17 @@ class Unreadable(ValueError):
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL | re.IGNORECASE)
 _REGION = re.compile(r"[A-Za-z]{2}")
 _CURRENCY = re.compile(r"[A-Za-z]{3}")
+# What models write for a currency beside its ISO 4217 code: a symbol or the money's name.
+_CURRENCY_NAMES = {
+    **dict.fromkeys(["$", "us$", "dollar", "dollars", "us dollars"], "USD"),
+    **dict.fromkeys(["\u20b9", "rs", "rs.", "rupee", "rupees"], "INR"),
+    **dict.fromkeys(["\u20ac", "euro", "euros"], "EUR"),
+    **dict.fromkeys(["\u00a3", "pound", "pounds"], "GBP"),
+    **dict.fromkeys(["\u00a5", "yen"], "JPY"),
+}
+# ISO 4217's code for "no currency": a budget in money the gateway cannot name is kept, and
+# never read as dollars (matching/recommend/budget.py does not apply it).
+UNKNOWN_CURRENCY = "XXX"
 
 
 def _strings(data: Mapping[str, Any], key: str, *, required: bool) -> list[str]:
@@ -181,9 +192,18 @@ def _budget(value: Any) -> Budget:
     low, high = _amount(value.get("min")), _amount(value.get("max"))
     if low is not None and high is not None and low > high:
         low = None  # a floor above the ceiling is not one the shopper meant
-    currency = value.get("currency")
-    valid = isinstance(currency, str) and _CURRENCY.fullmatch(currency)
-    return Budget(low, high, currency.upper() if valid else None)  # type: ignore[union-attr]
+    return Budget(low, high, _currency(value.get("currency")))
+
+
+def _currency(value: Any) -> str | None:
+    """An ISO 4217 code, a name or symbol models use for one, or UNKNOWN_CURRENCY for any
+    other money; None when the engine named none."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    named = value.strip().casefold()
+    if _CURRENCY.fullmatch(named):
+        return named.upper()
+    return _CURRENCY_NAMES.get(named, UNKNOWN_CURRENCY)
 
 
 def parse(content: str, *, text: str, categories: Collection[str]) -> Resolution:

@@ -9,6 +9,7 @@ from catalog.cards import iso
 from catalog.services import cards_build
 from matching.engine.resolution import Resolution
 from matching.models import Intent, MatchSession, Proposal, ProposalStatus, Provenance
+from matching.recommend.budget import Priced
 from matching.recommend.guide import shopper_guide
 from matching.recommend.offer import Offer
 from matching.rendering import proposal_body
@@ -56,6 +57,7 @@ class Answered:
 
     intent: str
     resolution: Resolution
+    budget: Priced
     region: str | None
     demand_token: str
     note: str | None
@@ -82,7 +84,9 @@ def body(
         "proposal_count": len(rows),
         "match_session_id": session.match_session_id,
         "demand_token": answered.demand_token,
-        "shopper_guide": shopper_guide(answered.intent, resolution, answered.region, offers),
+        "shopper_guide": shopper_guide(
+            answered.intent, resolution, answered.budget, answered.region, offers
+        ),
         "note": answered.note,
         "match_tier": answered.match_tier,
         "intent_source": intent_row.resolution_source,

@@ -7,7 +7,9 @@ from django.utils.translation import ngettext
 
 from catalog import search, text
 from catalog.cards import sales_stats
+from kernel.money import CATALOG_CURRENCY
 from matching.engine.resolution import Resolution
+from matching.recommend.budget import Priced
 from matching.recommend.offer import Offer
 
 TIER_WORDS = {
@@ -25,15 +27,31 @@ def _quoted(items: Sequence[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-def _budget_words(resolution: Resolution) -> str:
-    budget = resolution.budget
-    if budget.min is not None and budget.max is not None:
-        return f"between {_dollars(budget.min)} and {_dollars(budget.max)}"
-    if budget.max is not None:
-        return f"up to {_dollars(budget.max)}"
-    if budget.min is not None:
-        return f"from {_dollars(budget.min)}"
-    return ""
+def _money(amount: float, currency: str) -> str:
+    return _dollars(amount) if currency == CATALOG_CURRENCY else f"{currency} {amount:,.2f}"
+
+
+def _budget_words(budget: Priced) -> str:
+    """The budget as the shopper stated it; in another currency, with its dollars beside it, or
+    why it was not applied."""
+    stated = budget.stated
+    currency = stated.currency or CATALOG_CURRENCY
+    low = _money(stated.min, currency) if stated.min is not None else None
+    high = _money(stated.max, currency) if stated.max is not None else None
+    dollars: tuple[float | None, ...]
+    if low and high:
+        words, dollars = f"between {low} and {high}", (budget.min_usd, budget.max_usd)
+    elif high:
+        words, dollars = f"up to {high}", (budget.max_usd,)
+    elif low:
+        words, dollars = f"from {low}", (budget.min_usd,)
+    else:
+        return ""
+    if budget.in_dollars:
+        return words
+    if not budget.applied:
+        return f"{words}, not applied: no exchange rate for {currency}"
+    return f"{words}, about {' to '.join(_dollars(amount or 0) for amount in dollars)}"
 
 
 def _offer_reasons(offer: Offer, resolution: Resolution) -> list[str]:
@@ -93,15 +111,15 @@ def _offer_reasons(offer: Offer, resolution: Resolution) -> list[str]:
     return reasons
 
 
-def _offer_line(number: int, offer: Offer, resolution: Resolution) -> str:
+def _offer_line(number: int, offer: Offer, resolution: Resolution, budget: Priced) -> str:
     product = offer.product
     reasons = _offer_reasons(offer, resolution)
     line = f"{number}. {product.title}" + (f": {'; '.join(reasons)}." if reasons else ".")
     if product.price_usd is not None:
         price = float(product.price_usd)
         line += f" {_dollars(price)}"
-        if resolution.budget.max is not None:
-            spare = resolution.budget.max - price
+        if budget.max_usd is not None:
+            spare = budget.max_usd - price
             line += (
                 f", {_dollars(spare)} under your budget" if spare > 0 else ", right at your budget"
             )
@@ -113,15 +131,15 @@ def _offer_line(number: int, offer: Offer, resolution: Resolution) -> str:
 
 
 def shopper_guide(
-    text: str, resolution: Resolution, region: str | None, offers: Sequence[Offer]
+    text: str, resolution: Resolution, budget: Priced, region: str | None, offers: Sequence[Offer]
 ) -> str:
     """A few sentences for a person: what the gateway understood, and why each offer is here."""
     understood = f"You asked for \u201c{resolution.normalized_query or text}\u201d"
     details = []
     if resolution.categories:
         details.append(f"in {' or '.join(resolution.categories)}")
-    if budget := _budget_words(resolution):
-        details.append(budget)
+    if budget_words := _budget_words(budget):
+        details.append(budget_words)
     if region:
         details.append(f"sold in {region}")
     if details:
@@ -132,12 +150,15 @@ def shopper_guide(
     intent_offers = [offer for offer in offers if offer.tier != search.TRENDING]
     if not intent_offers:
         opener = " Nothing matched it directly, so these are the best sellers with creators"
-        opener += " that fit your budget:" if resolution.budget.max is not None else ":"
+        opener += " that fit your budget:" if budget.max_usd is not None else ":"
     elif len(intent_offers) < len(offers):
         trending = len(offers) - len(intent_offers)
         more = ngettext("more is a trending pick", "more are trending picks", trending)
         opener = f" {len(intent_offers)} matched your request and {trending} {more}:"
     else:
         opener = f" {len(offers)} {ngettext('pick matches', 'picks match', len(offers))}:"
-    lines = [_offer_line(number, offer, resolution) for number, offer in enumerate(offers, start=1)]
+    lines = [
+        _offer_line(number, offer, resolution, budget)
+        for number, offer in enumerate(offers, start=1)
+    ]
     return understood + opener + "\n" + "\n".join(lines)

@@ -29,6 +29,7 @@ from matching.recommend import (
     resolve,
     retrieve,
 )
+from matching.recommend.budget import priced
 from matching.recommend.options import Continuation, Options, Refinement
 from matching.recommend.retrieve import retrieved
 from matching.services import session_row
@@ -77,7 +78,8 @@ def recommend_answer(
     """The stages after the engine: retrieve, rank, compose, record and announce."""
     resolution = resolve.understood(resolution, options)
     excluded = exclusions.ruled_out(resolution)
-    query = retrieve.query_of(intent, resolution, options, excluded)
+    budget = priced(resolution.budget)
+    query = retrieve.query_of(intent, resolution, options, budget, excluded)
     offers, more = retrieve.offers(query, options)
     offers = compose.carded(rank.scored(offers), options.channel)
     retrieval = search.Retrieval([search.Hit(offer.product.pk, offer.tier) for offer in offers])
@@ -85,6 +87,7 @@ def recommend_answer(
         "intent_hits": retrieval.intent_hits,
         "trending_fill": retrieval.trending_fill,
         "excluded": [item.words for item in excluded],
+        "budget": budget.field(),
     }
     fields = resolved_fields(resolution, from_cache, kept={"region": query.region})
     demand_token, digest = new_demand_token()
@@ -113,7 +116,14 @@ def recommend_answer(
     record.record(intent_row, offers, proposals, session, event)
     announce.announce(event)
     answered = compose.Answered(
-        intent, resolution, query.region, demand_token, retrieval.note, retrieval.match_tier, counts
+        intent,
+        resolution,
+        budget,
+        query.region,
+        demand_token,
+        retrieval.note,
+        retrieval.match_tier,
+        counts,
     )
     body = compose.body(answered, intent_row, offers, proposals, session)
     if options.refinement is not None:

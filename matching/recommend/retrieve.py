@@ -12,24 +12,30 @@ from catalog import search, versions
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
+from matching.recommend.budget import Priced
 from matching.recommend.exclusions import Excluded, stems
 from matching.recommend.offer import Offer
 from matching.recommend.options import Options
 
 
 def query_of(
-    intent: str, resolution: Resolution, options: Options, excluded: Sequence[Excluded] = ()
+    intent: str,
+    resolution: Resolution,
+    options: Options,
+    budget: Priced,
+    excluded: Sequence[Excluded] = (),
 ) -> search.SearchQuery:
-    """What retrieval searches for: the resolution's words, categories and budget, without what
-    the shopper ruled out."""
+    """What retrieval searches for: the resolution's words and categories, the budget in the
+    catalog's dollars (none when its currency has no rate), without what the shopper ruled
+    out."""
     refinement = options.refinement
     return search.SearchQuery(
         text=normalize(intent),
         keywords=resolution.keywords,
         categories=resolution.categories,
         region=options.region or resolution.region,
-        budget_min=resolution.budget.min,
-        budget_max=resolution.budget.max,
+        budget_min=budget.min_usd,
+        budget_max=budget.max_usd,
         only_categories=bool(refinement and refinement.categories),
         excluded=stems(excluded),
     )

@@ -35,6 +35,33 @@ class RecommendQuerySerializer(serializers.Serializer):
         return value.upper() if value else None
 
 
+class RetrievalBudgetSerializer(serializers.Serializer):
+    min = serializers.FloatField(allow_null=True, help_text="The floor as the shopper stated it.")
+    max = serializers.FloatField(allow_null=True, help_text="The ceiling as the shopper stated it.")
+    currency = serializers.CharField(
+        help_text="The ISO 4217 code it was stated in (USD when the shopper named none; XXX "
+        "for money the engine could not name)."
+    )
+    applied = serializers.BooleanField(
+        help_text="Whether it filtered the products: false when the gateway has no exchange "
+        "rate for its currency (its USD_RATES setting), and then no product was left out for "
+        "its price."
+    )
+    usd_per_unit = serializers.FloatField(
+        allow_null=True, help_text="The rate it was converted at; null when not applied."
+    )
+    min_usd = serializers.FloatField(
+        allow_null=True,
+        help_text="The floor in the catalog's US dollars, to the cent (rounded up): the "
+        "figure retrieval applied.",
+    )
+    max_usd = serializers.FloatField(
+        allow_null=True,
+        help_text="The ceiling in the catalog's US dollars, to the cent (rounded down): the "
+        "figure retrieval applied.",
+    )
+
+
 class RetrievalSerializer(serializers.Serializer):
     intent_hits = serializers.IntegerField(help_text="Products found by the tiers.")
     trending_fill = serializers.IntegerField(help_text="Trending products added to fill.")
@@ -45,6 +72,11 @@ class RetrievalSerializer(serializers.Serializer):
             "no product whose title, tags or brand holds one of these is served, in any tier "
             "or the trending fill. Empty when nothing was ruled out."
         ),
+    )
+    budget = RetrievalBudgetSerializer(
+        allow_null=True,
+        help_text="The budget the shopper stated and what of it filtered the products, "
+        "converted to US dollars when stated in another currency; null when none was stated.",
     )
 
 

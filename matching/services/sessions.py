@@ -1,6 +1,7 @@
 """Match sessions: an intent's live proposals ranked (matching/ranking.py) and recorded."""
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 import orjson
@@ -22,6 +23,7 @@ from kernel.errors import (
     PROPOSALS_NOT_OF_INTENT,
 )
 from kernel.ids import MATCH_SESSION, find_minted, new_id
+from kernel.money import usd_rate
 from matching import ranking
 from matching.models import (
     Intent,
@@ -34,9 +36,18 @@ TIE_BREAK = "score desc, then price asc (none last), then submission time, then 
 
 
 def intent_facts(intent: Intent) -> ranking.IntentFacts:
+    """What ranking reads of an intent: its tags, and its budget in the catalog's dollars (the
+    proposals' prices are in them); a budget in a currency without a rate is not judged."""
     budget = intent.budget_range or {}
+    rate = usd_rate(budget.get("currency"))
+
+    def in_usd(amount: float | None) -> float | None:
+        return None if amount is None or rate is None else float(Decimal(str(amount)) * rate)
+
     return ranking.IntentFacts(
-        tags=tuple(intent.intent_tags), budget_min=budget.get("min"), budget_max=budget.get("max")
+        tags=tuple(intent.intent_tags),
+        budget_min=in_usd(budget.get("min")),
+        budget_max=in_usd(budget.get("max")),
     )
 
 

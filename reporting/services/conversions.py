@@ -20,6 +20,7 @@ from kernel.errors import (
     ApiError,
 )
 from kernel.ids import CONVERSION, MATCH_TOKEN, REC, find_minted, new_id
+from kernel.money import in_usd
 from matching.models import AcceptanceState, ConfirmedBy, MatchToken, Provenance
 from merchants.models import MerchantAgent
 from reporting.models import CLOCK_SKEW, Conversion
@@ -77,20 +78,11 @@ def price_ceiling(product: Product, quantity: int) -> Decimal | None:
     return Decimal(product.price_usd) * quantity * factor
 
 
-def _in_usd(amount: Decimal, currency: str) -> Decimal | None:
-    """The amount in US dollars: USD as it is, another currency at its REPORT_USD_RATES rate
-    (the one the report converts it at); None for a currency without a rate."""
-    if currency == "USD":
-        return amount
-    rate = settings.REPORT_USD_RATES.get(currency)
-    return amount * rate if rate is not None else None
-
-
 def _price_flags(product: Product, facts: dict[str, Any]) -> list[str]:
     """`amount_above_price` when the amount in US dollars is over price_ceiling();
     `no_catalog_price` when the catalog has no price to bound it by. A currency without a rate
     is never added to US dollars by the report, so it is not judged here either."""
-    usd = _in_usd(facts["amount"], facts["currency"])
+    usd = in_usd(facts["amount"], facts["currency"])
     if usd is None:
         return []
     ceiling = price_ceiling(product, facts["quantity"])

@@ -235,7 +235,7 @@ def _report(
     sessions (created_at), accepted match tokens (accepted_at) and conversions (occurred_at).
     A product's figures all go to one creator: the creator of its best-selling video (highest
     GMV, then task_id), the one its cards lead with. GMV is summed per currency; USD and the
-    currencies REPORT_USD_RATES prices make gmv_usd_total, the others stay apart. `top` keeps the
+    currencies USD_RATES prices make gmv_usd_total, the others stay apart. `top` keeps the
     best channels, products and creators (GMV in USD, conversions, clicks, cards); None keeps
     all.
 
@@ -281,7 +281,7 @@ def _report(
         creator.products += 1
         creator.figures.add(product.figures)
 
-    rates = settings.REPORT_USD_RATES
+    rates = settings.USD_RATES
     for figures in (
         totals,
         *by_day.values(),

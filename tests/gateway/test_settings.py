@@ -76,6 +76,7 @@ def _import_settings(
         ({"DJANGO_SECRET_KEY": "k", "THROTTLE_RATES": "x=1"}, "THROTTLE_RATES entry"),
         ({"DJANGO_SECRET_KEY": "k", "CARD_MAX_VIDEOS": "0"}, "CARD_MAX_VIDEOS must be"),
         ({"DJANGO_SECRET_KEY": "k", "REPORT_USD_RATES": "EUR=1,08"}, "REPORT_USD_RATES must be"),
+        ({"DJANGO_SECRET_KEY": "k", "USD_RATES": "INR=1/0"}, "USD_RATES must be"),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_TIMEOUT_S": "0.5"}, "WEBHOOK_TIMEOUT_S must be"),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_TIMEOUT_S": "nan"}, "WEBHOOK_TIMEOUT_S must be"),
         ({"DJANGO_SECRET_KEY": "k", "WEBHOOK_FANOUT_MAX": "0"}, "WEBHOOK_FANOUT_MAX must be"),
@@ -187,6 +188,25 @@ def test_the_web_roles_bounds_default_to_a_tenth_of_the_connections_per_client(t
 
     assert (default.returncode, default.stdout) == (0, "30.0 100\n")
     assert (fewer.returncode, fewer.stdout) == (0, "30.0 5\n")
+
+
+@pytest.mark.processes
+def test_one_table_of_rates_prices_the_rupee_by_default_and_takes_the_reports_old_name(tmp_path):
+    code = (
+        "import gateway.settings as s; print(sorted((k, str(v)) for k, v in s.USD_RATES.items()))"
+    )
+    default = _import_settings(tmp_path, code, DJANGO_SECRET_KEY="k")
+    old_name = _import_settings(tmp_path, code, DJANGO_SECRET_KEY="k", REPORT_USD_RATES="EUR=1.08")
+    both = _import_settings(
+        tmp_path, code, DJANGO_SECRET_KEY="k", REPORT_USD_RATES="EUR=1.08", USD_RATES="GBP=1.27"
+    )
+    none = _import_settings(tmp_path, code, DJANGO_SECRET_KEY="k", USD_RATES="")
+
+    assert default.returncode == 0, default.stderr
+    assert default.stdout.startswith("[('INR', '0.01212121212")
+    assert old_name.stdout == "[('EUR', '1.08')]\n"
+    assert both.stdout == "[('GBP', '1.27')]\n"  # the one table wins over the old name
+    assert none.stdout == "[]\n"  # no rates at all: every other currency stays apart
 
 
 @pytest.mark.processes

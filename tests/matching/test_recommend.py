@@ -28,6 +28,16 @@ SHOES = {
     "constraints": ["waterproof"],
     "summary": "Trail running shoes under $120",
 }
+# SHOES's budget as the answer's `retrieval` says it: in dollars, applied as stated.
+SHOES_BUDGET = {
+    "min": None,
+    "max": 120.0,
+    "currency": "USD",
+    "applied": True,
+    "usd_per_unit": 1.0,
+    "min_usd": None,
+    "max_usd": 120.0,
+}
 
 
 def recommend(client, intent, **query):
@@ -77,7 +87,12 @@ def test_recommend_answers_every_field_and_records_what_it_served(client, shelf,
     assert [item["product"]["id"] for item in body["items"]] == ["2001", "2003"]
     assert (body["count"], body["proposal_count"]) == (2, 2)
     assert (body["match_tier"], body["note"]) == ("narrow", None)
-    assert body["retrieval"] == {"intent_hits": 2, "trending_fill": 0, "excluded": []}
+    assert body["retrieval"] == {
+        "intent_hits": 2,
+        "trending_fill": 0,
+        "excluded": [],
+        "budget": SHOES_BUDGET,
+    }
     assert body["intent_source"] == "engine"
     assert body["resolved_keywords"] == ["trail", "running"]
     assert body["resolved_categories"] == ["Running Shoes"]
@@ -132,7 +147,12 @@ def test_trending_fills_the_slots_the_tiers_left(client, shelf, engine):
     # have no creator sales, so they are not trending at all.
     assert [item["product"]["id"] for item in body["items"]] == ["2001", "2003", "2006"]
     assert (body["match_tier"], body["note"]) == ("narrow", "intent_plus_trending")
-    assert body["retrieval"] == {"intent_hits": 2, "trending_fill": 1, "excluded": []}
+    assert body["retrieval"] == {
+        "intent_hits": 2,
+        "trending_fill": 1,
+        "excluded": [],
+        "budget": SHOES_BUDGET,
+    }
 
 
 def test_nothing_matching_answers_trending_suggested(client, shelf, engine):
@@ -162,7 +182,12 @@ def test_each_tier_is_reachable_and_named(client, shelf, engine, intent, answer,
     body = recommend(client, intent, limit=1).json()
 
     assert body["match_tier"] == tier
-    assert body["retrieval"] == {"intent_hits": 1, "trending_fill": 0, "excluded": []}
+    assert body["retrieval"] == {
+        "intent_hits": 1,
+        "trending_fill": 0,
+        "excluded": [],
+        "budget": None,
+    }
 
 
 def test_a_region_excludes_products_not_sold_there(client, shelf, engine):
@@ -327,7 +352,8 @@ def test_a_product_repriced_over_the_budget_leaves_the_answer_once_the_cache_exp
     second = recommend(client, "trail running shoes", limit=2).json()
 
     assert [item["product"]["id"] for item in second["items"]] == ["2001"]
-    assert second["retrieval"] == {"intent_hits": 1, "trending_fill": 0, "excluded": []}
+    assert second["retrieval"]["intent_hits"] == 1
+    assert second["retrieval"]["trending_fill"] == 0
 
 
 def test_the_contract_describes_the_recommend_answer_as_one_object(client, engine, shelf):

@@ -163,7 +163,7 @@ def test_a_product_without_a_catalog_price_credits_nothing(client, shop, rec_id,
 
 
 def test_a_currency_with_a_rate_is_bounded_in_dollars(client, shop, rec_id, settings):
-    settings.REPORT_USD_RATES = {"EUR": Decimal("1.08")}
+    settings.USD_RATES = {"EUR": Decimal("1.08")}
 
     fair = convert(
         client, shop, "EUR-FAIR", rec_id=rec_id, amount=240, currency="EUR", occurred_at=OCCURRED

@@ -32,8 +32,8 @@ ZERO: dict[str, Any] = {
 
 
 def figures(recs, clicks, sessions, accepted, conversions, gmv, ctr, rate):
-    """A slice's figures; `gmv` its amounts per currency. No REPORT_USD_RATES is configured, so
-    the USD total is the USD amount, and every other currency stays apart."""
+    """A slice's figures; `gmv` its amounts per currency. The default USD_RATES prices only
+    the rupee, so the USD total is the USD amount, and every other currency stays apart."""
     usd = gmv.get("USD", 0.0)
     return {
         "recommendations": recs,
@@ -74,7 +74,7 @@ def test_report_of_the_whole_market(client, market):
     assert body["window"]["days"] == 30
     assert body["window"]["since"] == f"{today - timedelta(days=29)}T00:00:00Z"
     assert body["filters"] == {"channel": None, "product_id": None}
-    assert body["usd_rates"] == {}
+    assert body["usd_rates"] == {"INR": pytest.approx(1 / 82.5)}  # the default table
     assert body["totals"] == TOTAL
     assert len(body["by_day"]) == 30
     assert body["by_day"][0] == {"date": str(today - timedelta(days=29)), **ZERO}

@@ -41,7 +41,7 @@ def euro_sales(client, unthrottled, trail_shoe, supply_keys):
 def test_a_product_sold_only_in_eur_is_not_zero_dollars_without_a_rate(client, euro_sales):
     body = report(client).json()
 
-    assert body["usd_rates"] == {}
+    assert "EUR" not in body["usd_rates"]
     (product,) = body["by_product"]
     for figures in (body["totals"], product, body["by_day"][-1], body["by_channel"][0]):
         assert figures["gmv_by_currency"] == {"EUR": 93.33}
@@ -52,7 +52,7 @@ def test_a_product_sold_only_in_eur_is_not_zero_dollars_without_a_rate(client, e
 
 
 def test_a_configured_rate_converts_eur_into_the_usd_total(client, euro_sales, settings):
-    settings.REPORT_USD_RATES = {"EUR": Decimal("1.08")}
+    settings.USD_RATES = {"EUR": Decimal("1.08")}
 
     body = report(client).json()
 
@@ -67,7 +67,7 @@ def test_a_configured_rate_converts_eur_into_the_usd_total(client, euro_sales, s
 
 
 def test_only_the_currencies_with_a_rate_are_added_to_the_total(client, euro_sales, settings):
-    settings.REPORT_USD_RATES = {"GBP": Decimal("1.25")}
+    settings.USD_RATES = {"GBP": Decimal("1.25")}
     rec_id = issue_card(client, 1001, "agent.eu")
     for order_id, amount, currency in [("G-1", 10, "GBP"), ("U-1", 5.5, "USD")]:
         response = convert(
@@ -97,7 +97,7 @@ def test_a_rate_decides_the_ranking_of_a_sale_in_another_currency(
         assert response.status_code == 201, response.content
 
     unpriced = [row["channel"] for row in report(client).json()["by_channel"]]
-    settings.REPORT_USD_RATES = {"EUR": Decimal("1.08")}
+    settings.USD_RATES = {"EUR": Decimal("1.08")}
     priced = [row["channel"] for row in report(client).json()["by_channel"]]
 
     assert unpriced == ["agent.us", "agent.eu"]  # $30 against nothing convertible
@@ -129,13 +129,11 @@ def test_the_page_shows_eur_apart_and_never_zero_dollars(reader, euro_sales):
     assert ">$0.00</td>" not in html
     assert "EUR 93.33 in 30 days." in html  # the GMV chart's description
     assert "EUR 93.33 (no rate)" in html
-    assert (
-        "Not in this chart, for want of a rate in <code>REPORT_USD_RATES</code>: EUR 93.33." in html
-    )
+    assert "Not in this chart, for want of a rate in <code>USD_RATES</code>: EUR 93.33." in html
 
 
 def test_the_page_converts_at_a_configured_rate(reader, euro_sales, settings):
-    settings.REPORT_USD_RATES = {"EUR": Decimal("1.08")}
+    settings.USD_RATES = {"EUR": Decimal("1.08")}
 
     html = reader.get("/reports/").content.decode()
 
@@ -170,7 +168,7 @@ def test_the_csv_carries_each_currency_and_what_has_no_rate(reader, euro_sales):
 
 
 def test_the_csv_converts_at_a_configured_rate(reader, euro_sales, settings):
-    settings.REPORT_USD_RATES = {"EUR": Decimal("1.08")}
+    settings.USD_RATES = {"EUR": Decimal("1.08")}
 
     head, *rows = _csv(reader, breakdown="day", days="7")
 
@@ -185,17 +183,32 @@ def test_the_csv_converts_at_a_configured_rate(reader, euro_sales, settings):
 
 def test_usd_rates_are_read_from_code_rate_pairs():
     assert usd_rates("") == {}
-    assert usd_rates(" eur=1.08, GBP = 1.27 ,JPY=0.0067,") == {
+    assert usd_rates(" eur=1.08, GBP = 1.27 ,JPY=0.0067,inr = 1/82.5") == {
         "EUR": Decimal("1.08"),
         "GBP": Decimal("1.27"),
         "JPY": Decimal("0.0067"),
+        "INR": Decimal(1) / Decimal("82.5"),  # one over the rupees a dollar buys
     }
 
 
 @pytest.mark.parametrize(
     "raw",
-    ["EUR", "EUR=", "EUR=0", "EUR=-1", "EUR=nan", "EUR=inf", "EURO=1", "USD=1", "EUR=1,EUR=2"],
+    [
+        "EUR",
+        "EUR=",
+        "EUR=0",
+        "EUR=-1",
+        "EUR=nan",
+        "EUR=inf",
+        "EURO=1",
+        "USD=1",
+        "EUR=1,EUR=2",
+        "INR=1/0",
+        "INR=1/",
+        "INR=/82.5",
+        "INR=1/-82.5",
+    ],
 )
 def test_bad_usd_rates_are_refused(raw):
-    with pytest.raises(ImproperlyConfigured, match="REPORT_USD_RATES must be"):
+    with pytest.raises(ImproperlyConfigured, match="USD_RATES must be"):
         usd_rates(raw)

@@ -45,7 +45,7 @@ def test_the_page_shows_headline_figures_a_chart_and_the_top_tables(reader, mark
         in html
     )
     assert 'Conversions</div><div class="value">4</div><div class="sub">80.0% of clicks' in html
-    # No REPORT_USD_RATES: the EUR sale is apart from the dollars, not added, not $0.
+    # No USD_RATES rate for EUR: the EUR sale is apart from the dollars, not added, not $0.
     assert '<div class="value">$212.99 + EUR 50.00</div>' in html
     assert "EUR 50.00 (no rate) · USD 212.99" in html
     assert "TrailFox GTX Trail Running Shoe" in html
