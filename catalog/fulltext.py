@@ -28,7 +28,7 @@ import orjson
 from django.conf import settings
 from django.db import connection
 
-from catalog import versions
+from catalog import text, types, versions
 from catalog.fulltext_query import Match as Match
 from catalog.fulltext_query import fts5_query, pg_query, pg_term
 from kernel.cache import cached
@@ -57,6 +57,9 @@ class Filters:
     exclude: Sequence[int] = ()
     # Stems or phrases (stems in order) no product's title, tags or brand may hold.
     ruled_out: Sequence[Sequence[str]] = ()
+    # What the shopper wants (catalog/types.py): products of one of these kinds come first,
+    # before the resolved categories' others; never a filter.
+    kinds: Sequence[types.Kind] = ()
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,9 @@ class Candidate:
     score: float  # the database's relevance score: higher is better
     sales: float  # all-time creator GMV
     embedding: bytes | None = None  # what its text means (catalog/semantic.py)
+    product_type: str = ""  # what it is (catalog/types.py)
+    brand_key: str = ""  # whose it is (catalog/brands.py)
+    typed: bool = False  # of a type the shopper wants (Filters.types)
 
 
 def candidates(
@@ -97,10 +103,15 @@ def candidates(
             brand=row[3],
             category_l1=row[4],
             category_l2=row[5],
-            in_categories=bool(row[6]),
-            embedding=bytes(row[7]) if row[7] is not None else None,
-            score=float(row[8] or 0.0),
-            sales=float(row[9] or 0.0),
+            product_type=row[6] or "",
+            brand_key=row[7] or "",
+            in_categories=bool(row[8]),
+            # The database knows the type; the word that says which kind of it is in the title.
+            typed=bool(row[9])
+            and types.is_kind(filters.kinds, row[6] or "", text.terms(row[1] or "")),
+            embedding=bytes(row[10]) if row[10] is not None else None,
+            score=float(row[11] or 0.0),
+            sales=float(row[12] or 0.0),
         )
         for row in rows
     ]
@@ -117,13 +128,14 @@ def candidates_query(
     """The SQL and parameters candidates() runs (bench/search_100k.py reads its plan)."""
     if match is None:
         where, params, inside, inside_params = _filters(filters)
+        typed, typed_params = _typed(filters)
         order = "ORDER BY p.id " if by_id else ""
         sql = (
-            f"SELECT {_SELECTED}, {inside} AS inside, p.embedding, 0 AS score "  # noqa: S608
-            "FROM catalog_product p "
+            f"SELECT {_SELECTED}, {inside} AS inside, {typed} AS typed, "  # noqa: S608
+            "p.embedding, 0 AS score FROM catalog_product p "
             f"WHERE {where} {order}LIMIT %s"
         )
-        params = [*inside_params, *params, limit]
+        params = [*inside_params, *typed_params, *params, limit]
     else:
         backend = _postgres if connection.vendor == "postgresql" else _sqlite
         sql, params = backend(match, filters, limit, scored)
@@ -131,7 +143,7 @@ def candidates_query(
     return (
         "SELECT chosen.*, (SELECT SUM(v.gmv_usd) FROM catalog_video v "  # noqa: S608
         f"WHERE v.product_id = chosen.id) AS sales FROM ({sql}) chosen "
-        "ORDER BY chosen.inside DESC, chosen.score DESC, chosen.id",
+        f"ORDER BY {ORDER.format(found='chosen')}, chosen.id",
         params,
     )
 
@@ -233,11 +245,26 @@ def trigrams(word: str) -> set[str]:
 
 # --- The backends ------------------------------------------------------------------------------
 
-_SELECTED = "p.id, p.title, p.tags, p.brand, p.category_l1, p.category_l2"
+_SELECTED = (
+    "p.id, p.title, p.tags, p.brand, p.category_l1, p.category_l2, p.product_type, p.brand_key"
+)
 _FOUND = (
     "found.id, found.title, found.tags, found.brand, found.category_l1, found.category_l2, "
-    "found.inside, found.embedding"
+    "found.product_type, found.brand_key, found.inside, found.typed, found.embedding"
 )
+# The order of the products a match finds: of the wanted type first (a product that only
+# mentions the wanted thing, "Cycle Bell for Bicycle", after those that are it), then inside
+# the resolved categories, then by the database's score.
+ORDER = "{found}.typed DESC, {found}.inside DESC, {found}.score DESC"
+
+
+def _typed(filters: Filters) -> tuple[str, list[Any]]:
+    """The expression of a product (aliased `p`) being of a wanted type (of which kind, the
+    candidates' titles say)."""
+    wanted = list(dict.fromkeys(kind[-1] for kind in filters.kinds))
+    if not wanted:
+        return "0", []
+    return f"(p.product_type IN ({', '.join(['%s'] * len(wanted))}))", wanted
 
 
 def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
@@ -313,16 +340,25 @@ def _postgres(
     match: Match, filters: Filters, limit: int, scored: Sequence[str]
 ) -> tuple[str, list[Any]]:
     where, params, inside, inside_params = _filters(filters)
+    typed, typed_params = _typed(filters)
     terms = scored or [term for keyword in match.keywords for term in keyword]
     rank = " | ".join(pg_term(term) for term in dict.fromkeys(terms))
     return (
         f"SELECT {_FOUND}, ts_rank('{PG_WEIGHTS}', found.search_vector, "  # noqa: S608
         "to_tsquery('simple', %s), 1) AS score "
-        f"FROM (SELECT {_SELECTED}, p.search_vector, {inside} AS inside, p.embedding "
-        "FROM catalog_product p "
+        f"FROM (SELECT {_SELECTED}, p.search_vector, {inside} AS inside, {typed} AS typed, "
+        "p.embedding FROM catalog_product p "
         f"WHERE p.search_vector @@ to_tsquery('simple', %s) AND {where} LIMIT %s) found "
-        "ORDER BY found.inside DESC, score DESC, found.id LIMIT %s",
-        [rank or pg_term("_"), *inside_params, pg_query(match), *params, WINDOW, limit],
+        "ORDER BY found.typed DESC, found.inside DESC, score DESC, found.id LIMIT %s",
+        [
+            rank or pg_term("_"),
+            *inside_params,
+            *typed_params,
+            pg_query(match),
+            *params,
+            WINDOW,
+            limit,
+        ],
     )
 
 
@@ -330,13 +366,14 @@ def _sqlite(
     match: Match, filters: Filters, limit: int, scored: Sequence[str]
 ) -> tuple[str, list[Any]]:
     where, params, inside, inside_params = _filters(filters)
+    typed, typed_params = _typed(filters)
     return (
         f"SELECT {_FOUND}, found.score FROM (SELECT {_SELECTED}, {inside} AS inside, "  # noqa: S608
-        f"p.embedding, -bm25(catalog_product_fts, {FTS5_WEIGHTS}) AS score "
+        f"{typed} AS typed, p.embedding, -bm25(catalog_product_fts, {FTS5_WEIGHTS}) AS score "
         "FROM catalog_product_fts JOIN catalog_product p ON p.id = catalog_product_fts.rowid "
         f"WHERE catalog_product_fts MATCH %s AND {where} LIMIT %s) found "
-        "ORDER BY found.inside DESC, found.score DESC, found.id LIMIT %s",
-        [*inside_params, fts5_query(match), *params, WINDOW, limit],
+        f"ORDER BY {ORDER.format(found='found')}, found.id LIMIT %s",
+        [*inside_params, *typed_params, fts5_query(match), *params, WINDOW, limit],
     )
 
 

@@ -120,7 +120,12 @@ def nearest(
             for close, candidate in zip(likeness(query, found), found, strict=True)
             if close >= NEAREST
         ),
-        key=lambda pair: (-round(pair[0], 6), -pair[1].sales, pair[1].product_id),
+        key=lambda pair: (
+            not pair[1].typed,
+            -round(pair[0], 6),
+            -pair[1].sales,
+            pair[1].product_id,
+        ),
     )
     ordered = [candidate for _, candidate in near]
     return [

@@ -1,5 +1,6 @@
-"""The order inside a tier (catalog/search.py): the resolved categories first, the product
-itself before accessories of it, then the database's score or the tier's own order."""
+"""The order inside a tier (catalog/search.py): products of the wanted type first, then the
+resolved categories, the product itself before accessories of it, then the database's score or
+the tier's own order."""
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -16,9 +17,10 @@ def ranked(
     *,
     by_order: bool = False,
 ) -> list[fulltext.Candidate]:
-    """The best `limit` of the candidates that `keep` keeps: inside the resolved categories
-    first, then the product itself before accessories of it (text.accessory_of), then by the
-    database's score, then by creator sales; the product id breaks the last ties.
+    """The best `limit` of the candidates that `keep` keeps: of the wanted type first (what the
+    shopper asked for, before what only mentions it), inside the resolved categories next, then
+    the product itself before accessories of it (text.accessory_of), then by the database's
+    score, then by creator sales; the product id breaks the last ties.
 
     A candidate's text is read (its title analyzed) only as far down the order as it takes to
     find `limit` products: a few titles, not all of them. With `by_order`, the candidates'
@@ -31,6 +33,7 @@ def ranked(
             ()
             if by_order
             else (
+                not candidate.typed,
                 not candidate.in_categories,
                 -round(candidate.score, 9),
                 -candidate.sales,
@@ -39,7 +42,9 @@ def ranked(
         ),
     )
     chosen: list[fulltext.Candidate] = []
-    for _, group in groupby(ordered, key=lambda candidate: candidate.in_categories):
+    for _, group in groupby(
+        ordered, key=lambda candidate: (candidate.typed, candidate.in_categories)
+    ):
         accessories = []
         for candidate in group:
             if keep is not None and not keep(candidate):

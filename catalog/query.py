@@ -22,6 +22,9 @@ class SearchQuery:
     # What the shopper ruled out, each a word's stem or a phrase's stems in order: no product
     # whose title, tags or brand holds one is served, in any tier or the trending fill.
     excluded: Sequence[Sequence[str]] = ()
+    # The kinds of thing the shopper wants (catalog/types.py: stems, a type's last): in every
+    # tier, a product of one ranks before products that only mention it.
+    wanted: Sequence[Sequence[str]] = ()
 
     @property
     def has_budget(self) -> bool:

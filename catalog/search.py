@@ -24,8 +24,10 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
 
 A keyword matches on whole words with their stems ("shoes" finds "Shoe", "men" never finds
 "Women's"); a keyword of several words matches when they stand near each other in one field.
-Inside a tier, products of the resolved categories come first, then the product itself before
-accessories of it, then the database's relevance score, then the best sellers with creators.
+Inside a tier, products of the wanted type come first (catalog/types.py: the thing the shopper
+asked for before products that only mention it), then those of the resolved categories, then the
+product itself before accessories of it, then the database's relevance score, then the best
+sellers with creators.
 
 Every tier, and the trending fill after them, keeps to the region (products sold there or
 everywhere) and to the budget: a stated maximum is never exceeded, a stated minimum never
@@ -134,6 +136,7 @@ def tier_ids(
         within=query.only_categories or tier == "strict" or loose,
         exclude=tuple(exclude),
         ruled_out=tuple(tuple(terms) for terms in query.excluded),
+        kinds=tuple(tuple(kind) for kind in query.wanted),
     )
     if tier == "raw_substring":
         return _title_phrase(query, filters, keywords, limit)
@@ -145,7 +148,8 @@ def tier_ids(
         corrected = spelling.corrected(query.keywords)
         if corrected is None:
             return []
-        return _every(fulltext.Match(corrected, fields=NOT_CATEGORY), filters, corrected, limit)
+        match = fulltext.Match(corrected, fields=NOT_CATEGORY)
+        return _ids(_every(match, filters, corrected, limit))
     if tier == "partial":
         known = spelling.known(query.keywords)
         units = text.model_units(query.keywords)
@@ -158,9 +162,13 @@ def tier_ids(
     return _broadened(filters, keywords, limit)
 
 
+def _ids(candidates: Iterable[fulltext.Candidate]) -> list[int]:
+    return [candidate.product_id for candidate in candidates]
+
+
 def _every(
     match: fulltext.Match, filters: fulltext.Filters, keywords: list[list[str]], limit: int
-) -> list[int]:
+) -> list[fulltext.Candidate]:
     """The products holding every keyword, a phrase's words in order and near each other in
     one field, best first."""
     fields = [name for name in KEPT_FIELDS if name in match.fields]
@@ -173,21 +181,25 @@ def _every(
         )
 
     found = fulltext.candidates(match, filters, CANDIDATES)
-    return [
-        candidate.product_id for candidate in ordering.ranked(found, keywords, limit, holds_phrases)
-    ]
+    return ordering.ranked(found, keywords, limit, holds_phrases)
 
 
 def _in_other_words(filters: fulltext.Filters, keywords: list[list[str]], limit: int) -> list[int]:
     """The products holding every keyword, then those holding every keyword with one put in
-    other words of the same meaning (catalog/synonyms.py: "couch cover", "sofa cover")."""
+    other words of the same meaning (catalog/synonyms.py: "couch cover", "sofa cover"); those
+    of the wanted type first, in whichever words ("Kids Cycle" before "Bell for Kids Bicycle")."""
     found = _every(fulltext.Match(keywords), filters, keywords, limit)
+    types = {kind[-1] for kind in filters.kinds}
     for variant in synonyms.variants(keywords):
-        if len(found) >= limit:
-            break
-        rest = replace(filters, exclude=(*filters.exclude, *found))
-        found += _every(fulltext.Match(variant), rest, variant, limit - len(found))
-    return found
+        if len(found) >= limit and (
+            sum(candidate.typed for candidate in found) >= limit
+            or not types & {term for keyword in variant for term in keyword}
+        ):
+            continue  # enough, unless the variant names the wanted type in other words
+        rest = replace(filters, exclude=(*filters.exclude, *_ids(found)))
+        found += _every(fulltext.Match(variant), rest, variant, limit)
+    found.sort(key=lambda candidate: not candidate.typed)  # stable: each one's order within
+    return _ids(found[:limit])
 
 
 def _partial(
@@ -255,8 +267,9 @@ def _partial(
     ]
     if sense is not None:
         kept = meaning.fused(sense, kept)
-    # Stable: the database's order (categories first, its score) within one weight.
-    kept.sort(key=lambda pair: -round(pair[1], 6))
+    # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
+    # weight; stable: the database's order (categories first, its score) within one weight.
+    kept.sort(key=lambda pair: (not pair[0].typed, -round(pair[1], 6)))
     ordered = [candidate for candidate, _ in kept]
     return [
         candidate.product_id

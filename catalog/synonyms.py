@@ -27,6 +27,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("chappals", "slippers"),
     ("spectacles", "eyeglasses"),
     ("wristwatch", "watch"),
+    ("bicycle", "cycle"),
     ("backpack", "rucksack"),
     ("suitcase", "trolley bag"),
     ("jewellery", "jewelry"),
@@ -125,6 +126,15 @@ def variants(keywords: Sequence[Sequence[str]], most: int = MOST) -> list[list[l
                     return found
             break  # a keyword's longest rewritten phrase only
     return found
+
+
+def same_thing(word: str) -> tuple[str, ...]:
+    """The one-word stems naming what the one-word stem `word` names (its own first): a
+    product type's other names ("cycl": bicycl)."""
+    for member, others in _rewrites():
+        if member == (word,):
+            return (word, *(other[0] for other in others if len(other) == 1))
+    return (word,)
 
 
 def _said(rewritten: Sequence[str], keywords: Sequence[Sequence[str]], at: int) -> bool:

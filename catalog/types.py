@@ -7,8 +7,9 @@ at what starts another phrase ("for", "with", "compatible", "(", "|", ",", " - "
 each phrase, in order, the words that name no thing are set aside from its end (colours, sizes,
 measures, model numbers, pack counts, the shopper it is for); the last word left is the type.
 The title's first word, which is often a brand ("Mi 138 cm (55 inches) ... Smart LED TV"), names
-the product only when nothing else in its phrase does. A title that names nothing gives its
-category's type ("Running Shoes": shoe).
+the product only when nothing else in its phrase does; a first phrase that is a brand and a
+model's name ("JBL Go 2, Wireless Portable Bluetooth Speaker") leaves the type to the next.
+A title that names nothing gives its category's type ("Running Shoes": shoe).
 
 A type is stored as the stem of that word (catalog/text.py), so "Shoes" and "shoe" are one
 type, and a single letter hyphened to a word is one word with it ("T-Shirt": tshirt). A catalog
@@ -18,8 +19,9 @@ cover, "women's watch with a metal strap" a watch; there, the first word is the 
 """
 
 import re
+from collections.abc import Iterable
 
-from catalog import text
+from catalog import synonyms, text
 
 # Where a title's next phrase starts: what the product fits, comes with, or is described by;
 # in a shopper's words, a price or what is ruled out too.
@@ -44,7 +46,7 @@ _NO_THING = frozenset(
     | {"watts", "v", "volt", "mah", "gb", "tb", "mb", "hz", "mp", "x", "xl", "xxl", "xs", "s"}
     | {"pc", "pcs", "piece", "pieces", "pack", "packs", "set", "sets", "pair", "pairs", "combo"}
     | {"size", "sizes", "free", "qty", "count", "units", "unit", "nos", "no", "ton", "tons"}
-    | {"star", "stars", "grade", "bpa", "speed"}
+    | {"star", "stars", "grade", "bpa", "speed", "small", "medium", "large", "big", "extra"}
     # who it is for, and words of sale
     | {"men", "mens", "man", "women", "womens", "woman", "ladies", "gents", "boys", "boy"}
     | {"girls", "girl", "kids", "kid", "children", "child", "baby", "babies", "unisex", "adults"}
@@ -59,6 +61,7 @@ _NO_THING = frozenset(
     | {"aluminium", "aluminum", "copper", "pu", "pvc", "eva", "tpe", "abs", "microfiber"}
 )
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
+_NUMBER = re.compile(r"\d")
 
 
 def _words(phrase: str) -> list[str]:
@@ -97,17 +100,24 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
     if given and (found := _head(_words(given))):
         return found
     brand: str | None = None  # the title's first word, when its phrase holds nothing else
-    for position, phrase in enumerate(_CUT.split(text.clean(title))):
+    model: str | None = None  # a model's name, when a phrase after it names nothing
+    phrases = _CUT.split(text.clean(title))
+    for position, phrase in enumerate(phrases):
         words = _words(phrase)
         if position == 0 and words:
             kept = _kept(words)
             if kept and kept[0] == words[0]:
                 brand, kept = kept[0], kept[1:]  # the title's first word is often its brand
+            if len(kept) == 1 and _NUMBER.search(phrase) and len(phrases) > 1:
+                model = text.stem(kept[0])  # "JBL Go 2": a brand, a name and a number
+                continue
             if kept:
                 return text.stem(kept[-1])
             continue
         if found := _head(words):
             return found
+    if model:
+        return model
     if category and (found := _head(_words(_CUT.split(category)[0]))):
         return found
     return text.stem(brand) if brand else ""
@@ -119,3 +129,35 @@ def wanted(words: str) -> str:
         if found := _head(_words(phrase)):
             return found
     return ""
+
+
+Kind = tuple[str, ...]  # a wanted type's stem, after the one word that says which kind of it
+
+
+def wanted_kinds(phrases: Iterable[str]) -> tuple[Kind, ...]:
+    """The kinds of thing a request wants: each phrase's (the model's reading of the whole
+    request, its first keyword) type, with the word before it that says which ("protein
+    powder" wants a powder of protein, not a rooting powder), and the type's other names
+    (catalog/synonyms.py: a bicycle is a cycle)."""
+    found: dict[Kind, None] = {}
+    for phrase in phrases:
+        kept = next((kept for part in _CUT.split(phrase) if (kept := _kept(_words(part)))), [])
+        if not kept:
+            continue
+        which = tuple(text.stem(word) for word in kept[-2:-1])
+        for name in synonyms.same_thing(text.stem(kept[-1])):
+            found[(*which, name)] = None
+    return tuple(found)
+
+
+def is_kind(kinds: Iterable[Kind], product_type: str, title: Iterable[str]) -> bool:
+    """Whether a product of `product_type`, its title's terms `title`, is one of `kinds`."""
+    held: set[str] | None = None
+    for kind in kinds:
+        if kind[-1] != product_type:
+            continue
+        if held is None:
+            held = set(title)
+        if all(word in held for word in kind[:-1]):
+            return True
+    return False

@@ -8,7 +8,7 @@ from dataclasses import asdict
 import orjson
 from django.conf import settings
 
-from catalog import search, versions
+from catalog import search, types, versions
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
@@ -38,6 +38,7 @@ def query_of(
         budget_max=budget.max_usd,
         only_categories=bool(refinement and refinement.categories),
         excluded=stems(excluded),
+        wanted=types.wanted_kinds([resolution.normalized_query, *resolution.keywords[:1]]),
     )
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from catalog.brands import brand_key
 from catalog.models import Product
-from catalog.types import type_of, wanted
+from catalog.types import is_kind, type_of, wanted, wanted_kinds
 from tests.factories import ProductFactory
 
 
@@ -27,6 +27,9 @@ from tests.factories import ProductFactory
         ("Men's Cotton T-Shirt", None, "tshirt"),
         ("Lumora Vitamin C Serum", None, "serum"),  # a single letter beside a word: a word
         ("Nivia", "Running Shoes", "shoe"),  # nothing but a brand: its category's type
+        # A brand and a model's name: the next phrase says what it is.
+        ("JBL Go 2, Wireless Portable Bluetooth Speaker with Mic", "Speakers", "speaker"),
+        ("NIVIA Encounter Stockings-Large", None, "stock"),  # a size is no thing
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
@@ -51,6 +54,16 @@ def test_a_type_the_catalog_gives_wins_over_the_title():
 )
 def test_a_shopper_wants_the_thing_their_words_name_first(words, kind):
     assert wanted(words) == kind
+
+
+def test_a_request_wants_a_kind_of_thing_in_any_of_its_names():
+    kinds = wanted_kinds(["protein powder for gym", "bicycle"])
+
+    assert kinds == (("protein", "powder"), ("bicycl",), ("cycl",))
+    assert is_kind(kinds, "powder", ["myherb", "plant", "protein", "powder"])
+    assert not is_kind(kinds, "powder", ["root", "hormon", "powder"])  # a powder of no protein
+    assert is_kind(kinds, "cycl", ["hero", "kid", "cycl"])  # a cycle is a bicycle
+    assert not is_kind(kinds, "bell", ["cycl", "bell", "for", "bicycl"])
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,71 @@
+"""What the shopper wants ranks before what only mentions it (catalog/types.py in
+catalog/search.py): in every word tier, a product of the wanted type comes first, an accessory
+of it after it, and the reverse when the accessory is what was asked for. Through the whole
+stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
+
+from decimal import Decimal
+
+import pytest
+
+from tests.factories import ProductFactory
+
+pytestmark = pytest.mark.django_db
+
+SHELF = [
+    # Accessories first by id and by the words they hold: the database alone would rank them
+    # level with, or before, the things they fit.
+    (4001, "Cycle Bell for Bicycle, Kids Cycle Horn", "Cycling"),
+    (4002, "Bicycle Saddle Cover for Kids Bicycle", "Cycling"),
+    (4003, "Hero Blast 20T Kids Cycle", "Cycling"),
+    (4004, "Firefox Kids Bicycle 16 inch", "Cycling"),
+    (4005, "Aones Watch Strap Compatible for Titan Women's Watch, Metal", "Watches"),
+    (4006, "Titan Women's Analog Watch with Metal Strap", "Watches"),
+    (4007, "Wildcraft Backpack with Rain Cover", "Backpacks"),
+    (4008, "Rain Cover for Backpack, Waterproof", "Backpacks"),
+]
+
+
+@pytest.fixture
+def shelf(db):
+    for pid, title, category in SHELF:
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="Sports",
+            category_l2=category, price_usd=Decimal("20.00"), regions=[],
+        )  # fmt: skip
+
+
+def served(client, engine, words, normalized, keywords, categories):
+    engine.answer(
+        words,
+        normalized_query=normalized,
+        keywords=keywords,
+        categories=categories,
+        intent_tags=[],
+        budget={"min": None, "max": None, "currency": None},
+    )
+    body = client.get("/v1/recommend", {"intent": words, "limit": 10}).json()
+    hits = body["retrieval"]["intent_hits"]
+    return [int(item["product"]["id"]) for item in body["items"][:hits]]
+
+
+@pytest.mark.parametrize(
+    ("words", "normalized", "keywords", "categories", "first", "after"),
+    [
+        # A cycle is a bicycle (catalog/synonyms.py); bells and saddles only mention one.
+        ("bicycle for kids", "bicycle for kids", ["bicycle", "kids"], ["Cycling"],
+         {4003, 4004}, {4001, 4002}),
+        # The words every keyword asks for are the strap's too: the watch is what was asked.
+        ("women's watch with a metal strap", "women's watch with metal strap",
+         ["watch", "women", "metal strap"], ["Watches"], {4006}, {4005}),
+        # The reverse: the accessory asked for, before the things that come with one.
+        ("a rain cover for my backpack", "rain cover for backpack", ["rain cover", "backpack"],
+         ["Backpacks"], {4008}, {4007}),
+    ],
+)  # fmt: skip
+def test_the_thing_asked_for_ranks_before_what_only_mentions_it(
+    client, engine, shelf, words, normalized, keywords, categories, first, after
+):
+    ids = served(client, engine, words, normalized, keywords, categories)
+
+    assert set(ids[: len(first)]) == first, ids
+    assert after <= set(ids[len(first) :]), ids
