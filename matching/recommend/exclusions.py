@@ -1,7 +1,14 @@
 """Resolve, what the shopper rules out: the engine's `exclude` list, and each of its
 `constraints` that is an exclusion ("exclude plastic lunch boxes", "not wireless", "no sugar",
-"without a lid", "anything but single door"). A constraint that is not one ("waterproof",
-"non-stick", "sugar free") rules nothing out.
+"without a lid", "anything but single door", "full size, not gorilla"). A constraint that is
+not one ("waterproof", "non-stick", "sugar free") rules nothing out.
+
+An exclusion may name several things, as alternatives: "not a brush or comb", "no cat-eye /
+butterfly frames", "exclude gorilla, flexible or mini tripods", "neither wired nor bluetooth".
+Each is ruled out on its own (a title holding "comb" is out, whether or not it holds "brush");
+where the alternatives are single words before a last one of several ("cat-eye or butterfly
+frames"), the last one's other words are the thing they all describe, and each rules out its
+own word.
 
 An excluded phrase is read without the words that name what the shopper asked for ("plastic
 lunch boxes" in a search for lunch boxes rules out plastic, not lunch boxes) and without words
@@ -18,8 +25,21 @@ from matching.engine.resolution import Resolution
 
 _NEGATION = re.compile(
     r"^\s*(?:please\s+)?(?:exclude[sd]?|excluding|no|not|never|without|except|avoid(?:ing)?"
-    r"|anything\s+but|but\s+not|nothing|none\s+of)\s+(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
+    r"|anything\s+but|but\s+not|nothing|none\s+of|neither)\s+(?:any\s+|the\s+|a\s+|an\s+)?"
+    r"(?P<what>.+)$",
     re.IGNORECASE,
+)
+# An exclusion after what the shopper wants, in the same constraint: "full size, not gorilla",
+# "metal strap but not leather".
+_LATER = re.compile(
+    r"(?:[,;]\s*|\s+but\s+)(?:not|no|without|except|excluding|never)\s+"
+    r"(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
+    re.IGNORECASE,
+)
+# Between alternatives: "brush or comb", "cat-eye / butterfly", "gorilla, flexible or mini",
+# "wired nor bluetooth"; a repeated negation ("or no-show") or article is part of the joint.
+_ALTERNATIVES = re.compile(
+    r"\s*(?:,|/|\||;|\bor\b|\bnor\b)\s*(?:(?:no|not|any|a|an|the)\s+)?", re.IGNORECASE
 )
 # Words of an excluded phrase that name no property of a product.
 _EMPTY = frozenset(
@@ -42,12 +62,25 @@ class Excluded:
 
 
 def _phrases(resolution: Resolution) -> list[str]:
-    found = list(resolution.exclude)
+    found = [part for item in resolution.exclude for part in alternatives(item)]
     for constraint in resolution.constraints:
-        matched = _NEGATION.match(constraint)
+        matched = _NEGATION.match(constraint) or _LATER.search(constraint)
         if matched:
-            found.append(matched.group("what").strip(" .,;!"))
+            found += alternatives(matched.group("what"))
     return found
+
+
+def alternatives(what: str) -> list[str]:
+    """The things an excluded phrase names, each on its own."""
+    parts = [part.strip(" .,;!") for part in _ALTERNATIVES.split(what)]
+    parts = [part for part in parts if text.words(part)]
+    if len(parts) > 1:
+        *first, last = parts
+        if all(len(part.split()) == 1 for part in first) and len(last.split()) > 1:
+            # "cat-eye or butterfly frames": frames of either kind; each rules out its word.
+            last = last.split()[0]
+        parts = [*first, last]
+    return parts
 
 
 def ruled_out(resolution: Resolution) -> list[Excluded]:
@@ -67,6 +100,9 @@ def ruled_out(resolution: Resolution) -> list[Excluded]:
         if terms and terms not in kept:
             words = " ".join(word for word in text.words(phrase) if text.stem(word) in terms)
             kept[terms] = Excluded(words, terms)
+            if len(terms) == 2:  # "cat-eye" is written "cateye" too
+                joined = "".join(words.split())
+                kept.setdefault((text.stem(joined),), Excluded(joined, (text.stem(joined),)))
     return list(kept.values())[:MAX_PHRASES]
 
 

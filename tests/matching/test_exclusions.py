@@ -115,6 +115,58 @@ def test_a_phrase_is_ruled_out_as_a_phrase(client, boxes, engine):
     assert body["retrieval"]["excluded"] == ["lunch box bag"]
 
 
+@pytest.mark.parametrize(
+    ("fields", "out", "said"),
+    [
+        # Alternatives in a constraint: each is ruled out on its own.
+        ({"constraints": ["not plastic or glass"]}, {3002, 3003, 3004, 3006}, ["plastic", "glass"]),
+        ({"constraints": ["no plastic / glass"]}, {3002, 3003, 3004, 3006}, ["plastic", "glass"]),
+        ({"constraints": ["neither glass nor steel"]}, {3001, 3003}, ["glass", "steel"]),
+        # Several, with the thing they all describe after the last one: each word is out.
+        (
+            {"exclude": ["steel, glass or bento lunch boxes"]},
+            {3001, 3003, 3006},
+            ["steel", "glass", "bento"],
+        ),
+        # After what the shopper wants, in the same constraint.
+        ({"constraints": ["insulated, but not steel"]}, {3001}, ["steel"]),
+    ],
+)
+def test_an_exclusion_of_alternatives_rules_out_each_of_them(
+    client, boxes, engine, fields, out, said
+):
+    ids, body = _served(client, engine, f"lunch box {said}", **fields)
+
+    assert not out & set(ids), _titles(ids)
+    assert {pid for pid, _, _ in BOXES} - out <= set(ids)
+    assert body["retrieval"]["excluded"] == said
+
+
+def test_a_word_of_two_parts_is_ruled_out_however_it_is_written(client, engine):
+    for pid, title in (
+        (3101, "Cateye Sunglasses"),
+        (3102, "Cat-Eye Sunglasses"),
+        (3103, "Aviator Sunglasses"),
+    ):
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l2="Sunglasses", regions=[]
+        )
+
+    engine.answer(
+        "sunglasses",
+        **_resolution(
+            normalized_query="sunglasses",
+            keywords=["sunglasses"],
+            categories=["Sunglasses"],
+            exclude=["cat-eye or butterfly frames"],
+        ),
+    )
+    body = client.get("/v1/recommend", {"intent": "sunglasses", "limit": 3}).json()
+
+    assert [item["product"]["id"] for item in body["items"]] == ["3103"]
+    assert body["retrieval"]["excluded"] == ["cat eye", "cateye", "butterfly"]
+
+
 def test_an_exclusion_holds_on_every_page_of_a_ucp_search(client, boxes, engine):
     engine.answer("lunch box", **_resolution(exclude=["plastic"]))
     body = {"query": "lunch box", "pagination": {"limit": 1}}
