@@ -143,6 +143,8 @@ class Product(models.Model):
             models.Index(Lower("category_l2"), name="product_category_l2_folded"),
             # Whether a word is a brand: how many products it leads (catalog/brands.py).
             models.Index(fields=["brand_key"], name="product_brand_key"),
+            # Whether the resolved categories hold what the shopper wants (catalog/search.py).
+            models.Index(fields=["product_type"], name="product_type"),
         ]
         constraints = [
             models.CheckConstraint(

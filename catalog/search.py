@@ -43,7 +43,17 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from catalog import fulltext, meaning, metrics, ordering, spelling, synonyms, text, trending
+from catalog import (
+    compounds,
+    fulltext,
+    meaning,
+    metrics,
+    ordering,
+    spelling,
+    synonyms,
+    text,
+    trending,
+)
 from catalog.categories import catalog_categories as catalog_categories
 from catalog.query import SearchQuery as SearchQuery
 from catalog.query import fits as fits
@@ -105,6 +115,9 @@ class Retrieval:
 def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     """Up to `limit` products: the tiers in order, then trending products to fill."""
     started = time.perf_counter()
+    query = replace(query, wanted=compounds.kinds(query.wanted))
+    if query.categories and query.wanted and not query.only_categories and _misplaced(query):
+        query = replace(query, categories=())
     found: dict[int, str] = {}
     for tier in TIERS:
         if len(found) >= limit:
@@ -117,6 +130,21 @@ def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     retrieval = Retrieval([Hit(product_id, tier) for product_id, tier in found.items()])
     metrics.retrieved(started, retrieval.match_tier)
     return retrieval
+
+
+# Products of the wanted kind outside the resolved categories that show the categories wrong.
+ELSEWHERE = 3
+
+
+def _misplaced(query: SearchQuery) -> bool:
+    """Whether the model named categories that hold nothing of what the shopper wants while
+    others do: a wrong hint, which confines no tier ("a lunchbox" is no school bag). Where the
+    catalog shows the kind in too few places (types read from titles are not always right),
+    the categories stand."""
+    names = {name.lower() for name in query.categories}
+    found = fulltext.of_kinds([tuple(kind) for kind in query.wanted])
+    inside = any(first in names or second in names for first, second, _ in found)
+    return not inside and len(found) >= ELSEWHERE
 
 
 def tier_ids(
@@ -143,7 +171,8 @@ def tier_ids(
     if tier in ("strict", "narrow"):
         if not keywords or (tier == "strict" and not categories):
             return []
-        return _in_other_words(filters, keywords, limit)
+        said = [keyword for keyword in query.keywords if text.query_terms(keyword)]
+        return _in_other_words(filters, keywords, limit, said)
     if tier == "fuzzy":
         corrected = spelling.corrected(query.keywords)
         if corrected is None:
@@ -184,13 +213,22 @@ def _every(
     return ordering.ranked(found, keywords, limit, holds_phrases)
 
 
-def _in_other_words(filters: fulltext.Filters, keywords: list[list[str]], limit: int) -> list[int]:
-    """The products holding every keyword, then those holding every keyword with one put in
-    other words of the same meaning (catalog/synonyms.py: "couch cover", "sofa cover"); those
-    of the wanted type first, in whichever words ("Kids Cycle" before "Bell for Kids Bicycle")."""
+def _in_other_words(
+    filters: fulltext.Filters, keywords: list[list[str]], limit: int, said: Sequence[str] = ()
+) -> list[int]:
+    """The products holding every keyword, then those holding every keyword with one spelt
+    another way (catalog/compounds.py: "lunch box", "lunchbox") or put in other words of the
+    same meaning (catalog/synonyms.py: "couch cover", "sofa cover"); those of the wanted type
+    first, in whichever words ("Kids Cycle" before "Bell for Kids Bicycle"). `said`: the
+    keywords as written."""
     found = _every(fulltext.Match(keywords), filters, keywords, limit)
     types = {kind[-1] for kind in filters.kinds}
-    for variant in synonyms.variants(keywords):
+    spelt = [
+        [*keywords[:at], spelling, *keywords[at + 1 :]]
+        for at, keyword in enumerate(said)
+        for spelling in compounds.spellings(keyword)
+    ]
+    for variant in [*spelt, *synonyms.variants(keywords)]:
         if len(found) >= limit and (
             sum(candidate.typed for candidate in found) >= limit
             or not types & {term for keyword in variant for term in keyword}

@@ -100,6 +100,27 @@ AUDIENCE = frozenset(
     | {"girls", "girl", "kids", "kid", "children", "child", "baby", "babies", "unisex", "adults"}
 )
 AUDIENCE_TERMS = frozenset(stem(word) for word in AUDIENCE)
+# Words of shopping that name no product and no property of one: a model restating "buy tshirt
+# online" or "doormat for home best quality" may keep them as keywords, and no title that holds
+# "best" or "online" is the better for it. ("new" and "top" stay: New Balance, a crop top.)
+SHOPPING = frozenset(
+    {"buy", "buying", "online", "best", "good", "quality", "cheap", "cheapest", "deal", "deals"}
+    | {"offer", "offers", "sale", "discount", "discounted", "price", "prices", "latest"}
+    | {"branded", "genuine", "shop", "shopping", "purchase", "affordable", "budget"}
+    | {"bestseller", "popular", "recommended"}
+)
+
+
+def without_shopping_words(keywords: Sequence[str]) -> list[str]:
+    """The keywords with their words of shopping left out (SHOPPING), and those that held
+    nothing else."""
+    kept = []
+    for keyword in keywords:
+        written = keyword.split()
+        left = [part for part in written if not set(words(part)) <= SHOPPING]
+        if left:
+            kept.append(" ".join(left) if len(left) < len(written) else keyword)
+    return kept
 
 
 def words(text: str) -> list[str]:

@@ -50,7 +50,8 @@ _NO_THING = frozenset(
     # who it is for, and words of sale
     | {"men", "mens", "man", "women", "womens", "woman", "ladies", "gents", "boys", "boy"}
     | {"girls", "girl", "kids", "kid", "children", "child", "baby", "babies", "unisex", "adults"}
-    | {"adult", "toddlers", "infants", "new", "latest", "brand", "original", "genuine", "best"}
+    | {"adult", "toddlers", "infants", "new", "brand", "original"}
+    | text.SHOPPING
     | {"premium", "quality", "edition", "model", "series", "version", "collection", "design"}
     | {"style", "type", "variant", "year", "years", "month", "months", "days", "day", "hours"}
     | {"the", "a", "an", "of", "or", "at", "is", "it", "as", "in", "on", "to", "by", "from"}
@@ -113,6 +114,8 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
                 continue
             if kept:
                 return text.stem(kept[-1])
+            if brand and len(words) == 1 and len(phrases) > 1:
+                return text.stem(brand)  # "Lunchbox with 3 Compartments": a word alone is it
             continue
         if found := _head(words):
             return found

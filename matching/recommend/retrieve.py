@@ -8,7 +8,7 @@ from dataclasses import asdict
 import orjson
 from django.conf import settings
 
-from catalog import search, types, versions
+from catalog import search, text, types, versions
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
@@ -31,7 +31,8 @@ def query_of(
     refinement = options.refinement
     return search.SearchQuery(
         text=normalize(intent),
-        keywords=resolution.keywords,
+        # A hint, not an order: words of shopping ("buy", "best", "online") search for nothing.
+        keywords=text.without_shopping_words(resolution.keywords),
         categories=resolution.categories,
         region=options.region or resolution.region,
         budget_min=budget.min_usd,

@@ -30,6 +30,7 @@ from tests.factories import ProductFactory
         # A brand and a model's name: the next phrase says what it is.
         ("JBL Go 2, Wireless Portable Bluetooth Speaker with Mic", "Speakers", "speaker"),
         ("NIVIA Encounter Stockings-Large", None, "stock"),  # a size is no thing
+        ("Lunchbox with 3 Compartments for Kids", None, "lunchbox"),  # a word alone is it
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):

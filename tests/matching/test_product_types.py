@@ -3,11 +3,9 @@ catalog/search.py): in every word tier, a product of the wanted type comes first
 of it after it, and the reverse when the accessory is what was asked for. Through the whole
 stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
 
-from decimal import Decimal
-
 import pytest
 
-from tests.factories import ProductFactory
+from tests.matching.shelf_search import served, shelve
 
 pytestmark = pytest.mark.django_db
 
@@ -27,25 +25,7 @@ SHELF = [
 
 @pytest.fixture
 def shelf(db):
-    for pid, title, category in SHELF:
-        ProductFactory(
-            id=pid, title=title, tags=[], brand=None, category_l1="Sports",
-            category_l2=category, price_usd=Decimal("20.00"), regions=[],
-        )  # fmt: skip
-
-
-def served(client, engine, words, normalized, keywords, categories):
-    engine.answer(
-        words,
-        normalized_query=normalized,
-        keywords=keywords,
-        categories=categories,
-        intent_tags=[],
-        budget={"min": None, "max": None, "currency": None},
-    )
-    body = client.get("/v1/recommend", {"intent": words, "limit": 10}).json()
-    hits = body["retrieval"]["intent_hits"]
-    return [int(item["product"]["id"]) for item in body["items"][:hits]]
+    shelve(SHELF)
 
 
 @pytest.mark.parametrize(
@@ -65,7 +45,7 @@ def served(client, engine, words, normalized, keywords, categories):
 def test_the_thing_asked_for_ranks_before_what_only_mentions_it(
     client, engine, shelf, words, normalized, keywords, categories, first, after
 ):
-    ids = served(client, engine, words, normalized, keywords, categories)
+    ids = served(client, engine, words, keywords, categories, normalized)
 
     assert set(ids[: len(first)]) == first, ids
     assert after <= set(ids[len(first) :]), ids

@@ -1,0 +1,70 @@
+"""Words of two parts, written whole, hyphened or apart: "tshirt", "t-shirt" and "t shirt";
+"eyeliner" and "eye liner"; "lunchbox" and "lunch box".
+
+The analyzer reads "T-Shirt" and "t shirt" as two words and "tshirt" as one, so each spelling
+finds only the titles written its way. The every-keyword tiers (catalog/search.py) therefore
+also ask a keyword in its other spelling, where the catalog holds it: two words standing
+together are asked as one ("eye liner": eyeliner) when products hold the joined word, and one
+word as two ("lunchbox": lunch box) when products hold the two words standing together, the
+first part a word of the catalog of three letters or more, or a single letter ("tshirt": t
+shirt). What counts as held is read from the index (fulltext.documents_with), kept while the
+catalog's version holds.
+"""
+
+from collections.abc import Iterable, Sequence
+
+from catalog import fulltext, text
+
+# The shortest word split in two, and the shortest second part (a first part is a single
+# letter or at least this long too).
+SHORTEST_WORD = 5
+SHORTEST_PART = 3
+
+
+def spellings(keyword: str) -> list[list[str]]:
+    """The keyword's other spellings the catalog holds, as stems: at most one joined, one
+    split."""
+    words = [word for word in text.words(keyword) if word not in text.STOP_WORDS]
+    found: list[list[str]] = []
+    stems = [text.stem(word) for word in words]
+    for at in range(len(words) - 1):
+        joined = text.stem(words[at] + words[at + 1])
+        if _held(joined):
+            found.append([*stems[:at], joined, *stems[at + 2 :]])
+            break
+    for at, word in enumerate(words):
+        if (split := _split(word)) is not None:
+            found.append([*stems[:at], *split, *stems[at + 1 :]])
+            break
+    return found
+
+
+def _split(word: str) -> tuple[str, str] | None:
+    """A word as the two words the catalog holds standing together, if it holds them."""
+    if len(word) < SHORTEST_WORD or not word.isalpha():
+        return None
+    for cut in range(1, len(word) - SHORTEST_PART + 1):
+        first, second = word[:cut], word[cut:]
+        if 1 < len(first) < SHORTEST_PART or first in ("a", "i"):
+            continue
+        pair = (text.stem(first), text.stem(second))
+        if _held(pair[1]) and (len(first) == 1 or _held(pair[0])) and _held(pair):
+            return pair
+    return None
+
+
+def _held(term: str | Sequence[str]) -> bool:
+    return fulltext.documents_with(term if isinstance(term, str) else list(term), 1) > 0
+
+
+def kinds(wanted: Iterable[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+    """The kinds of thing a request wants (catalog/types.py), each also as the catalog spells
+    it otherwise: "lunchbox" is also a box of lunch ("Lunch Box": box), "bed sheet" a bedsheet."""
+    found: dict[tuple[str, ...], None] = {}
+    for kind in wanted:
+        found[tuple(kind)] = None
+        if len(kind) == 1 and (split := _split(kind[0])) is not None:
+            found[split] = None
+        elif len(kind) == 2 and _held(joined := text.stem("".join(kind))):
+            found[(joined,)] = None
+    return tuple(found)

@@ -1,0 +1,63 @@
+"""A resolution is a hint (catalog/search.py, catalog/compounds.py, catalog/text.py): words of
+shopping search for nothing, a word of two parts meets its other spellings, and categories that
+hold nothing of what the shopper wants, while others do, confine no tier. Through the whole
+stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
+
+import pytest
+
+from tests.matching.shelf_search import served, shelve
+
+pytestmark = pytest.mark.django_db
+
+SHELF = [
+    (5001, "Coir Doormat for Entrance", "Home Furnishing"),
+    (5002, "Best Quality Fibre Pillow, Buy Online", "Bedroom Linen"),
+    (5003, "Men's Cotton T-Shirt, Round Neck", "T-shirts"),
+    (5004, "Men's Oversized Tshirt", "T-shirts"),
+    (5005, "Men's Printed t shirt", "T-shirts"),
+    (5006, "Kids Backpack with Pencil Case and Lunch Box Bag", "School Bags"),
+    (5007, "Steel Lunch Box for Kids, School", "Kitchen Storage"),
+    (5008, "Insulated Lunch Box for Kids", "Kitchen Storage"),
+    (5009, "Lunchbox with 3 Compartments for Kids", "Kitchen Storage"),
+    (5010, "Kids School Bag, Soft Plush", "School Bags"),
+]
+
+
+@pytest.fixture
+def shelf(db):
+    shelve(SHELF)
+
+
+def test_words_of_shopping_search_for_nothing(client, engine, shelf):
+    ids = served(
+        client,
+        engine,
+        "doormat for home best quality",
+        ["buy", "doormat", "best quality", "online"],
+    )
+
+    assert ids == [5001]  # the pillow holds "best quality" and "buy online", and is no doormat
+
+
+@pytest.mark.parametrize("written", ["tshirt", "t-shirt", "t shirt"])
+def test_a_word_of_two_parts_meets_its_other_spellings(client, engine, shelf, written):
+    ids = served(client, engine, f"men's {written}", [written, "men"], normalized=f"{written} men")
+
+    assert set(ids) == {5003, 5004, 5005}
+
+
+def test_categories_that_hold_nothing_of_the_wanted_kind_confine_no_tier(client, engine, shelf):
+    ids = served(
+        client, engine, "lunchbox for school kids", ["lunchbox", "school", "kids"], ["School Bags"]
+    )
+
+    # Confined to school bags, the strict tier would answer the backpack with a lunch box bag
+    # first; the lunch box that holds every word comes first, and a lunchbox before the bag.
+    assert ids[0] == 5007, ids
+    assert ids.index(5009) < ids.index(5010), ids
+
+
+def test_categories_that_hold_the_wanted_kind_still_come_first(client, engine, shelf):
+    ids = served(client, engine, "school bag for kids", ["school bag", "kids"], ["School Bags"])
+
+    assert ids[0] == 5010, ids
