@@ -60,6 +60,9 @@ class Filters:
     # What the shopper wants (catalog/types.py): products of one of these kinds come first,
     # before the resolved categories' others; never a filter.
     kinds: Sequence[types.Kind] = ()
+    # A brand the shopper named (catalog/brands.py): its products come first among those of
+    # the wanted kind, and among the rest.
+    brand: str = ""
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,8 @@ class Candidate:
     embedding: bytes | None = None  # what its text means (catalog/semantic.py)
     product_type: str = ""  # what it is (catalog/types.py)
     brand_key: str = ""  # whose it is (catalog/brands.py)
-    typed: bool = False  # of a type the shopper wants (Filters.types)
+    typed: bool = False  # of a kind the shopper wants (Filters.kinds)
+    branded: bool = False  # of the brand the shopper named (Filters.brand)
 
 
 def candidates(
@@ -107,8 +111,9 @@ def candidates(
             brand_key=row[7] or "",
             in_categories=bool(row[8]),
             # The database knows the type; the word that says which kind of it is in the title.
-            typed=bool(row[9])
+            typed=int(row[9] or 0) >= 2
             and types.is_kind(filters.kinds, row[6] or "", text.terms(row[1] or "")),
+            branded=bool(filters.brand) and row[7] == filters.brand,
             embedding=bytes(row[10]) if row[10] is not None else None,
             score=float(row[11] or 0.0),
             sales=float(row[12] or 0.0),
@@ -189,6 +194,18 @@ def _count(term: str | Sequence[str], cap: int) -> int:
             )
         row = cursor.fetchone()
     return int(row[0] or 0) if row else 0
+
+
+def led_by(key: str, cap: int) -> int:
+    """How many products have the brand key `key` (catalog/brands.py), counted up to `cap`."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM "
+            "(SELECT 1 FROM catalog_product WHERE brand_key = %s LIMIT %s) led",
+            [key, cap],
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
 
 
 def of_kinds(kinds: Sequence[types.Kind], limit: int = 200) -> list[tuple[str, str, str]]:
@@ -290,12 +307,13 @@ ORDER = "{found}.typed DESC, {found}.inside DESC, {found}.score DESC"
 
 
 def _typed(filters: Filters) -> tuple[str, list[Any]]:
-    """The expression of a product (aliased `p`) being of a wanted type (of which kind, the
-    candidates' titles say)."""
+    """The expression of how well a product (aliased `p`) is what the shopper wants: 2 for a
+    wanted type (of which kind, the candidates' titles say), 1 more for the brand named."""
     wanted = list(dict.fromkeys(kind[-1] for kind in filters.kinds))
-    if not wanted:
-        return "0", []
-    return f"(p.product_type IN ({', '.join(['%s'] * len(wanted))}))", wanted
+    typed = f"p.product_type IN ({', '.join(['%s'] * len(wanted))})" if wanted else "0 = 1"
+    branded = "p.brand_key = %s" if filters.brand else "0 = 1"
+    params = [*wanted, *([filters.brand] if filters.brand else [])]
+    return f"(CASE WHEN {typed} THEN 2 ELSE 0 END + CASE WHEN {branded} THEN 1 ELSE 0 END)", params
 
 
 def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:

@@ -122,6 +122,7 @@ def nearest(
         ),
         key=lambda pair: (
             not pair[1].typed,
+            not pair[1].branded,
             -round(pair[0], 6),
             -pair[1].sales,
             pair[1].product_id,

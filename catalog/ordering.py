@@ -18,7 +18,8 @@ def ranked(
     by_order: bool = False,
 ) -> list[fulltext.Candidate]:
     """The best `limit` of the candidates that `keep` keeps: of the wanted type first (what the
-    shopper asked for, before what only mentions it), inside the resolved categories next, then
+    shopper asked for, before what only mentions it), of the brand named next, inside the resolved
+    categories next, then
     the product itself before accessories of it (text.accessory_of), then by the database's
     score, then by creator sales; the product id breaks the last ties.
 
@@ -34,6 +35,7 @@ def ranked(
             if by_order
             else (
                 not candidate.typed,
+                not candidate.branded,
                 not candidate.in_categories,
                 -round(candidate.score, 9),
                 -candidate.sales,
@@ -43,7 +45,8 @@ def ranked(
     )
     chosen: list[fulltext.Candidate] = []
     for _, group in groupby(
-        ordered, key=lambda candidate: (candidate.typed, candidate.in_categories)
+        ordered,
+        key=lambda candidate: (candidate.typed, candidate.branded, candidate.in_categories),
     ):
         accessories = []
         for candidate in group:

@@ -25,6 +25,8 @@ class SearchQuery:
     # The kinds of thing the shopper wants (catalog/types.py: stems, a type's last): in every
     # tier, a product of one ranks before products that only mention it.
     wanted: Sequence[Sequence[str]] = ()
+    # The brand key of a brand the keywords name (catalog/brands.py), "" for none: set by search.
+    brand: str = ""
 
     @property
     def has_budget(self) -> bool:

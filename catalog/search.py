@@ -53,6 +53,7 @@ from catalog import (
     synonyms,
     text,
     trending,
+    wanted,
 )
 from catalog.categories import catalog_categories as catalog_categories
 from catalog.query import SearchQuery as SearchQuery
@@ -115,7 +116,7 @@ class Retrieval:
 def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     """Up to `limit` products: the tiers in order, then trending products to fill."""
     started = time.perf_counter()
-    query = replace(query, wanted=compounds.kinds(query.wanted))
+    query = replace(query, wanted=compounds.kinds(query.wanted), brand=wanted.brand(query.keywords))
     if query.categories and query.wanted and not query.only_categories and _misplaced(query):
         query = replace(query, categories=())
     found: dict[int, str] = {}
@@ -165,6 +166,7 @@ def tier_ids(
         exclude=tuple(exclude),
         ruled_out=tuple(tuple(terms) for terms in query.excluded),
         kinds=tuple(tuple(kind) for kind in query.wanted),
+        brand=query.brand,
     )
     if tier == "raw_substring":
         return _title_phrase(query, filters, keywords, limit)
@@ -236,7 +238,8 @@ def _in_other_words(
             continue  # enough, unless the variant names the wanted type in other words
         rest = replace(filters, exclude=(*filters.exclude, *_ids(found)))
         found += _every(fulltext.Match(variant), rest, variant, limit)
-    found.sort(key=lambda candidate: not candidate.typed)  # stable: each one's order within
+    # Stable: each one's order within.
+    found.sort(key=lambda candidate: (not candidate.typed, not candidate.branded))
     return _ids(found[:limit])
 
 
@@ -307,7 +310,7 @@ def _partial(
         kept = meaning.fused(sense, kept)
     # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
     # weight; stable: the database's order (categories first, its score) within one weight.
-    kept.sort(key=lambda pair: (not pair[0].typed, -round(pair[1], 6)))
+    kept.sort(key=lambda pair: (not pair[0].typed, not pair[0].branded, -round(pair[1], 6)))
     ordered = [candidate for candidate, _ in kept]
     return [
         candidate.product_id
