@@ -8,7 +8,8 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
     narrow         every keyword, any category; then in other words, as strict
     fuzzy          every keyword, each word the catalog does not know corrected to the known
                    word spelled most like it (catalog/spelling.py); in the resolved categories
-                   when there are any; never matched against category names
+                   first when there are any, then outside them; never matched against category
+                   names
     partial        some of the keywords' words: a product must hold the word that names a
                    product in one of them (its last word: "cooker" of "pressure cooker"), and
                    ranks by the words it holds, a rare word weighing more than a common one,
@@ -116,7 +117,8 @@ class Retrieval:
 def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     """Up to `limit` products: the tiers in order, then trending products to fill."""
     started = time.perf_counter()
-    query = replace(query, wanted=compounds.kinds(query.wanted), brand=wanted.brand(query.keywords))
+    kinds = spelling.corrected_kinds(compounds.kinds(query.wanted))
+    query = replace(query, wanted=kinds, brand=wanted.brand(query.keywords))
     if query.categories and query.wanted and not query.only_categories and _misplaced(query):
         query = replace(query, categories=())
     found: dict[int, str] = {}
@@ -180,7 +182,13 @@ def tier_ids(
         if corrected is None:
             return []
         match = fulltext.Match(corrected, fields=NOT_CATEGORY)
-        return _ids(_every(match, filters, corrected, limit))
+        found = _ids(_every(match, filters, corrected, limit))
+        if len(found) < limit and filters.within and not query.only_categories:
+            # Every word, corrected, outside categories that hold too few: "smartwach for men"
+            # in Watches, where the men's smartwatches are filed under electronics.
+            rest = replace(filters, within=False, exclude=(*filters.exclude, *found))
+            found += _ids(_every(match, rest, corrected, limit - len(found)))
+        return found
     if tier == "partial":
         known = spelling.known(query.keywords)
         units = text.model_units(query.keywords)
@@ -257,10 +265,11 @@ def _partial(
     most of the keywords' words first, each word weighing more the fewer products hold it (a
     rare "cooker" outweighs a common "kitchen"), then those of the resolved categories, then
     by the database's score of every word. A corrected word (`guessed`) names no product on
-    its own and weighs least: a shopper's word in another language can be corrected into a
-    rare word of this one ("ghadi" into "khadi"). A model number or measure (`units`: "1.5",
-    "x200") counts only where its terms stand together; `loose`: the terms the keywords hold
-    outside units too."""
+    its own while another word does, and weighs least: a shopper's word in another language
+    can be corrected into a rare word of this one ("ghadi" into "khadi"); beside words that
+    only say who it is for, it is all there is ("smartwach for men"). A model number or
+    measure (`units`: "1.5", "x200") counts only where its terms stand together; `loose`: the
+    terms the keywords hold outside units too."""
     words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
     if len(words) < 2:
         return []  # one word: the word tiers asked for it whole
@@ -269,7 +278,7 @@ def _partial(
     # A keyword's head: its last word of letters alone, never a part of a model number, known
     # or not ("w" of "v236w", "gb" of "64gb", "x" of an absent "x900" name no product).
     numbered = {term for unit in units for term in unit} - loose
-    heads = (
+    named = (
         {
             next(
                 (term for term in reversed(keyword) if term.isalpha() and term not in numbered),
@@ -277,10 +286,11 @@ def _partial(
             )
             for keyword in keywords
         }
-        - guessed
         - text.AUDIENCE_TERMS
         - numbered
     )
+    # A corrected word names a product only when nothing else does ("smartwach for men").
+    heads = (named - guessed) or named
     # What counts, each once: a word, or a model number's terms standing together.
     weight: dict[str | tuple[str, ...], float] = {
         word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, fulltext.COMMON))
@@ -292,7 +302,7 @@ def _partial(
     )
     if not heads:
         return []
-    found = _holding_heads(heads, weight, filters, words)
+    found = _holding_heads(heads, weight, filters, words, heads & guessed)
 
     def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
         fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]
@@ -323,11 +333,13 @@ def _holding_heads(
     weight: dict[str | tuple[str, ...], float],
     filters: fulltext.Filters,
     words: list[str],
+    corrected: set[str] | frozenset[str] = frozenset(),
 ) -> list[fulltext.Candidate]:
     """The partial tier's candidates: products holding a head and another word of some weight
     (in a catalog of a million a head such as "shoe" is held by hundreds of thousands; the
     database ranks only its window of them), then those holding a head that few products
-    hold; the words that most products hold (a model's bare numbers) only score."""
+    hold (or a `corrected` head, all there is); the words that most products hold (a model's
+    bare numbers) only score."""
     telling = [
         word
         for word, value in weight.items()
@@ -340,7 +352,7 @@ def _holding_heads(
         found = fulltext.candidates(both, filters, CANDIDATES, scored=words)
     # A head alone, where few products hold it: one that most products hold, with nothing else
     # the shopper asked for, says little, and the database would walk the catalog for it.
-    rare = [[head] for head in sorted(heads) if weight.get(head, 1.0) > 1.0]
+    rare = [[head] for head in sorted(heads) if weight.get(head, 1.0) > 1.0 or head in corrected]
     if rare and len(found) < CANDIDATES:
         rest = replace(filters, exclude=(*filters.exclude, *(c.product_id for c in found)))
         alone = replace(held, keywords=rare)

@@ -122,3 +122,14 @@ def corrections(keywords: Sequence[str]) -> dict[str, str]:
     return {
         word: fixed for word in words if word not in text.STOP_WORDS and (fixed := correction(word))
     }
+
+
+def corrected_kinds(kinds: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+    """The kinds of thing a request wants (catalog/types.py), and each whose type the catalog
+    does not know also as its correction ("smartwach": smartwatch)."""
+    found: dict[tuple[str, ...], None] = {}
+    for kind in kinds:
+        found[tuple(kind)] = None
+        if not fulltext.documents_with(kind[-1], 1) and (fixed := correction(kind[-1])):
+            found[(*kind[:-1], text.stem(fixed))] = None
+    return tuple(found)

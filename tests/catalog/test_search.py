@@ -57,9 +57,14 @@ def test_fuzzy_words_under_four_letters_are_not_corrected(shelf):
     assert tier_ids("fuzzy", query("", ["vst"]), 10) == []
 
 
-def test_fuzzy_keeps_the_other_keywords_and_the_categories(shelf):
+def test_fuzzy_keeps_the_other_keywords_and_puts_the_categories_first(shelf):
     assert tier_ids("fuzzy", query("", ["waterprooff", "boot"]), 10) == [2004]
-    assert tier_ids("fuzzy", query("", ["waterprooff"], ["Hiking Boots"]), 10) == [2004]
+    everywhere = tier_ids("fuzzy", query("", ["waterprooff"]), 10)
+    inside_first = tier_ids("fuzzy", query("", ["waterprooff"], ["Hiking Boots"]), 10)
+
+    assert len(everywhere) > 1  # the shelf has other waterproof things
+    assert inside_first[0] == 2004  # the boots of the categories, then what is outside them
+    assert sorted(inside_first) == sorted(everywhere)
 
 
 def test_fuzzy_never_matches_category_names(shelf):

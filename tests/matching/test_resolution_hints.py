@@ -20,6 +20,9 @@ SHELF = [
     (5008, "Insulated Lunch Box for Kids", "Kitchen Storage"),
     (5009, "Lunchbox with 3 Compartments for Kids", "Kitchen Storage"),
     (5010, "Kids School Bag, Soft Plush", "School Bags"),
+    (5011, "Noise Smartwatch with Calling, 1.8 inch", "Smart Wearables"),
+    (5012, "Fire-Boltt Smartwatch, AMOLED", "Smart Wearables"),
+    (5013, "Titan Analog Watch for Men", "Watches"),
 ]
 
 
@@ -61,3 +64,13 @@ def test_categories_that_hold_the_wanted_kind_still_come_first(client, engine, s
     ids = served(client, engine, "school bag for kids", ["school bag", "kids"], ["School Bags"])
 
     assert ids[0] == 5010, ids
+
+
+def test_a_misspelt_thing_beside_a_word_for_whom_is_still_what_was_asked(client, engine, shelf):
+    ids = served(
+        client, engine, "latest smartwach for men", ["latest", "smartwach", "men"], ["Watches"]
+    )
+
+    # No smartwatch says "men" and none is filed under Watches: the corrected word is all the
+    # request names, so the smartwatches come first, the men's analog watch after them.
+    assert set(ids[:2]) == {5011, 5012}, ids
