@@ -26,7 +26,7 @@ from catalog import synonyms, text
 # Where a title's next phrase starts: what the product fits, comes with, or is described by;
 # in a shopper's words, a price or what is ruled out too.
 _CUT = re.compile(
-    r"[()\[\]{}|,;:+]|\s[-\u2013\u2014/]\s|\b(?:for|with|compatible|fits|suitable|featuring"
+    r"[()\[\]{}|,;:]|\s[-\u2013\u2014/]\s|\b(?:for|with|compatible|fits|suitable|featuring"
     r"|including|includes|without|under|below|above|between|within|upto|except|but|not)\b",
     re.IGNORECASE,
 )
@@ -55,6 +55,11 @@ _NO_THING = frozenset(
     | {"premium", "quality", "edition", "model", "series", "version", "collection", "design"}
     | {"style", "type", "variant", "year", "years", "month", "months", "days", "day", "hours"}
     | {"the", "a", "an", "of", "or", "at", "is", "it", "as", "in", "on", "to", "by", "from"}
+    # what it is like, as titles say after the thing ("Yoga Mat Extra Thick")
+    | {"thick", "thin", "soft", "hard", "heavy", "duty", "waterproof", "washable", "durable"}
+    | {"portable", "lightweight", "foldable", "adjustable", "reusable", "rechargeable", "anti"}
+    | {"comfortable", "breathable", "printed", "solid", "plain", "casual", "regular", "slim"}
+    | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}
     # what it is made of
     | {"leather", "cotton", "silk", "steel", "stainless", "plastic", "wood", "wooden", "metal"}
     | {"metallic", "silicone", "rubber", "nylon", "polyester", "synthetic", "canvas", "denim"}
@@ -62,7 +67,7 @@ _NO_THING = frozenset(
     | {"aluminium", "aluminum", "copper", "pu", "pvc", "eva", "tpe", "abs", "microfiber"}
 )
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
-_NUMBER = re.compile(r"\d")
+_NAME_AND_NUMBER = re.compile(r"\d[^\W_]*\s*$")  # a phrase that ends in a number: "Go 2"
 
 
 def _words(phrase: str) -> list[str]:
@@ -109,7 +114,7 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
             kept = _kept(words)
             if kept and kept[0] == words[0]:
                 brand, kept = kept[0], kept[1:]  # the title's first word is often its brand
-            if len(kept) == 1 and _NUMBER.search(phrase) and len(phrases) > 1:
+            if len(kept) == 1 and _NAME_AND_NUMBER.search(phrase) and len(phrases) > 1:
                 model = text.stem(kept[0])  # "JBL Go 2": a brand, a name and a number
                 continue
             if kept:

@@ -7,7 +7,8 @@ on PostgreSQL too (scratch databases, bench/common.py).
 Prints, for each set and for each kind of query in it: P@3, P@10 and nDCG@10, budget and region
 violations and excluded products served; per tier, the precision of what each tier served; and
 how much the two databases' top-10s agree. Asserts nothing; docs/relevance.md reads the figures.
-`RELEVANCE_SETS=own,own-frozen` measures some sets alone; `--json PATH` writes the figures.
+`RELEVANCE_SETS=own,own-frozen` measures some sets alone; `RELEVANCE_WITHOUT=types,hints`
+turns signals off (relevance/ablation.py); `--json PATH` writes the figures.
 """
 
 import json
@@ -21,6 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import common
+from relevance import ablation
 from relevance.judging import Product, Query, Scores, Served, evaluate, overlap
 from relevance.sets import QuerySet, sets
 
@@ -61,6 +63,7 @@ def serve(database_url: str, output: Path) -> None:
     queries = all_queries()
     with ScriptedEngine() as engine:
         common.django_setup(database_url, **common.engine_env(engine.api_base))
+        ablation.apply(ablation.chosen())
         from django.core.cache import caches
         from django.core.management import call_command
         from django.test import Client
@@ -145,6 +148,8 @@ def main() -> None:
         serve(sys.argv[2], Path(sys.argv[3]))
         return
     written = Path(sys.argv[sys.argv.index("--json") + 1]) if "--json" in sys.argv else None
+    if without := ablation.chosen():
+        print(f"== without {', '.join(without)} (relevance/ablation.py)")
     if not CATALOG.is_file():
         sys.exit(f"No catalog at {CATALOG}: set RELEVANCE_CATALOG to the JSON Lines file.")
     catalog: dict[int, Product] = {}

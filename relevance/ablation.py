@@ -1,0 +1,50 @@
+"""What each signal of retrieval is worth: `RELEVANCE_WITHOUT=types,brands` serves the labelled
+queries with those signals off, as the gateway answered before they were built, so that
+docs/relevance.md can report each one on and off. Only `make relevance`'s serving process
+applies it; the gateway itself has no such switch.
+
+- `types`: no wanted kind (catalog/types.py): every tier orders as if nothing were wanted.
+- `brands`: no brand named (catalog/wanted.py).
+- `exclusions`: an excluded phrase is one phrase, alternatives and all, and only a constraint
+  that starts with its negation excludes (matching/recommend/exclusions.py).
+- `rates`: a budget is read in dollars whatever its currency (matching/recommend/budget.py).
+- `hints`: the resolution is taken as it is: words of shopping searched for, no other
+  spellings of a two-part word, categories always confine, a misspelt kind not corrected.
+"""
+
+import os
+import re
+from decimal import Decimal
+
+SIGNALS = ("types", "brands", "exclusions", "rates", "hints")
+
+
+def chosen() -> list[str]:
+    """The signals RELEVANCE_WITHOUT turns off; an unknown name is an error."""
+    names = [name for name in os.environ.get("RELEVANCE_WITHOUT", "").split(",") if name]
+    unknown = sorted(set(names) - set(SIGNALS))
+    if unknown:
+        raise SystemExit(f"RELEVANCE_WITHOUT: unknown {unknown}; known: {', '.join(SIGNALS)}")
+    return names
+
+
+def apply(names: list[str]) -> None:
+    """Turn the signals off in this process (after Django is set up)."""
+    from catalog import compounds, search, spelling, text, types, wanted
+    from matching.recommend import budget, exclusions
+
+    if "types" in names:
+        types.wanted_kinds = lambda phrases: ()  # type: ignore[assignment]
+    if "brands" in names:
+        wanted.brand = lambda keywords: ""  # type: ignore[assignment]
+    if "exclusions" in names:
+        exclusions.alternatives = lambda what: [what.strip(" .,;!")]  # type: ignore[assignment]
+        exclusions._LATER = re.compile(r"(?!)")
+    if "rates" in names:
+        budget.usd_rate = lambda currency: Decimal(1)  # type: ignore[assignment]
+    if "hints" in names:
+        text.without_shopping_words = list  # type: ignore[assignment]
+        compounds.spellings = lambda keyword: []  # type: ignore[assignment]
+        compounds.kinds = tuple  # type: ignore[assignment]
+        spelling.corrected_kinds = tuple  # type: ignore[assignment]
+        search._misplaced = lambda query: False  # type: ignore[assignment]
