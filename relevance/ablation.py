@@ -34,17 +34,17 @@ def apply(names: list[str]) -> None:
     from matching.recommend import budget, exclusions
 
     if "types" in names:
-        types.wanted_kinds = lambda phrases: ()  # type: ignore[assignment]
+        types.wanted_kinds = lambda phrases: ()
     if "brands" in names:
-        wanted.brand = lambda keywords: ""  # type: ignore[assignment]
+        wanted.brand = lambda keywords: ""
     if "exclusions" in names:
-        exclusions.alternatives = lambda what: [what.strip(" .,;!")]  # type: ignore[assignment]
+        exclusions.alternatives = lambda what: [what.strip(" .,;!")]
         exclusions._LATER = re.compile(r"(?!)")
     if "rates" in names:
-        budget.usd_rate = lambda currency: Decimal(1)  # type: ignore[assignment]
+        budget.usd_rate = lambda currency: Decimal(1)
     if "hints" in names:
         text.without_shopping_words = list  # type: ignore[assignment]
-        compounds.spellings = lambda keyword: []  # type: ignore[assignment]
+        compounds.spellings = lambda keyword: []
         compounds.kinds = tuple  # type: ignore[assignment]
         spelling.corrected_kinds = tuple  # type: ignore[assignment]
-        search._misplaced = lambda query: False  # type: ignore[assignment]
+        search._misplaced = lambda query: False
