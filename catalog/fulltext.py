@@ -196,49 +196,6 @@ def _count(term: str | Sequence[str], cap: int) -> int:
     return int(row[0] or 0) if row else 0
 
 
-def led_by(key: str, cap: int) -> int:
-    """How many products have the brand key `key` (catalog/brands.py), counted up to `cap`."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM "
-            "(SELECT 1 FROM catalog_product WHERE brand_key = %s LIMIT %s) led",
-            [key, cap],
-        )
-        row = cursor.fetchone()
-    return int(row[0]) if row else 0
-
-
-def of_kinds(kinds: Sequence[types.Kind], limit: int = 200) -> list[tuple[str, str, str]]:
-    """Up to `limit` products of the kinds' types that are of one of the kinds: each one's
-    categories (lower case) and title; kept by this process while the catalog's version holds."""
-    if not kinds:
-        return []
-    key = orjson.dumps([list(kind) for kind in kinds] + [limit]).decode()
-    found: list[tuple[str, str, str]] = cached(
-        f"catalog:of-kinds:{versions.current()}:{key}",
-        settings.CATALOG_CACHE_S,
-        lambda: _of_kinds(kinds, limit),
-    )
-    return found
-
-
-def _of_kinds(kinds: Sequence[types.Kind], limit: int) -> list[tuple[str, str, str]]:
-    wanted = list(dict.fromkeys(kind[-1] for kind in kinds))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT p.title, p.product_type, p.category_l1, p.category_l2 "  # noqa: S608
-            f"FROM catalog_product p WHERE p.product_type IN ({', '.join(['%s'] * len(wanted))}) "
-            "LIMIT %s",
-            [*wanted, limit],
-        )
-        rows = cursor.fetchall()
-    return [
-        ((row[2] or "").lower(), (row[3] or "").lower(), row[0] or "")
-        for row in rows
-        if types.is_kind(kinds, row[1] or "", text.terms(row[0] or ""))
-    ]
-
-
 def spelled_like(word: str, limit: int) -> list[str]:
     """Up to `limit` words of the vocabulary, those sharing the most trigrams with `word`
     first (PostgreSQL: pg_trgm's distance; SQLite: bm25 over the words' trigrams)."""
@@ -392,6 +349,7 @@ def _postgres(
     typed, typed_params = _typed(filters)
     terms = scored or [term for keyword in match.keywords for term in keyword]
     rank = " | ".join(pg_term(term) for term in dict.fromkeys(terms))
+    ranked = [rank or pg_term("_"), *inside_params, *typed_params]
     return (
         f"SELECT {_FOUND}, ts_rank('{PG_WEIGHTS}', found.search_vector, "  # noqa: S608
         "to_tsquery('simple', %s), 1) AS score "
@@ -399,15 +357,7 @@ def _postgres(
         "p.embedding FROM catalog_product p "
         f"WHERE p.search_vector @@ to_tsquery('simple', %s) AND {where} LIMIT %s) found "
         "ORDER BY found.typed DESC, found.inside DESC, score DESC, found.id LIMIT %s",
-        [
-            rank or pg_term("_"),
-            *inside_params,
-            *typed_params,
-            pg_query(match),
-            *params,
-            WINDOW,
-            limit,
-        ],
+        [*ranked, pg_query(match), *params, WINDOW, limit],
     )
 
 

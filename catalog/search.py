@@ -7,9 +7,8 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
                    put in other words of the same meaning (catalog/synonyms.py)
     narrow         every keyword, any category; then in other words, as strict
     fuzzy          every keyword, each word the catalog does not know corrected to the known
-                   word spelled most like it (catalog/spelling.py); in the resolved categories
-                   first when there are any, then outside them; never matched against category
-                   names
+                   word spelled most like it (catalog/spelling.py); the resolved categories
+                   first, then outside them; never matched against category names
     partial        some of the keywords' words: a product must hold the word that names a
                    product in one of them (its last word: "cooker" of "pressure cooker"), and
                    ranks by the words it holds, a rare word weighing more than a common one,
@@ -117,10 +116,7 @@ class Retrieval:
 def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     """Up to `limit` products: the tiers in order, then trending products to fill."""
     started = time.perf_counter()
-    kinds = spelling.corrected_kinds(compounds.kinds(query.wanted))
-    query = replace(query, wanted=kinds, brand=wanted.brand(query.keywords))
-    if query.categories and query.wanted and not query.only_categories and _misplaced(query):
-        query = replace(query, categories=())
+    query = wanted.understood(query)
     found: dict[int, str] = {}
     for tier in TIERS:
         if len(found) >= limit:
@@ -133,21 +129,6 @@ def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     retrieval = Retrieval([Hit(product_id, tier) for product_id, tier in found.items()])
     metrics.retrieved(started, retrieval.match_tier)
     return retrieval
-
-
-# Products of the wanted kind outside the resolved categories that show the categories wrong.
-ELSEWHERE = 3
-
-
-def _misplaced(query: SearchQuery) -> bool:
-    """Whether the model named categories that hold nothing of what the shopper wants while
-    others do: a wrong hint, which confines no tier ("a lunchbox" is no school bag). Where the
-    catalog shows the kind in too few places (types read from titles are not always right),
-    the categories stand."""
-    names = {name.lower() for name in query.categories}
-    found = fulltext.of_kinds([tuple(kind) for kind in query.wanted])
-    inside = any(first in names or second in names for first, second, _ in found)
-    return not inside and len(found) >= ELSEWHERE
 
 
 def tier_ids(
@@ -184,8 +165,6 @@ def tier_ids(
         match = fulltext.Match(corrected, fields=NOT_CATEGORY)
         found = _ids(_every(match, filters, corrected, limit))
         if len(found) < limit and filters.within and not query.only_categories:
-            # Every word, corrected, outside categories that hold too few: "smartwach for men"
-            # in Watches, where the men's smartwatches are filed under electronics.
             rest = replace(filters, within=False, exclude=(*filters.exclude, *found))
             found += _ids(_every(match, rest, corrected, limit - len(found)))
         return found
@@ -226,11 +205,9 @@ def _every(
 def _in_other_words(
     filters: fulltext.Filters, keywords: list[list[str]], limit: int, said: Sequence[str] = ()
 ) -> list[int]:
-    """The products holding every keyword, then those holding every keyword with one spelt
-    another way (catalog/compounds.py: "lunch box", "lunchbox") or put in other words of the
-    same meaning (catalog/synonyms.py: "couch cover", "sofa cover"); those of the wanted type
-    first, in whichever words ("Kids Cycle" before "Bell for Kids Bicycle"). `said`: the
-    keywords as written."""
+    """The products holding every keyword, then every keyword with one spelt another way
+    (catalog/compounds.py: "lunchbox") or in other words (catalog/synonyms.py: "sofa cover");
+    the wanted type first, in whichever words ("Kids Cycle" before "Bell for Kids Bicycle")."""
     found = _every(fulltext.Match(keywords), filters, keywords, limit)
     types = {kind[-1] for kind in filters.kinds}
     spelt = [

@@ -1,4 +1,8 @@
-"""The brand a request names, where the catalog shows the word is one (catalog/brands.py).
+"""What a request wants, as search reads it (`understood`): the kinds of thing (catalog/types.py)
+in each of the catalog's spellings (catalog/compounds.py) and corrected where the catalog does not
+know them (catalog/spelling.py), the brand it names, and whether its categories hold any of it.
+
+The brand a request names, where the catalog shows the word is one (catalog/brands.py).
 
 Not every title starts with a brand ("Cycle Bell for Bicycle"), so a keyword's word is a brand
 only when it is the brand key of LEADS products or more, and of SHARE of the products that hold
@@ -8,15 +12,39 @@ first (catalog/search.py). The counts are kept while the catalog's version holds
 """
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from django.conf import settings
 
-from catalog import fulltext, text, versions
+from catalog import compounds, fulltext, holdings, spelling, text, versions
 from catalog.brands import key_of
+from catalog.query import SearchQuery
 from kernel.cache import cached
 
 LEADS = 3
 SHARE = 0.5
+# Products of the wanted kind outside the resolved categories that show the categories wrong.
+ELSEWHERE = 3
+
+
+def understood(query: SearchQuery) -> SearchQuery:
+    """The query with what it wants read against the catalog; categories that hold nothing of
+    it while others do (misplaced) are a wrong hint and confine no tier."""
+    kinds = spelling.corrected_kinds(compounds.kinds(query.wanted))
+    query = replace(query, wanted=kinds, brand=brand(query.keywords))
+    if query.categories and query.wanted and not query.only_categories and misplaced(query):
+        query = replace(query, categories=())
+    return query
+
+
+def misplaced(query: SearchQuery) -> bool:
+    """Whether the model named categories that hold nothing of what the shopper wants while
+    others do ("a lunchbox" is no school bag). Where the catalog shows the kind in too few
+    places (types read from titles are not always right), the categories stand."""
+    names = {name.lower() for name in query.categories}
+    found = holdings.of_kinds([tuple(kind) for kind in query.wanted])
+    inside = any(first in names or second in names for first, second, _ in found)
+    return not inside and len(found) >= ELSEWHERE
 
 
 def brand(keywords: Sequence[str]) -> str:
@@ -34,7 +62,7 @@ def _is_brand(key: str, stem: str) -> bool:
         cached(
             f"catalog:brand-leads:{versions.current()}:{key}",
             settings.CATALOG_CACHE_S,
-            lambda: fulltext.led_by(key, fulltext.COMMON),
+            lambda: holdings.led_by(key, fulltext.COMMON),
         )
     )
     return led >= LEADS and led >= SHARE * fulltext.documents_with(stem, fulltext.COMMON)

@@ -4,6 +4,7 @@ otherwise."""
 
 import math
 import re
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,19 @@ def supply_keys(raw: str, min_length: int) -> list[str]:
             f"SUPPLY_API_KEYS entries must be at least {min_length} characters"
         )
     return keys
+
+
+# The default table holds the rupee at the rate the relevance catalog's prices were converted at.
+USD_RATES_DEFAULT = "INR=1/82.5"
+
+
+def exchange_rates(environ: Mapping[str, str]) -> dict[str, Decimal]:
+    """USD_RATES, the one table of exchange rates: US dollars per unit of other currencies, for
+    the budgets recommend reads and the sales the reports add up. REPORT_USD_RATES, its name
+    before recommend read it too, still counts when USD_RATES is not set."""
+    if "USD_RATES" in environ:
+        return usd_rates(environ["USD_RATES"], "USD_RATES")
+    return usd_rates(environ.get("REPORT_USD_RATES", USD_RATES_DEFAULT), "REPORT_USD_RATES")
 
 
 def usd_rates(raw: str, name: str = "USD_RATES") -> dict[str, Decimal]:

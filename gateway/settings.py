@@ -21,11 +21,11 @@ from gateway.environment import (
     bounded_int,
     database,
     env,
+    exchange_rates,
     idempotency_windows,
     served_at,
     supply_keys,
     throttle_rates,
-    usd_rates,
 )
 from gateway.logging_settings import log_format, logging_config
 from gateway.metrics_settings import REQUEST_BUCKETS, metrics_settings
@@ -364,16 +364,8 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 # none: 503).
 SUPPLY_API_KEY_MIN_LENGTH = 16
 SUPPLY_API_KEYS = supply_keys(env.str("SUPPLY_API_KEYS", default=""), SUPPLY_API_KEY_MIN_LENGTH)
-# The one table of exchange rates (kernel/money.py): US dollars per unit of other currencies,
-# for the budgets recommend reads and the sales the reports add up. REPORT_USD_RATES, the
-# reports' name before recommend read it too, still counts when USD_RATES is not set. The
-# default holds the rupee at the rate the relevance catalog's prices were converted at.
-USD_RATES_DEFAULT = "INR=1/82.5"
-USD_RATES = (
-    usd_rates(env.str("USD_RATES"), "USD_RATES")
-    if "USD_RATES" in env
-    else usd_rates(env.str("REPORT_USD_RATES", default=USD_RATES_DEFAULT), "REPORT_USD_RATES")
-)
+# The one table of exchange rates (kernel/money.py), for recommend's budgets and the reports.
+USD_RATES = exchange_rates(os.environ)
 
 # How long a minted match token can be confirmed.
 MATCH_TOKEN_TTL_HOURS = bounded_int("MATCH_TOKEN_TTL_HOURS", 24, 1, 24 * 30, " hours")

@@ -30,7 +30,7 @@ def chosen() -> list[str]:
 
 def apply(names: list[str]) -> None:
     """Turn the signals off in this process (after Django is set up)."""
-    from catalog import compounds, search, spelling, text, types, wanted
+    from catalog import compounds, spelling, text, types, wanted
     from matching.recommend import budget, exclusions
 
     if "types" in names:
@@ -47,4 +47,4 @@ def apply(names: list[str]) -> None:
         compounds.spellings = lambda keyword: []
         compounds.kinds = tuple  # type: ignore[assignment]
         spelling.corrected_kinds = tuple  # type: ignore[assignment]
-        search._misplaced = lambda query: False
+        wanted.misplaced = lambda query: False

@@ -14,7 +14,7 @@ from tests.protocol import propose, register, state_intent
 
 pytestmark = pytest.mark.django_db
 
-RUPEE = 1 / 82.5  # the default table's rate (gateway/settings.py USD_RATES_DEFAULT)
+RUPEE = 1 / 82.5  # the default table's rate (gateway/environment.py USD_RATES_DEFAULT)
 
 
 def shoes(budget):
