@@ -14,8 +14,9 @@ A title that names nothing gives its category's type ("Running Shoes": shoe).
 A type is stored as the stem of that word (catalog/text.py), so "Shoes" and "shoe" are one
 type, and a single letter hyphened to a word is one word with it ("T-Shirt": tshirt). A catalog
 may send a product's type itself (the import's `product_type`); it wins. A query's wanted type
-is read from the shopper's words the same way (`wanted`): "a rain cover for my backpack" wants a
-cover, "women's watch with a metal strap" a watch; there, the first word is the type's too.
+is read from the shopper's words the same way (`wanted_kinds`): "a rain cover for my backpack"
+wants a cover, "women's watch with a metal strap" a watch; there, the first word is the type's
+too.
 """
 
 import re
@@ -129,14 +130,6 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
     if category and (found := _head(_words(_CUT.split(category)[0]))):
         return found
     return text.stem(brand) if brand else ""
-
-
-def wanted(words: str) -> str:
-    """The type a shopper's words want: their first phrase's last word that names a thing."""
-    for phrase in _CUT.split(words):
-        if found := _head(_words(phrase)):
-            return found
-    return ""
 
 
 Kind = tuple[str, ...]  # a wanted type's stem, after the one word that says which kind of it
