@@ -13,7 +13,10 @@ catalog's version holds.
 
 from collections.abc import Iterable, Sequence
 
-from catalog import fulltext, text
+from django.conf import settings
+
+from catalog import fulltext, text, versions
+from kernel.cache import cached
 
 # The shortest word split in two, and the shortest second part (a first part is a single
 # letter or at least this long too).
@@ -43,6 +46,12 @@ def _split(word: str) -> tuple[str, str] | None:
     """A word as the two words the catalog holds standing together, if it holds them."""
     if len(word) < SHORTEST_WORD or not word.isalpha():
         return None
+    # Kept as the counts it reads are (fulltext.documents_with): each cut asks up to three.
+    key = f"catalog:split:{versions.current()}:{word}"
+    return cached(key, settings.CATALOG_CACHE_S, lambda: _split_anew(word))
+
+
+def _split_anew(word: str) -> tuple[str, str] | None:
     for cut in range(1, len(word) - SHORTEST_PART + 1):
         first, second = word[:cut], word[cut:]
         if 1 < len(first) < SHORTEST_PART or first in ("a", "i"):

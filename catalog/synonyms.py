@@ -103,6 +103,24 @@ def _rewrites() -> tuple[tuple[Stems, tuple[Stems, ...]], ...]:
     return tuple((member, tuple(dict.fromkeys(others))) for member, others in ordered)
 
 
+@cache
+def _by_first_stem() -> dict[str, tuple[int, ...]]:
+    """Where in _rewrites() each phrase starting with a stem stands: a keyword is looked for
+    only among the phrases starting with one of its stems (a few, not a few hundred)."""
+    found: dict[str, list[int]] = {}
+    for at, (member, _others) in enumerate(_rewrites()):
+        found.setdefault(member[0], []).append(at)
+    return {first: tuple(places) for first, places in found.items()}
+
+
+def _rewrites_of(keyword: Sequence[str]) -> list[tuple[Stems, tuple[Stems, ...]]]:
+    """The rewrites whose phrase may stand in `keyword`, in _rewrites()'s order (the longest
+    phrase first)."""
+    index, rewrites = _by_first_stem(), _rewrites()
+    places = sorted({at for stem in keyword for at in index.get(stem, ())})
+    return [rewrites[at] for at in places]
+
+
 def variants(keywords: Sequence[Sequence[str]], most: int = MOST) -> list[list[list[str]]]:
     """The keywords (each a list of stems) with one keyword's word or phrase put in other words
     of its group (or in English), one rewrite each, in the order of the keywords; never the
@@ -110,7 +128,7 @@ def variants(keywords: Sequence[Sequence[str]], most: int = MOST) -> list[list[l
     asked = [list(terms) for terms in keywords]
     found: list[list[list[str]]] = []
     for at, keyword in enumerate(asked):
-        for member, others in _rewrites():
+        for member, others in _rewrites_of(keyword):
             start = _find(member, keyword)
             if start is None:
                 continue
@@ -131,7 +149,7 @@ def variants(keywords: Sequence[Sequence[str]], most: int = MOST) -> list[list[l
 def same_thing(word: str) -> tuple[str, ...]:
     """The one-word stems naming what the one-word stem `word` names (its own first): a
     product type's other names ("cycl": bicycl)."""
-    for member, others in _rewrites():
+    for member, others in _rewrites_of([word]):
         if member == (word,):
             return (word, *(other[0] for other in others if len(other) == 1))
     return (word,)
