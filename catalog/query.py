@@ -25,6 +25,9 @@ class SearchQuery:
     # The kinds of thing the shopper wants (catalog/types.py: stems, a type's last): in every
     # tier, a product of one ranks before products that only mention it.
     wanted: Sequence[Sequence[str]] = ()
+    # The measures the shopper stated (catalog/measures.py: "64gb", "1 ton"): a product of
+    # another size is served after every product that is not.
+    measures: Sequence[tuple[str, float]] = ()
     # The brand key of a brand the keywords name (catalog/brands.py), "" for none: set by search.
     brand: str = ""
 

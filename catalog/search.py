@@ -28,6 +28,8 @@ Inside a tier, products of the wanted type come first (catalog/types.py: the thi
 asked for before products that only mention it), then those of the resolved categories, then the
 product itself before accessories of it, then the database's relevance score, then the best
 sellers with creators.
+Across the tiers, a product whose title states another size than the shopper stated ("256GB"
+for "64gb") comes after those that do not (catalog/sizes.py).
 
 Every tier, and the trending fill after them, keeps to the region (products sold there or
 everywhere) and to the budget: a stated maximum is never exceeded, a stated minimum never
@@ -41,7 +43,7 @@ no request reads more than that back, and no process holds anything that grows w
 import math
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from catalog import (
     compounds,
@@ -49,6 +51,7 @@ from catalog import (
     meaning,
     metrics,
     ordering,
+    sizes,
     spelling,
     synonyms,
     text,
@@ -58,11 +61,15 @@ from catalog import (
 from catalog.categories import catalog_categories as catalog_categories
 from catalog.query import SearchQuery as SearchQuery
 from catalog.query import fits as fits
+from catalog.retrieval import TIERS as TIERS
+from catalog.retrieval import TRENDING as TRENDING
+from catalog.retrieval import Hit as Hit
+from catalog.retrieval import Retrieval as Retrieval
 from catalog.spelling import corrections as corrections
-from kernel.tracing import Attributes, traced
+from kernel.tracing import traced
 
-TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "partial", "semantic", "broadened")
-TRENDING = "trending"
+# How often a tier is asked again for products in place of those of another size it found.
+ASKS_PER_TIER = 3
 # The products a tier reads back from the database at most, before its exact checks and order.
 CANDIDATES = 200
 # The fields a phrase keyword may stand in (descriptions are searched for single words only),
@@ -71,58 +78,26 @@ KEPT_FIELDS = ("title", "tags", "brand", "category")
 NOT_CATEGORY = ("title", "tags", "brand", "description")
 
 
-@dataclass(frozen=True)
-class Hit:
-    product_id: int
-    tier: str  # one of TIERS, or TRENDING
-
-
-@dataclass(frozen=True)
-class Retrieval:
-    hits: list[Hit]
-
-    @property
-    def intent_hits(self) -> int:
-        return sum(hit.tier != TRENDING for hit in self.hits)
-
-    @property
-    def trending_fill(self) -> int:
-        return sum(hit.tier == TRENDING for hit in self.hits)
-
-    @property
-    def match_tier(self) -> str:
-        """The loosest tier that contributed a product; `none` when no tier did."""
-        used = {hit.tier for hit in self.hits}
-        return next((tier for tier in reversed(TIERS) if tier in used), "none")
-
-    @property
-    def note(self) -> str | None:
-        if self.trending_fill and self.intent_hits:
-            return "intent_plus_trending"
-        if self.trending_fill:
-            return "trending_suggested"
-        return None
-
-    def attributes(self) -> Attributes:
-        """What the retrieval's span says of it: the tier reached, the hits."""
-        return {
-            "gateway.retrieval.match_tier": self.match_tier,
-            "gateway.retrieval.hits": len(self.hits),
-            "gateway.retrieval.trending_fill": self.trending_fill,
-        }
-
-
 @traced("retrieve", result=lambda found: found.attributes())
 def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     """Up to `limit` products: the tiers in order, then trending products to fill."""
     started = time.perf_counter()
     query = wanted.understood(query)
     found: dict[int, str] = {}
+    aside: dict[int, str] = {}  # of another size than the shopper asked for
+    typed: set[int] = set()  # of a kind the shopper wants, of those read for their size
     for tier in TIERS:
-        if len(found) >= limit:
-            break
-        for product_id in tier_ids(tier, query, limit - len(found), exclude=found):
-            found.setdefault(product_id, tier)
+        for _ask in range(ASKS_PER_TIER):
+            if len(found) >= limit:
+                break
+            ids = tier_ids(tier, query, limit - len(found), exclude=[*found, *aside])
+            other_size = sizes.of_other_size(query, ids, typed)
+            for product_id in ids:
+                (aside if product_id in other_size else found).setdefault(product_id, tier)
+            if not other_size:
+                break
+    if aside:
+        found = sizes.served_after(found, aside, typed, limit)
     if len(found) < limit and not query.only_categories:  # the broadened tier gave its sellers
         for product_id in trending.trending_ids(query, limit - len(found), exclude=found):
             found.setdefault(product_id, TRENDING)

@@ -10,13 +10,14 @@ applies it; the gateway itself has no such switch.
 - `rates`: a budget is read in dollars whatever its currency (matching/recommend/budget.py).
 - `hints`: the resolution is taken as it is: words of shopping searched for, no other
   spellings of a two-part word, categories always confine, a misspelt kind not corrected.
+- `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/sizes.py).
 """
 
 import os
 import re
 from decimal import Decimal
 
-SIGNALS = ("types", "brands", "exclusions", "rates", "hints")
+SIGNALS = ("types", "brands", "exclusions", "rates", "hints", "sizes")
 
 
 def chosen() -> list[str]:
@@ -30,7 +31,7 @@ def chosen() -> list[str]:
 
 def apply(names: list[str]) -> None:
     """Turn the signals off in this process (after Django is set up)."""
-    from catalog import compounds, spelling, text, types, wanted
+    from catalog import compounds, measures, spelling, text, types, wanted
     from matching.recommend import budget, exclusions
 
     if "types" in names:
@@ -48,3 +49,5 @@ def apply(names: list[str]) -> None:
         compounds.kinds = tuple  # type: ignore[assignment]
         spelling.corrected_kinds = tuple  # type: ignore[assignment]
         wanted.misplaced = lambda query: False
+    if "sizes" in names:
+        measures.wanted = lambda texts: ()

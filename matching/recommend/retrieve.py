@@ -8,7 +8,7 @@ from dataclasses import asdict
 import orjson
 from django.conf import settings
 
-from catalog import search, text, types, versions
+from catalog import measures, search, text, types, versions
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
@@ -40,6 +40,7 @@ def query_of(
         only_categories=bool(refinement and refinement.categories),
         excluded=stems(excluded),
         wanted=types.wanted_kinds([resolution.normalized_query, *resolution.keywords[:1]]),
+        measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
     )
 
 

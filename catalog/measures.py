@@ -1,0 +1,76 @@
+"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L".
+
+A shopper who asks for a 64 GB memory card, a 65 litre rucksack or a 1 ton air conditioner
+does not want the 256 GB card, the 48 litre rucksack or the 1.5 ton one, though each holds every
+word asked for ("1.5 ton" reads as the words 1, 5 and ton). A measure is a number and a unit of
+a known kind, read in one base per kind (a kilogram is 1,000 grams, a terabyte 1,024 gigabytes);
+a product *contradicts* a wanted measure when its title states a measure of that kind and none
+equal to it. Retrieval serves such products after every product that does not
+(catalog/search.py), never in their place: a title that states no measure of the kind may still
+be the thing ("SanDisk microSDXC card" of an unstated size).
+"""
+
+import re
+from collections.abc import Iterable, Sequence
+
+# A kind of quantity, its base unit's name, and each unit word with its size in the base.
+UNITS: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(("gb", "gigabyte", "gigabytes"), ("gb", 1.0)),
+    **dict.fromkeys(("tb", "terabyte", "terabytes"), ("gb", 1024.0)),
+    **dict.fromkeys(
+        ("l", "lt", "ltr", "ltrs", "litre", "litres", "liter", "liters", "litro", "litros"),
+        ("l", 1.0),
+    ),
+    **dict.fromkeys(("ml", "millilitre", "millilitres", "milliliter", "milliliters"), ("l", 1e-3)),
+    **dict.fromkeys(("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms"), ("g", 1000.0)),
+    **dict.fromkeys(("g", "gm", "gms", "gram", "grams", "gramos"), ("g", 1.0)),
+    **dict.fromkeys(("ton", "tons", "tonne", "tonnes", "tonelada", "toneladas"), ("ton", 1.0)),
+    **dict.fromkeys(("mm",), ("mm", 1.0)),
+    **dict.fromkeys(("cm",), ("mm", 10.0)),
+    **dict.fromkeys(("mah",), ("mah", 1.0)),
+    **dict.fromkeys(("w", "watt", "watts"), ("w", 1.0)),
+}
+# A number (thousands apart by commas, or a decimal point or comma: "10,000", "1.5", "1,5"),
+# then a unit word standing alone, a space or a hyphen between or nothing.
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
+_UNIT = "|".join(sorted(UNITS, key=len, reverse=True))
+_MEASURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s?-?\s?({_UNIT})(?!\w)")
+# Two values count as equal within this share of the larger ("1.0 ton" is "1 ton").
+TOLERANCE = 0.005
+
+Measure = tuple[str, float]  # (the kind's base unit, the value in it)
+
+
+def measures(text: str) -> tuple[Measure, ...]:
+    """The measures a text states, in order, each once."""
+    found: dict[Measure, None] = {}
+    for number, unit in _MEASURE.findall(text.lower()):
+        kind, size = UNITS[unit]
+        digits = number.replace(",", "") if re.search(r",\d{3}", number) else number
+        found[(kind, round(float(digits.replace(",", ".")) * size, 6))] = None
+    return tuple(found)
+
+
+def wanted(texts: Iterable[str]) -> tuple[Measure, ...]:
+    """The measures a request states (its normalized query and keywords), each once."""
+    found: dict[Measure, None] = {}
+    for text in texts:
+        found.update(dict.fromkeys(measures(text)))
+    return tuple(found)
+
+
+def contradicts(asked: Sequence[Measure], title: str) -> bool:
+    """Whether `title` states, for some kind of quantity asked, measures of that kind and none
+    equal to the one asked."""
+    if not asked:
+        return False
+    stated = measures(title)
+    for kind, value in asked:
+        of_kind = [amount for unit, amount in stated if unit == kind]
+        if of_kind and not any(_equal(amount, value) for amount in of_kind):
+            return True
+    return False
+
+
+def _equal(first: float, second: float) -> bool:
+    return abs(first - second) <= TOLERANCE * max(abs(first), abs(second))

@@ -1,0 +1,56 @@
+"""Products of the size the shopper asked for before those of another size (catalog/measures.py).
+
+Retrieval (catalog/search.py) reads the title and type of each product a tier finds when the
+query states a measure; a product of another size is set aside and the tier asked again in its
+place, so that a 128 GB card found by a looser tier comes before a 256 GB card found by a
+tighter one. The set-aside products are served after, never dropped.
+"""
+
+from collections.abc import Sequence
+
+from catalog import measures
+from catalog.models import Product
+from catalog.query import SearchQuery
+from catalog.retrieval import TIERS
+
+
+def of_other_size(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[int]:
+    """Those of `ids` whose title states a measure of another size than the query's
+    (catalog/measures.py: a 256 GB card for a 64 GB one); adds to `typed` those of them of a
+    kind the query wants."""
+    if not query.measures or not ids:
+        return set()
+    # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
+    # memory card): the size is what is judged here.
+    heads = {kind[-1] for kind in query.wanted if kind}
+    rows = Product.objects.filter(pk__in=ids).values_list("pk", "title", "product_type")
+    other: set[int] = set()
+    for pk, title, product_type in rows:
+        if product_type in heads:
+            typed.add(pk)
+        if measures.contradicts(query.measures, title):
+            other.add(pk)
+    return other
+
+
+def served_after(
+    found: dict[int, str], aside: dict[int, str], typed: set[int], limit: int
+) -> dict[int, str]:
+    """The products of the asked size first, those of another size after them; except that one
+    of the wanted kind comes before one of the asked size that is not and that its own tier or a
+    looser one found (a 5.5 litre pressure cooker before a 3 litre water heater)."""
+    ordered: dict[int, str] = {}
+    waiting = [product_id for product_id in aside if product_id in typed]
+    for product_id, tier in found.items():
+        if product_id not in typed:
+            ready = [held for held in waiting if _loose(aside[held]) <= _loose(tier)]
+            ordered.update((held, aside[held]) for held in ready)
+            waiting = [held for held in waiting if held not in ready]
+        ordered[product_id] = tier
+    ordered.update((product_id, aside[product_id]) for product_id in waiting)
+    ordered.update((product_id, tier) for product_id, tier in aside.items())
+    return dict(list(ordered.items())[:limit])
+
+
+def _loose(tier: str) -> int:
+    return TIERS.index(tier) if tier in TIERS else len(TIERS)

@@ -1,0 +1,59 @@
+"""Measures a text states (catalog/measures.py): a number and a unit of a known kind, in one base
+per kind, and whether a title contradicts the measures a request states."""
+
+import pytest
+
+from catalog.measures import contradicts, measures, wanted
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("SanDisk microSDXC Card, 64GB", (("gb", 64.0),)),
+        ("Seagate 1TB external drive", (("gb", 1024.0),)),
+        ("Butterfly 1.5-litre electric kettle", (("l", 1.5),)),
+        ("kettle 1,5 l", (("l", 1.5),)),  # a decimal comma
+        ("bottle 750 ml", (("l", 0.75),)),
+        ("power bank 10,000mAh", (("mah", 10000.0),)),  # thousands apart by a comma
+        ("rucksack 65ltr", (("l", 65.0),)),
+        ("Hitachi 1.0 Ton split AC", (("ton", 1.0),)),
+        ("whey (1 kg / 2.2 lb), 24g protein", (("g", 1000.0), ("g", 24.0))),
+        ("exercise mat (4mm-6mm)", (("mm", 4.0), ("mm", 6.0))),
+        ("botella de 1 litro", (("l", 1.0),)),
+        # Numbers without a unit, and units inside other words, state nothing.
+        ("2 in 1 hair dryer, pack of 3", ()),
+        ("v236w x200 tablet", ()),
+        ("gloves size L, 1 pair", ()),
+    ],
+)  # fmt: skip
+def test_a_measure_is_a_number_and_a_unit_in_its_kind_s_base(text, found):
+    assert measures(text) == found
+
+
+def test_a_request_s_measures_come_from_each_of_its_texts_once():
+    assert wanted(["memory card 64gb", "64 GB", "memory card"]) == (("gb", 64.0),)
+
+
+@pytest.mark.parametrize(
+    ("asked", "title", "other"),
+    [
+        # Another size of the kind asked: contradicts.
+        ("1 ton air conditioner", "AmazonBasics 1.5 Ton 5 Star Inverter Split AC", True),
+        ("memory card 64gb", "Samsung EVO Plus 256GB microSDXC memory card", True),
+        ("65 litre rucksack", "Clownfish 48 Litres travel backpack", True),
+        # The size asked, however written, or among others the title states: never.
+        ("1 ton air conditioner", "Hitachi Split AC - 1.0 Ton", False),
+        ("1kg whey protein", "MuscleBlaze whey (chocolate, 1 kg / 2.2 lb), 24g protein", False),
+        ("1 litre bottle", "Cello steel bottle, 1000 ml", False),
+        ("3 litre pressure cooker", "Pigeon pressure cooker combo - 2 L, 3 L and 5 L", False),
+        # A title that states no measure of the kind may be the thing: never.
+        ("memory card 64gb", "SanDisk Ultra microSD UHS-I card", False),
+        ("1 ton air conditioner", "Lloyd 5 star inverter split AC, 1200 W", False),
+    ],
+)  # fmt: skip
+def test_a_title_contradicts_a_request_that_states_another_size_of_its_kind(asked, title, other):
+    assert contradicts(wanted([asked]), title) is other
+
+
+def test_a_request_without_measures_is_contradicted_by_nothing():
+    assert contradicts((), "Samsung EVO Plus 256GB") is False

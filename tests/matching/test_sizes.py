@@ -1,0 +1,63 @@
+"""A size the shopper states is the size served first (catalog/measures.py, catalog/sizes.py): a
+product whose title states another size of the same kind comes after every product that does
+not, never in place of one, except that the thing asked for in another size comes before
+something else in the size asked. Through the whole stack: HTTP, litellm to the scripted engine,
+retrieval on the database under test."""
+
+import pytest
+
+from tests.matching.shelf_search import served, shelve
+
+pytestmark = pytest.mark.django_db
+
+SHELF = [
+    # Other sizes first by id, holding every word asked for: the database alone ranks them level.
+    (5001, "AmazonBasics 1.5 Ton 5 Star Inverter Split AC", "Air Conditioners"),
+    (5002, "Hitachi 1 Ton 3 Star Split AC", "Air Conditioners"),
+    (5003, "Lloyd 1.0 Ton 3 Star Inverter Split AC", "Air Conditioners"),
+    (5011, "Samsung EVO Plus 256GB microSDXC Memory Card", "Camera Accessories"),
+    (5012, "HP 64GB Class 10 microSD Memory Card", "Camera Accessories"),
+    # The thing asked, in the size asked, found only by a looser tier ("memory" is not held).
+    (5013, "SanDisk Ultra microSDXC UHS-I Card, 64GB", "Camera Accessories"),
+    (5021, "Butterfly Pressure Cooker, 5.5 Litre", "Kitchen"),
+    (5022, "Prestige Pressure Cooker 3 Litre", "Kitchen"),
+    (5023, "Bajaj 3 Litre Instant Water Heater", "Kitchen"),
+]
+
+
+@pytest.fixture
+def shelf(db):
+    shelve(SHELF)
+
+
+def test_another_size_is_served_after_the_size_asked(client, engine, shelf):
+    ids = served(client, engine, "1 ton split ac", ["1 ton", "split ac"], ["Air Conditioners"])
+
+    assert set(ids[:2]) == {5002, 5003}, ids
+    assert ids[2] == 5001, ids  # served after, never dropped
+
+
+def test_a_looser_tier_s_product_of_the_size_asked_comes_before_a_tighter_one_s_other_size(
+    client, engine, shelf
+):
+    ids = served(client, engine, "memory card 64gb", ["memory card", "64gb"])
+
+    assert ids.index(5012) < ids.index(5011), ids
+    assert ids.index(5013) < ids.index(5011), ids
+
+
+def test_the_thing_asked_in_another_size_comes_before_something_else_in_the_size_asked(
+    client, engine, shelf
+):
+    ids = served(
+        client, engine, "pressure cooker 3 litre", ["pressure cooker", "3 litre"], ["Kitchen"]
+    )
+
+    assert ids[0] == 5022, ids
+    assert ids.index(5021) < ids.index(5023), ids
+
+
+def test_a_request_that_states_no_size_is_served_as_before(client, engine, shelf):
+    ids = served(client, engine, "split ac", ["split ac"], ["Air Conditioners"])
+
+    assert set(ids) == {5001, 5002, 5003}, ids
