@@ -125,11 +125,19 @@ def corrections(keywords: Sequence[str]) -> dict[str, str]:
 
 
 def corrected_kinds(kinds: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
-    """The kinds of thing a request wants (catalog/types.py), and each whose type the catalog
-    does not know also as its correction ("smartwach": smartwatch)."""
+    """The kinds of thing a request wants (catalog/types.py), and each with a word the catalog
+    does not know, type or the word that says which, also as its correction ("smartwach":
+    smartwatch; "vaccum cleaner": vacuum cleaner)."""
     found: dict[tuple[str, ...], None] = {}
     for kind in kinds:
         found[tuple(kind)] = None
-        if not fulltext.documents_with(kind[-1], 1) and (fixed := correction(kind[-1])):
-            found[(*kind[:-1], text.stem(fixed))] = None
+        fixed = tuple(_known(word) for word in kind)
+        found[fixed] = None
     return tuple(found)
+
+
+def _known(word: str) -> str:
+    """The word, or its correction's stem when the catalog does not know it."""
+    if fulltext.documents_with(word, 1) or not (fixed := correction(word)):
+        return word
+    return text.stem(fixed)

@@ -8,7 +8,8 @@ each phrase, in order, the words that name no thing are set aside from its end (
 measures, model numbers, pack counts, the shopper it is for); the last word left is the type.
 The title's first word, which is often a brand ("Mi 138 cm (55 inches) ... Smart LED TV"), names
 the product only when nothing else in its phrase does; a first phrase that is a brand and a
-model's name ("JBL Go 2, Wireless Portable Bluetooth Speaker") leaves the type to the next.
+model's name ("JBL Go 2, Wireless Portable Bluetooth Speaker"), its number a measure or not
+("Agaro Rapid 1000-Watt, Wet & Dry Vacuum Cleaner"), leaves the type to the next.
 A title that names nothing gives its category's type ("Running Shoes": shoe).
 
 A type is stored as the stem of that word (catalog/text.py), so "Shoes" and "shoe" are one
@@ -68,7 +69,12 @@ _NO_THING = frozenset(
     | {"aluminium", "aluminum", "copper", "pu", "pvc", "eva", "tpe", "abs", "microfiber"}
 )
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
-_NAME_AND_NUMBER = re.compile(r"\d[^\W_]*\s*$")  # a phrase that ends in a number: "Go 2"
+# A phrase that ends in a number, or in a measure: "Go 2", "Rapid 1000-Watt".
+_NAME_AND_NUMBER = re.compile(
+    r"\d[^\W_]*(?:[\s-]?(?:watts?|w|litres?|liters?|ltrs?|l|ml|kgs?|g|gb|tb|inch(?:es)?|cm|mm"
+    r"|mah|v|tons?))?\s*$",
+    re.IGNORECASE,
+)
 
 
 def _words(phrase: str) -> list[str]:

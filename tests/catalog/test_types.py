@@ -29,6 +29,8 @@ from tests.factories import ProductFactory
         ("Nivia", "Running Shoes", "shoe"),  # nothing but a brand: its category's type
         # A brand and a model's name: the next phrase says what it is.
         ("JBL Go 2, Wireless Portable Bluetooth Speaker with Mic", "Speakers", "speaker"),
+        # ... its number a measure: still a model's name.
+        ("Agaro 33398 Rapid 1000-Watt, 10-Litre Wet & Dry Vacuum Cleaner", None, "cleaner"),
         ("NIVIA Encounter Stockings-Large", None, "stock"),  # a size is no thing
         ("Lunchbox with 3 Compartments for Kids", None, "lunchbox"),  # a word alone is it
     ],

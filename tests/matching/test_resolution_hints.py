@@ -23,6 +23,8 @@ SHELF = [
     (5011, "Noise Smartwatch with Calling, 1.8 inch", "Smart Wearables"),
     (5012, "Fire-Boltt Smartwatch, AMOLED", "Smart Wearables"),
     (5013, "Titan Analog Watch for Men", "Watches"),
+    (5014, "Marble Floor Cleaner for Home, 1 L", "Household Supplies"),
+    (5015, "Agaro Handheld Vacuum Cleaner, 800 Watts", "Vacuum Cleaners"),
 ]
 
 
@@ -74,3 +76,11 @@ def test_a_misspelt_thing_beside_a_word_for_whom_is_still_what_was_asked(client,
     # No smartwatch says "men" and none is filed under Watches: the corrected word is all the
     # request names, so the smartwatches come first, the men's analog watch after them.
     assert set(ids[:2]) == {5011, 5012}, ids
+
+
+def test_a_misspelt_word_that_says_which_thing_is_still_the_thing_asked(client, engine, shelf):
+    ids = served(client, engine, "vaccum cleaner for home", ["vaccum cleaner", "home"])
+
+    # The floor cleaner holds more of the words asked ("cleaner", "home"); the vacuum cleaner
+    # is what was asked, in the catalog's spelling.
+    assert ids.index(5015) < ids.index(5014), ids
