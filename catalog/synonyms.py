@@ -31,6 +31,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("backpack", "rucksack"),
     ("suitcase", "trolley bag"),
     ("jewellery", "jewelry"),
+    ("racket", "racquet"),
     # Home and kitchen
     ("sofa", "couch", "settee"),
     ("wardrobe", "almirah"),

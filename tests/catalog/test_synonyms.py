@@ -45,6 +45,10 @@ def test_a_keyword_is_rewritten_in_each_other_word_of_its_group():
     # A phrase of a group is rewritten as a whole before one of its words.
     assert synonyms.variants(stems("chai patti")) == [stems("tea leaves")]
     assert synonyms.variants(stems("garden hose")) == []
+    # A thing spelt two ways is one thing ("racket", "racquet").
+    assert synonyms.variants(stems("yonex", "badminton racket")) == [
+        stems("yonex", "badminton racquet")
+    ]
 
 
 def test_a_rewrite_into_words_another_keyword_holds_is_not_asked():
