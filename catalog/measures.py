@@ -33,8 +33,9 @@ UNITS: dict[str, tuple[str, float]] = {
 # A number (thousands apart by commas, or a decimal point or comma: "10,000", "1.5", "1,5"),
 # then a unit word standing alone, a space or a hyphen between or nothing.
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
-_UNIT = "|".join(sorted(UNITS, key=len, reverse=True))
-_MEASURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s?-?\s?({_UNIT})(?!\w)")
+# Any unit word, the longest first (catalog/types.py reads a model's name ending in one too).
+UNIT_PATTERN = "|".join(sorted(UNITS, key=len, reverse=True))
+_MEASURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s?-?\s?({UNIT_PATTERN})(?!\w)")
 # Two values count as equal within this share of the larger ("1.0 ton" is "1 ton").
 TOLERANCE = 0.005
 

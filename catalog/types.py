@@ -23,7 +23,7 @@ too.
 import re
 from collections.abc import Iterable
 
-from catalog import synonyms, text
+from catalog import measures, synonyms, text
 
 # Where a title's next phrase starts: what the product fits, comes with, or is described by;
 # in a shopper's words, a price or what is ruled out too.
@@ -71,9 +71,7 @@ _NO_THING = frozenset(
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
 # A phrase that ends in a number, or in a measure: "Go 2", "Rapid 1000-Watt".
 _NAME_AND_NUMBER = re.compile(
-    r"\d[^\W_]*(?:[\s-]?(?:watts?|w|litres?|liters?|ltrs?|l|ml|kgs?|g|gb|tb|inch(?:es)?|cm|mm"
-    r"|mah|v|tons?))?\s*$",
-    re.IGNORECASE,
+    rf"\d[^\W_]*(?:[\s-]?(?:{measures.UNIT_PATTERN}|inch(?:es)?|v))?\s*$", re.IGNORECASE
 )
 
 
