@@ -37,9 +37,7 @@ import io
 import logging
 import os
 import re
-import threading
 from collections.abc import Awaitable, Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -53,15 +51,15 @@ from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction  # noqa: E4
 from django.apps import apps  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core import signals  # noqa: E402
-from django.core.cache import caches  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix  # noqa: E402
 from django.core.handlers.base import BaseHandler  # noqa: E402
-from django.db import DatabaseError, close_old_connections, connection, reset_queries  # noqa: E402
+from django.db import close_old_connections, reset_queries  # noqa: E402
 from django.http import HttpResponseBase, JsonResponse  # noqa: E402
 from django.urls import Resolver404, get_resolver, set_script_prefix  # noqa: E402
 
 from agents.asgi import Agents  # noqa: E402
 from gateway import telemetry  # noqa: E402
+from gateway.pools import ConnectionKeepingPool, StepsPool  # noqa: E402
 from kernel.bodies import Aborted, TooLarge, read_body, replay, with_length  # noqa: E402
 from kernel.handlers import error_body, payload_too_large  # noqa: E402
 
@@ -71,48 +69,6 @@ Scope = dict[str, Any]
 Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-
-
-def _fresh(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Run `fn` with this thread's database connections checked before and after, as Django
-    checks them around each request: one that broke or aged out is closed, never reused (and
-    the query log of DEBUG emptied, as Django empties it as a request starts)."""
-    reset_queries()
-    close_old_connections()
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        close_old_connections()
-
-
-class ConnectionKeepingPool(ThreadPoolExecutor):
-    """Threads that keep their database connections between jobs, checked around each job."""
-
-    def __init__(self, threads: int, thread_name_prefix: str) -> None:
-        super().__init__(threads, thread_name_prefix=thread_name_prefix)
-        self.threads = threads
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        return super().submit(_fresh, fn, *args, **kwargs)
-
-    async def connect(self) -> None:
-        """Start every thread and open its connections, to the database and to each cache
-        (Django keeps both per thread), as a worker starts: the first requests then pay for
-        none of them (a PostgreSQL or Redis connection costs milliseconds). A database or cache
-        that is down is the requests' concern, not the worker's start."""
-        everyone = threading.Barrier(self.threads)
-
-        def connect() -> None:
-            with contextlib.suppress(threading.BrokenBarrierError):
-                everyone.wait(timeout=30)  # one job on each thread
-            with contextlib.suppress(DatabaseError):
-                connection.ensure_connection()
-            for alias in settings.CACHES:
-                with contextlib.suppress(Exception):  # whatever a cache backend raises
-                    caches[alias].get("warm-up")
-
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self, connect) for _ in range(self.threads)))
 
 
 class _SyncChain(BaseHandler):
@@ -140,7 +96,7 @@ class GatewayHandler(ASGIHandler):
         super().__init__()
         self.sync_chain = _SyncChain()
         self.pool = ConnectionKeepingPool(threads, thread_name_prefix="web")
-        self.steps = ConnectionKeepingPool(step_threads, thread_name_prefix="web-steps")
+        self.steps = StepsPool(step_threads, thread_name_prefix="web-steps")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

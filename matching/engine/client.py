@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -31,6 +32,7 @@ from django.core.cache import caches
 from redis.exceptions import RedisError
 
 from kernel.errors import INTENT_ENGINE_UNAVAILABLE, ApiError
+from kernel.steps import after_the_wait
 from matching import metrics
 from matching.engine import breaker
 from matching.engine import process as engine_process
@@ -349,7 +351,8 @@ async def aresolve(
     found = await sync_to_async(lookup)(text, region, categories)
     if found.resolution is not None:
         return found.resolution, True
-    return await sync_to_async(settle)(found, text, await aask(found, text)), False
+    answer = await aask(found, text)
+    return await after_the_wait(partial(settle, found, text, answer)), False
 
 
 async def aask(found: Lookup, text: str) -> Completion | Failure:

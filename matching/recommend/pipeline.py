@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from catalog import search
 from kernel.ids import INTENT, new_id
+from kernel.steps import after_the_wait
 from matching import metrics
 from matching.demand import new_demand_token
 from matching.engine.resolution import Resolution
@@ -67,7 +68,7 @@ async def recommend(
     def answered_from_engine() -> dict[str, Any]:
         return answer(resolution=resolve.settled(found, intent, asked), from_cache=False)
 
-    body = await sync_to_async(answered_from_engine)()
+    body = await after_the_wait(answered_from_engine)
     metrics.recommended(body, started, engine_s)
     return body
 

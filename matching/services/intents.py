@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -21,6 +22,7 @@ from kernel.errors import (
 from kernel.ids import INTENT, PROPOSAL, find_minted, new_id
 from kernel.inserts import insert_together
 from kernel.paging import page_of
+from kernel.steps import after_the_wait
 from matching import intent_resolution
 from matching.demand import new_demand_token
 from matching.models import (
@@ -89,10 +91,10 @@ def intent_create(
 
 async def intent_create_async(**fields: Any) -> StatedIntent:
     """`intent_create` for coroutine views: the engine is awaited holding no thread."""
-    outcome = None
-    if not fields["intent_tags"]:
-        outcome = await intent_resolution.attempt_async(fields["raw_query"], fields["region"])
-    return await sync_to_async(intent_create)(**fields, attempt=outcome)
+    if fields["intent_tags"]:
+        return await sync_to_async(intent_create)(**fields, attempt=None)
+    outcome = await intent_resolution.attempt_async(fields["raw_query"], fields["region"])
+    return await after_the_wait(partial(intent_create, **fields, attempt=outcome))
 
 
 def intent_insert(**fields: Any) -> Intent:

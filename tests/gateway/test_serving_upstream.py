@@ -18,7 +18,6 @@ import asyncio
 import hashlib
 import inspect
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 from adrf.viewsets import ViewSet
 from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction, sync_to_async
@@ -30,7 +29,8 @@ from django.db import close_old_connections, connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 
-from gateway import asgi
+from gateway import asgi, pools
+from gateway.pools import StepsPool
 from kernel import asyncviews
 
 # The source of each upstream function the handler relies on, as it was checked: Django 5.2,
@@ -67,7 +67,7 @@ def test_the_django_handler_code_the_gateway_relies_on_is_the_code_it_was_checke
 
 
 def test_the_outermost_context_with_an_executor_runs_the_steps_inside_djangos_own_context():
-    steps = ThreadPoolExecutor(1, thread_name_prefix="canary-steps")
+    steps = StepsPool(1, thread_name_prefix="canary-steps")
 
     async def serve() -> str:
         # The inner context is the one ASGIHandler.__call__ opens.
@@ -128,16 +128,17 @@ def test_the_pools_do_what_djangos_request_started_receivers_did(db):
     receivers = [receiver() for _, receiver, *_ in signals.request_started.receivers]
     assert receivers == [reset_queries, close_old_connections], (
         "Django's request_started receivers changed: re-check gateway/asgi.py "
-        "(checked_by_the_pools, _fresh), which runs Django's two itself around every job."
+        "(checked_by_the_pools) and gateway/pools.py (_fresh), which runs Django's two "
+        "itself around every job."
     )
     try:
         asgi.checked_by_the_pools()
         assert not signals.request_started.has_listeners()
         with CaptureQueriesContext(connection):  # the query log kept, as under DEBUG
             connection.queries_log.append({"sql": "an earlier request's", "time": "0"})
-            assert asgi._fresh(lambda: len(connection.queries_log)) == 0
+            assert pools._fresh(lambda: len(connection.queries_log)) == 0
             connection.errors_occurred = True  # a failed query: checked, kept if usable
-            assert asgi._fresh(lambda: connection.connection is not None)
+            assert pools._fresh(lambda: connection.connection is not None)
     finally:
         signals.request_started.connect(reset_queries)
         signals.request_started.connect(close_old_connections)
