@@ -77,10 +77,13 @@ def toml_queries(path: Path, name: str) -> list[Query]:
 
 def _from_toml(name: str, number: int, entry: dict[str, Any]) -> Query:
     """A query of queries.toml: `title` and `not_title` are the rule's one clause, `category`
-    its category_any, the budget (US dollars) both the rule's price and the resolution's."""
+    its category_any, the budget (US dollars) both the rule's price and the resolution's;
+    `price_max` a price the rule alone holds products to (a "cheap" the model states as no
+    figure); `normalized` the model's normalized query where it is not the text's (a
+    translation)."""
     low, high = entry.get("budget_min"), entry.get("budget_max")
     resolution: dict[str, Any] = {
-        "normalized_query": " ".join(entry["text"].lower().split()),
+        "normalized_query": entry.get("normalized", " ".join(entry["text"].lower().split())),
         "keywords": list(entry["keywords"]),
         "categories": list(entry.get("categories", [])),
         "intent_tags": list(entry["keywords"]),
@@ -96,7 +99,7 @@ def _from_toml(name: str, number: int, entry: dict[str, Any]) -> Query:
         "title_all": entry["title"],
         "title_none": entry.get("not_title", []),
         "price_min": low,
-        "price_max": high,
+        "price_max": entry.get("price_max", high),
     }
     if "category" in entry:
         rule["category_any"] = entry["category"]
