@@ -5,19 +5,17 @@ written (migration 0006): PostgreSQL's weighted `tsvector` with a GIN index and 
 spelling vocabulary; SQLite's FTS5 on the embedded default. Each backend answers the same three
 questions; catalog/search.py and catalog/spelling.py ask them and never see SQL:
 
-- candidates(): the products a Match finds that keep to the filters, at most `limit` of them,
-  those of the resolved categories first, then by the database's own relevance score (FTS5's
-  bm25 with field weights; PostgreSQL's ts_rank with the weights of A-D), then by id. The
-  database ranks every product the match finds but returns a bounded few, so no request ever
+- candidates(): the products a Match finds within the filters, at most `limit`, in `_order`'s
+  order (the score: FTS5's bm25 with field weights, PostgreSQL's ts_rank with A-D's weights).
+  The database ranks the products the match finds but returns a bounded few, so no request
   reads more than `limit` rows back, however large the catalog.
 - documents_with(): how many products hold a term, counted up to a cap.
 - spelled_like(): the vocabulary's words whose trigrams are most like a word's.
 
 Matches (catalog/fulltext_query.py writes them in each database's query language) are written
-for the documents' stems, so they are a superset of what the gateway's
-analyzer means by them: a phrase keyword's words near each other (in any order on SQLite),
-anywhere in the fields asked for. catalog/search.py checks each candidate against the exact
-rule (order, slack, one field) before it keeps it.
+for the documents' stems: a superset of what the gateway's analyzer means by them (a phrase's
+words near each other, in any order on SQLite, anywhere in the fields asked for), which
+catalog/search.py checks against the exact rule (order, slack, one field) before it keeps one.
 """
 
 from collections.abc import Sequence
@@ -36,8 +34,7 @@ from kernel.cache import cached
 # ts_rank's weights of D, C, B, A; SQLite's bm25 weights of the FTS5 columns, in FIELDS order.
 PG_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
 FTS5_WEIGHTS = "3.0, 2.0, 1.5, 1.0, 0.5"
-# The matches a query ranks at most: the first the index yields past the filters. A query that
-# finds more (a common word in a catalog of a million) is ranked within those, so no search
+# The matches a query ranks at most, the first the index yields past the filters: no search
 # costs more than ranking this many, however large the catalog.
 WINDOW = 2000
 # A word held by this many products is common: counted no further, it weighs least
@@ -63,6 +60,8 @@ class Filters:
     # A brand the shopper named (catalog/brands.py): its products come first among those of
     # the wanted kind, and among the rest.
     brand: str = ""
+    # The shopper asked for it cheap, naming no figure: the lower price before the better score.
+    cheapest_first: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,6 +75,7 @@ class Candidate:
     in_categories: bool
     score: float  # the database's relevance score: higher is better
     sales: float  # all-time creator GMV
+    price: float | None = None  # in US dollars
     embedding: bytes | None = None  # what its text means (catalog/semantic.py)
     product_type: str = ""  # what it is (catalog/types.py)
     brand_key: str = ""  # whose it is (catalog/brands.py)
@@ -109,14 +109,15 @@ def candidates(
             category_l2=row[5],
             product_type=row[6] or "",
             brand_key=row[7] or "",
-            in_categories=bool(row[8]),
+            price=float(row[8]) if row[8] is not None else None,
+            in_categories=bool(row[9]),
             # The database knows the type; the word that says which kind of it is in the title.
-            typed=int(row[9] or 0) >= 2
+            typed=int(row[10] or 0) >= 2
             and types.is_kind(filters.kinds, row[6] or "", text.terms(row[1] or "")),
             branded=bool(filters.brand) and row[7] == filters.brand,
-            embedding=bytes(row[10]) if row[10] is not None else None,
-            score=float(row[11] or 0.0),
-            sales=float(row[12] or 0.0),
+            embedding=bytes(row[11]) if row[11] is not None else None,
+            score=float(row[12] or 0.0),
+            sales=float(row[13] or 0.0),
         )
         for row in rows
     ]
@@ -148,7 +149,7 @@ def candidates_query(
     return (
         "SELECT chosen.*, (SELECT SUM(v.gmv_usd) FROM catalog_video v "  # noqa: S608
         f"WHERE v.product_id = chosen.id) AS sales FROM ({sql}) chosen "
-        f"ORDER BY {ORDER.format(found='chosen')}, chosen.id",
+        f"ORDER BY {_order('chosen', filters)}, chosen.id",
         params,
     )
 
@@ -250,17 +251,21 @@ def trigrams(word: str) -> set[str]:
 
 # --- The backends ------------------------------------------------------------------------------
 
-_SELECTED = (
-    "p.id, p.title, p.tags, p.brand, p.category_l1, p.category_l2, p.product_type, p.brand_key"
+# A candidate's columns, in the order candidates() reads them.
+_COLUMNS = ("id", "title", "tags", "brand", "category_l1", "category_l2", "product_type")
+_SELECTED = ", ".join(f"p.{name}" for name in (*_COLUMNS, "brand_key", "price_usd"))
+_FOUND = ", ".join(
+    f"found.{name}"
+    for name in (*_COLUMNS, "brand_key", "price_usd", "inside", "typed", "embedding")
 )
-_FOUND = (
-    "found.id, found.title, found.tags, found.brand, found.category_l1, found.category_l2, "
-    "found.product_type, found.brand_key, found.inside, found.typed, found.embedding"
-)
-# The order of the products a match finds: of the wanted type first (a product that only
-# mentions the wanted thing, "Cycle Bell for Bicycle", after those that are it), then inside
-# the resolved categories, then by the database's score.
-ORDER = "{found}.typed DESC, {found}.inside DESC, {found}.score DESC"
+
+
+def _order(found: str, filters: Filters, score: str = "") -> str:
+    """The order of the products a match finds: of the wanted type first (a product that only
+    mentions the wanted thing, "Cycle Bell for Bicycle", after those that are it), then inside
+    the resolved categories, then (asked for cheap) by price, then by the database's score."""
+    price = f"{found}.price_usd IS NULL, {found}.price_usd, " if filters.cheapest_first else ""
+    return f"{found}.typed DESC, {found}.inside DESC, {price}{score or found + '.score'} DESC"
 
 
 def _typed(filters: Filters) -> tuple[str, list[Any]]:
@@ -309,16 +314,14 @@ def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
     return " AND ".join(where) or "1 = 1", params, inside, inside_params
 
 
-# Where a product holds what the shopper ruled out: the title, tags and brand, never the
-# categories (a category is what was asked for) nor the description (it names what a product
-# is not: "no plastic smell").
+# Where a product holds what the shopper ruled out: never the categories (what was asked for)
+# nor the description (it names what a product is not: "no plastic smell").
 RULED_OUT_FIELDS = ("title", "tags", "brand")
 
 
 def _holding(ruled_out: Sequence[Sequence[str]]) -> tuple[str, list[Any]]:
-    """The SQL condition of a product (aliased `p`) holding any of `ruled_out`, in the fields
-    of RULED_OUT_FIELDS. A phrase's words are matched near each other here; search checks the
-    order of the loaded products' own words (search.rules_out) before it serves them."""
+    """The SQL condition of a product (aliased `p`) holding any of `ruled_out` in the fields
+    of RULED_OUT_FIELDS, a phrase's words near each other (search.rules_out checks them)."""
     match = Match(ruled_out, fields=RULED_OUT_FIELDS, every=False)
     if connection.vendor == "postgresql":
         return "(p.search_vector @@ to_tsquery('simple', %s))", [pg_query(match)]
@@ -356,7 +359,7 @@ def _postgres(
         f"FROM (SELECT {_SELECTED}, p.search_vector, {inside} AS inside, {typed} AS typed, "
         "p.embedding FROM catalog_product p "
         f"WHERE p.search_vector @@ to_tsquery('simple', %s) AND {where} LIMIT %s) found "
-        "ORDER BY found.typed DESC, found.inside DESC, score DESC, found.id LIMIT %s",
+        f"ORDER BY {_order('found', filters, 'score')}, found.id LIMIT %s",
         [*ranked, pg_query(match), *params, WINDOW, limit],
     )
 
@@ -371,7 +374,7 @@ def _sqlite(
         f"{typed} AS typed, p.embedding, -bm25(catalog_product_fts, {FTS5_WEIGHTS}) AS score "
         "FROM catalog_product_fts JOIN catalog_product p ON p.id = catalog_product_fts.rowid "
         f"WHERE catalog_product_fts MATCH %s AND {where} LIMIT %s) found "
-        f"ORDER BY {ORDER.format(found='found')}, found.id LIMIT %s",
+        f"ORDER BY {_order('found', filters)}, found.id LIMIT %s",
         [*inside_params, *typed_params, fts5_query(match), *params, WINDOW, limit],
     )
 

@@ -16,12 +16,14 @@ def ranked(
     keep: Callable[[fulltext.Candidate], bool] | None = None,
     *,
     by_order: bool = False,
+    cheapest_first: bool = False,
 ) -> list[fulltext.Candidate]:
     """The best `limit` of the candidates that `keep` keeps: of the wanted type first (what the
     shopper asked for, before what only mentions it), of the brand named next, inside the resolved
     categories next, then
     the product itself before accessories of it (text.accessory_of), then by the database's
-    score, then by creator sales; the product id breaks the last ties.
+    score (`cheapest_first`: by price, then score), then by creator sales; the product id
+    breaks the last ties.
 
     A candidate's text is read (its title analyzed) only as far down the order as it takes to
     find `limit` products: a few titles, not all of them. With `by_order`, the candidates'
@@ -37,6 +39,7 @@ def ranked(
                 not candidate.typed,
                 not candidate.branded,
                 not candidate.in_categories,
+                _price(candidate) if cheapest_first else 0.0,
                 -round(candidate.score, 9),
                 -candidate.sales,
                 candidate.product_id,
@@ -62,6 +65,11 @@ def ranked(
         if len(chosen) >= limit:
             return chosen[:limit]
     return chosen
+
+
+def _price(candidate: fulltext.Candidate) -> float:
+    """A candidate's price for the order, a product without one after every priced product."""
+    return candidate.price if candidate.price is not None else float("inf")
 
 
 def terms(candidate: fulltext.Candidate, name: str) -> tuple[str, ...]:

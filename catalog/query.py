@@ -30,6 +30,9 @@ class SearchQuery:
     measures: Sequence[tuple[str, float]] = ()
     # The brand key of a brand the keywords name (catalog/brands.py), "" for none: set by search.
     brand: str = ""
+    # The shopper asked for it cheap and named no figure (text.asks_cheap): within each tier's
+    # order of what a product is, the lower price before the better match of the words.
+    cheapest_first: bool = False
 
     @property
     def has_budget(self) -> bool:

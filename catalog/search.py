@@ -125,6 +125,7 @@ def tier_ids(
         ruled_out=tuple(tuple(terms) for terms in query.excluded),
         kinds=tuple(tuple(kind) for kind in query.wanted),
         brand=query.brand,
+        cheapest_first=query.cheapest_first,
     )
     if tier == "raw_substring":
         return _title_phrase(query, filters, keywords, limit)
@@ -174,7 +175,8 @@ def _every(
         )
 
     found = fulltext.candidates(match, filters, CANDIDATES)
-    return ordering.ranked(found, keywords, limit, holds_phrases)
+    cheap = filters.cheapest_first
+    return ordering.ranked(found, keywords, limit, holds_phrases, cheapest_first=cheap)
 
 
 def _in_other_words(
@@ -339,9 +341,9 @@ def _title_phrase(
     found = fulltext.candidates(
         match, filters, CANDIDATES, scored=[term for keyword in scored for term in keyword]
     )
-    return [
-        candidate.product_id for candidate in ordering.ranked(found, scored, limit, holds_words)
-    ]
+    cheap = filters.cheapest_first
+    ranked = ordering.ranked(found, scored, limit, holds_words, cheapest_first=cheap)
+    return [candidate.product_id for candidate in ranked]
 
 
 def _broadened(filters: fulltext.Filters, keywords: list[list[str]], limit: int) -> list[int]:

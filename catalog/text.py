@@ -111,6 +111,18 @@ SHOPPING = frozenset(
 )
 
 
+# Shopping words that do say something: the shopper wants it cheap ("cheap wireless headphones",
+# "a budget smartwatch"), though they named no figure.
+CHEAP = frozenset(
+    {"cheap", "cheaper", "cheapest", "affordable", "inexpensive", "economical", "budget"}
+)
+
+
+def asks_cheap(phrases: Sequence[str]) -> bool:
+    """Whether the phrases (a normalized query, keywords) ask for it cheap (CHEAP)."""
+    return any(not CHEAP.isdisjoint(words(phrase)) for phrase in phrases)
+
+
 def without_shopping_words(keywords: Sequence[str]) -> list[str]:
     """The keywords with their words of shopping left out (SHOPPING), and those that held
     nothing else."""

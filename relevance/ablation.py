@@ -11,13 +11,15 @@ applies it; the gateway itself has no such switch.
 - `hints`: the resolution is taken as it is: words of shopping searched for, no other
   spellings of a two-part word, categories always confine, a misspelt kind not corrected.
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/sizes.py).
+- `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
+  served in the order of the words alone (catalog/text.py's CHEAP).
 """
 
 import os
 import re
 from decimal import Decimal
 
-SIGNALS = ("types", "brands", "exclusions", "rates", "hints", "sizes")
+SIGNALS = ("types", "brands", "exclusions", "rates", "hints", "sizes", "cheap")
 
 
 def chosen() -> list[str]:
@@ -51,3 +53,5 @@ def apply(names: list[str]) -> None:
         wanted.misplaced = lambda query: False
     if "sizes" in names:
         measures.wanted = lambda texts: ()
+    if "cheap" in names:
+        text.asks_cheap = lambda phrases: False

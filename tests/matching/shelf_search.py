@@ -7,23 +7,26 @@ from tests.factories import ProductFactory
 
 
 def shelve(rows):
-    """Products of (id, title, category_l2) rows, alike in all else."""
-    for pid, title, category in rows:
+    """Products of (id, title, category_l2) rows, alike in all else; a fourth item is the
+    price in dollars (a string, or None for none), else $9."""
+    for pid, title, category, *price in rows:
+        dollars = price[0] if price else "9.00"
         ProductFactory(
-            id=pid, title=title, tags=[], brand=None, category_l1="Home",
-            category_l2=category, price_usd=Decimal("9.00"), regions=[],
+            id=pid, title=title, tags=[], brand=None, category_l1="Home", category_l2=category,
+            price_usd=None if dollars is None else Decimal(dollars), regions=[],
         )  # fmt: skip
 
 
-def served(client, engine, words, keywords, categories=(), normalized=None):
-    """The ids the tiers serve for `words`, which the scripted engine resolves to these."""
+def served(client, engine, words, keywords, categories=(), normalized=None, budget_max=None):
+    """The ids the tiers serve for `words`, which the scripted engine resolves to these (with
+    `budget_max`, a budget in dollars)."""
     engine.answer(
         words,
         normalized_query=normalized or words,
         keywords=list(keywords),
         categories=list(categories),
         intent_tags=[],
-        budget={"min": None, "max": None, "currency": None},
+        budget={"min": None, "max": budget_max, "currency": budget_max and "USD"},
     )
     body = client.get("/v1/recommend", {"intent": words, "limit": 10}).json()
     hits = body["retrieval"]["intent_hits"]
