@@ -27,6 +27,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("chappals", "slippers"),
     ("spectacles", "eyeglasses"),
     ("wristwatch", "watch"),
+    ("metal strap", "steel strap", "bracelet strap", "mesh strap"),
     ("bicycle", "cycle"),
     ("backpack", "rucksack"),
     ("suitcase", "trolley bag"),
