@@ -108,6 +108,10 @@ SHOPPING = frozenset(
     | {"offer", "offers", "sale", "discount", "discounted", "price", "prices", "latest"}
     | {"branded", "genuine", "shop", "shopping", "purchase", "affordable", "budget"}
     | {"bestseller", "popular", "recommended"}
+    # Praise: every title claims it ("stylish", "premium", "comfortable"), none is the better
+    # for it, and beside a misspelt word it would be all a search could read.
+    | {"stylish", "trendy", "fashionable", "classy", "premium", "nice", "beautiful", "perfect"}
+    | {"awesome", "amazing", "excellent", "superb", "comfortable", "comfy"}
 )
 
 
