@@ -1,4 +1,5 @@
-"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L".
+"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L", and
+counts: "pack of 3", "set of 6", "5 pairs".
 
 A shopper who asks for a 64 GB memory card, a 65 litre rucksack or a 1 ton air conditioner
 does not want the 256 GB card, the 48 litre rucksack or the 1.5 ton one, though each holds every
@@ -36,6 +37,12 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
 # Any unit word, the longest first (catalog/types.py reads a model's name ending in one too).
 UNIT_PATTERN = "|".join(sorted(UNITS, key=len, reverse=True))
 _MEASURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s?-?\s?({UNIT_PATTERN})(?!\w)")
+# How many come together, a count: "pack of 3", "set of 6", "5 pairs", "12 pcs", "2-pack".
+_COUNT = re.compile(
+    r"\b(?:pack|set|combo|box|bundle) of (\d{1,3})(?!\w)"
+    r"|(?<![\w.,])(\d{1,3})\s?-?\s?(?:pcs|pc|pieces|piece|pairs|pair|pack|packs|units|nos)(?!\w)"
+)
+COUNT = "count"
 # Two values count as equal within this share of the larger ("1.0 ton" is "1 ton").
 TOLERANCE = 0.005
 
@@ -45,10 +52,13 @@ Measure = tuple[str, float]  # (the kind's base unit, the value in it)
 def measures(text: str) -> tuple[Measure, ...]:
     """The measures a text states, in order, each once."""
     found: dict[Measure, None] = {}
-    for number, unit in _MEASURE.findall(text.lower()):
+    lowered = text.lower()
+    for number, unit in _MEASURE.findall(lowered):
         kind, size = UNITS[unit]
         digits = number.replace(",", "") if re.search(r",\d{3}", number) else number
         found[(kind, round(float(digits.replace(",", ".")) * size, 6))] = None
+    for of, before in _COUNT.findall(lowered):
+        found[(COUNT, float(of or before))] = None
     return tuple(found)
 
 

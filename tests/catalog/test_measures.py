@@ -1,5 +1,6 @@
 """Measures a text states (catalog/measures.py): a number and a unit of a known kind, in one base
-per kind, and whether a title contradicts the measures a request states."""
+per kind, or a count ("pack of 3"), and whether a title contradicts the measures a request
+states."""
 
 import pytest
 
@@ -20,10 +21,16 @@ from catalog.measures import contradicts, measures, wanted
         ("whey (1 kg / 2.2 lb), 24g protein", (("g", 1000.0), ("g", 24.0))),
         ("exercise mat (4mm-6mm)", (("mm", 4.0), ("mm", 6.0))),
         ("botella de 1 litro", (("l", 1.0),)),
+        # Counts: how many come together, before or after the number.
+        ("2 in 1 hair dryer, pack of 3", (("count", 3.0),)),
+        ("Borosil mug set of 6 - 190 ml", (("l", 0.19), ("count", 6.0))),
+        ("5 pairs of socks for men", (("count", 5.0),)),
+        ("wet wipes, 72 pcs (pack of 2)", (("count", 72.0), ("count", 2.0))),
+        ("cotton socks 3-pack", (("count", 3.0),)),
         # Numbers without a unit, and units inside other words, state nothing.
-        ("2 in 1 hair dryer, pack of 3", ()),
         ("v236w x200 tablet", ()),
-        ("gloves size L, 1 pair", ()),
+        ("gloves size L", ()),
+        ("Apple iPhone 12 (64GB) - packed with", (("gb", 64.0),)),
     ],
 )  # fmt: skip
 def test_a_measure_is_a_number_and_a_unit_in_its_kind_s_base(text, found):
@@ -41,11 +48,13 @@ def test_a_request_s_measures_come_from_each_of_its_texts_once():
         ("1 ton air conditioner", "AmazonBasics 1.5 Ton 5 Star Inverter Split AC", True),
         ("memory card 64gb", "Samsung EVO Plus 256GB microSDXC memory card", True),
         ("65 litre rucksack", "Clownfish 48 Litres travel backpack", True),
+        ("water glasses set of 6", "Treo glass tumbler set of 3, 300 ml", True),
         # The size asked, however written, or among others the title states: never.
         ("1 ton air conditioner", "Hitachi Split AC - 1.0 Ton", False),
         ("1kg whey protein", "MuscleBlaze whey (chocolate, 1 kg / 2.2 lb), 24g protein", False),
         ("1 litre bottle", "Cello steel bottle, 1000 ml", False),
         ("3 litre pressure cooker", "Pigeon pressure cooker combo - 2 L, 3 L and 5 L", False),
+        ("baby wipes pack of 3", "Baby wipes, 72 pcs (pack of 3)", False),
         # A title that states no measure of the kind may be the thing: never.
         ("memory card 64gb", "SanDisk Ultra microSD UHS-I card", False),
         ("1 ton air conditioner", "Lloyd 5 star inverter split AC, 1200 W", False),

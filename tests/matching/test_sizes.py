@@ -22,6 +22,9 @@ SHELF = [
     (5021, "Butterfly Pressure Cooker, 5.5 Litre", "Kitchen"),
     (5022, "Prestige Pressure Cooker 3 Litre", "Kitchen"),
     (5023, "Bajaj 3 Litre Instant Water Heater", "Kitchen"),
+    # A count: how many come together.
+    (5031, "Treo Glass Tumbler Set of 3", "Kitchen"),
+    (5032, "Borosil Glass Tumbler, Set of 6, Clear Crystal Finish", "Kitchen"),
 ]
 
 
@@ -55,6 +58,16 @@ def test_the_thing_asked_in_another_size_comes_before_something_else_in_the_size
 
     assert ids[0] == 5022, ids
     assert ids.index(5021) < ids.index(5023), ids
+
+
+def test_another_count_is_served_after_the_count_asked(client, engine, shelf):
+    """The count only in the normalized query, as a model may leave it: the words alone would
+    rank the shorter title first."""
+    ids = served(
+        client, engine, "6 glass tumblers", ["glass tumbler"], normalized="glass tumbler set of 6"
+    )
+
+    assert ids[:2] == [5032, 5031], ids
 
 
 def test_a_request_that_states_no_size_is_served_as_before(client, engine, shelf):
