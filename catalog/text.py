@@ -127,6 +127,16 @@ def asks_cheap(phrases: Sequence[str]) -> bool:
     return any(not CHEAP.isdisjoint(words(phrase)) for phrase in phrases)
 
 
+def with_audience(keywords: Sequence[str], normalized: str) -> list[str]:
+    """The keywords, and the words of the normalized query that say who it is for (AUDIENCE)
+    when no keyword says so: a model that kept the shopper's "ladkiyon" as a keyword wrote
+    "for girls" in its normalized query alone."""
+    said = {word for keyword in keywords for word in words(keyword)}
+    if said & AUDIENCE:
+        return list(keywords)
+    return [*keywords, *dict.fromkeys(word for word in words(normalized) if word in AUDIENCE)]
+
+
 def without_shopping_words(keywords: Sequence[str]) -> list[str]:
     """The keywords with their words of shopping left out (SHOPPING), and those that held
     nothing else."""

@@ -32,7 +32,9 @@ def query_of(
     return search.SearchQuery(
         text=normalize(intent),
         # A hint, not an order: words of shopping ("buy", "best", "online") search for nothing.
-        keywords=text.without_shopping_words(resolution.keywords),
+        keywords=text.with_audience(
+            text.without_shopping_words(resolution.keywords), resolution.normalized_query
+        ),
         categories=resolution.categories,
         region=options.region or resolution.region,
         budget_min=budget.min_usd,

@@ -28,6 +28,8 @@ SHELF = [
     (5016, "Premium Formal Shoes for Men, Stylish", "Formal Shoes"),
     (5017, "Leather Wallet for Men, RFID Blocking", "Wallets"),
     (5018, "Slim Bifold Wallet for Men", "Wallets"),
+    (5019, "Gear School Bag, Black", "School Bags"),
+    (5020, "Genie Unicorn School Bag for Girls, 3 Compartments", "School Bags"),
 ]
 
 
@@ -55,6 +57,23 @@ def test_praise_beside_a_misspelt_word_searches_for_nothing(client, engine, shel
     )
 
     assert set(ids) == {5017, 5018}, ids  # never the premium, stylish shoes
+
+
+def test_who_it_is_for_is_read_from_the_normalized_query_when_no_keyword_says(
+    client, engine, shelf
+):
+    """The model kept the shopper's "ladkiyon" as a keyword, and wrote "for girls" in its
+    normalized query alone: the shorter title would otherwise come first."""
+    ids = served(
+        client,
+        engine,
+        "ladkiyon ke liye school bag",
+        ["ladkiyon", "school bag"],
+        ["School Bags"],
+        normalized="school bag for girls",
+    )
+
+    assert ids[0] == 5020, ids  # before every other school bag of the shelf
 
 
 @pytest.mark.parametrize("written", ["tshirt", "t-shirt", "t shirt"])
