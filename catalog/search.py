@@ -200,8 +200,17 @@ def _in_other_words(
             continue  # enough, unless the variant names the wanted type in other words
         rest = replace(filters, exclude=(*filters.exclude, *_ids(found)))
         found += _every(fulltext.Match(variant), rest, variant, limit)
-    # Stable: each one's order within.
-    found.sort(key=lambda candidate: (not candidate.typed, not candidate.branded))
+    # Stable: each one's order within; an accessory of the thing after the thing, whichever
+    # words found either ("Cycle Bell for Bicycle" after "Kids Cycle").
+    heads = [keyword[-1] for keyword in keywords]
+    asked = {term for keyword in keywords for term in keyword}
+    found.sort(
+        key=lambda candidate: (
+            not candidate.typed,
+            not candidate.branded,
+            text.accessory_of(heads, ordering.terms(candidate, "title"), asked),
+        )
+    )
     return _ids(found[:limit])
 
 

@@ -33,6 +33,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("suitcase", "trolley bag"),
     ("jewellery", "jewelry"),
     ("racket", "racquet"),
+    ("children", "kids"),
     # Home and kitchen
     ("sofa", "couch", "settee"),
     ("wardrobe", "almirah"),
@@ -125,27 +126,44 @@ def _rewrites_of(keyword: Sequence[str]) -> list[tuple[Stems, tuple[Stems, ...]]
 
 def variants(keywords: Sequence[Sequence[str]], most: int = MOST) -> list[list[list[str]]]:
     """The keywords (each a list of stems) with one keyword's word or phrase put in other words
-    of its group (or in English), one rewrite each, in the order of the keywords; never the
-    keywords themselves, nor a rewrite into words another keyword holds."""
+    of its group (or in English), one rewrite each, in the order of the keywords; then two
+    keywords rewritten at once ("bicycle for children": cycle for kids); never the keywords
+    themselves, nor a rewrite into words another keyword holds."""
     asked = [list(terms) for terms in keywords]
+    rewrites = [_rewritten(asked, at) for at in range(len(asked))]
     found: list[list[list[str]]] = []
-    for at, keyword in enumerate(asked):
-        for member, others in _rewrites_of(keyword):
-            start = _find(member, keyword)
-            if start is None:
-                continue
-            for other in others:
-                rewritten = [*keyword[:start], *other, *keyword[start + len(member) :]]
-                if _said(rewritten, asked, at):
-                    continue
-                variant = [list(terms) for terms in asked]
-                variant[at] = rewritten
-                if variant not in found:
-                    found.append(variant)
-                if len(found) >= most:
-                    return found
-            break  # a keyword's longest rewritten phrase only
+    singles = [(at, rewritten) for at, each in enumerate(rewrites) for rewritten in each]
+    pairs = [
+        ((first, one), (second, other))
+        for first, ones in enumerate(rewrites)
+        for second in range(first + 1, len(rewrites))
+        for one in ones
+        for other in rewrites[second]
+    ]
+    for changes in [*[[single] for single in singles], *[list(pair) for pair in pairs]]:
+        variant = [list(terms) for terms in asked]
+        for at, rewritten in changes:
+            variant[at] = rewritten
+        if variant not in found:
+            found.append(variant)
+        if len(found) >= most:
+            break
     return found
+
+
+def _rewritten(asked: list[list[str]], at: int) -> list[list[str]]:
+    """Keyword `at` in each other words of its longest phrase that has a group, none of them
+    words another keyword holds."""
+    keyword = asked[at]
+    for member, others in _rewrites_of(keyword):
+        start = _find(member, keyword)
+        if start is None:
+            continue
+        rewritten = [
+            [*keyword[:start], *other, *keyword[start + len(member) :]] for other in others
+        ]
+        return [terms for terms in rewritten if not _said(terms, asked, at)]
+    return []
 
 
 def same_thing(word: str) -> tuple[str, ...]:

@@ -33,7 +33,8 @@ PHRASE_SLACK = 1
 # the product's name ("Yoga Mat Bag", "Cricket Bat Grip") or precedes "for" and the name
 # ("Stand for Guitar") offers an accessory of what the shopper named.
 ACCESSORIES = frozenset(
-    {"adapter", "bag", "cable", "capo", "case", "charger", "cover", "grip", "gripper", "hanger"}
+    {"adapter", "bag", "bell", "cable", "capo", "case", "charger", "cover", "grip", "gripper"}
+    | {"hanger", "horn", "saddle"}
     | {"holder", "mount", "organizer", "organiser", "pick", "pouch", "protector", "refill"}
     | {"replacement", "skin", "sleeve", "spare", "stand", "sticker", "strap", "string"}
     | {"tray", "winder"}

@@ -60,6 +60,15 @@ def test_a_rewrite_into_words_another_keyword_holds_is_not_asked():
     assert synonyms.variants(stems("reloj", "men's watch")) == [stems("reloj", "men's wristwatch")]
 
 
+def test_two_keywords_are_rewritten_at_once_after_each_alone():
+    """A product may say both in other words: "Kids Cycle" for "bicycle for children"."""
+    assert synonyms.variants(stems("bicycle", "children")) == [
+        stems("cycle", "children"),
+        stems("bicycle", "kids"),
+        stems("cycle", "kids"),
+    ]
+
+
 def test_rewrites_are_bounded():
     asked = stems("couch", "tv", "fridge", "nappy")
     found = synonyms.variants(asked)

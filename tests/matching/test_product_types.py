@@ -20,6 +20,12 @@ SHELF = [
     (4006, "Titan Women's Analog Watch with Metal Strap", "Watches"),
     (4007, "Wildcraft Backpack with Rain Cover", "Backpacks"),
     (4008, "Rain Cover for Backpack, Waterproof", "Backpacks"),
+    # A cycle whose title reads as no type ("Frame" is taken for it), and that says "Cycle".
+    (
+        4009,
+        "Vector 91 Space Fighter 16T Single Speed 10.5 inch Frame - Unisex Kids Cycle",
+        "Cycling",
+    ),
 ]
 
 
@@ -33,6 +39,10 @@ def shelf(db):
     [
         # A cycle is a bicycle (catalog/synonyms.py); bells and saddles only mention one.
         ("bicycle for kids", "bicycle for kids", ["bicycle", "kids"], ["Cycling"],
+         {4003, 4004}, {4001, 4002}),
+        # Both words in others ("Kids Cycle" for "bicycle for children"), and the bell that
+        # holds "bicycle" found first still served after the cycles, a bell being an accessory.
+        ("bicycle for children", "bicycle for children", ["bicycle", "children"], ["Cycling"],
          {4003, 4004}, {4001, 4002}),
         # The words every keyword asks for are the strap's too: the watch is what was asked.
         ("women's watch with a metal strap", "women's watch with metal strap",
@@ -49,3 +59,12 @@ def test_the_thing_asked_for_ranks_before_what_only_mentions_it(
 
     assert set(ids[: len(first)]) == first, ids
     assert after <= set(ids[len(first) :]), ids
+
+
+def test_an_accessory_comes_after_the_thing_whichever_words_found_each(client, engine, shelf):
+    """The bell holds "bicycle" and is found by the shopper's own words; the cycle, which no
+    type reading recognizes, only by "cycle" in their place: it still comes first."""
+    ids = served(client, engine, "bicycle for kids", ["bicycle", "kids"], ["Cycling"])
+
+    assert ids.index(4009) < ids.index(4001), ids
+    assert ids.index(4009) < ids.index(4002), ids
