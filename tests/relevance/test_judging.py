@@ -119,3 +119,20 @@ def test_the_gateways_first_set_reads_into_the_same_form(tmp_path):
     assert not loaded.relevant(product(3, "Steel Lunch Box", 11))
     assert not loaded.relevant(product(4, "Lunch Box Bag", 9))
     assert json.dumps(loaded.resolution)  # what the scripted engine answers
+
+
+def test_a_price_the_rule_alone_states_and_a_translated_normalized_query(tmp_path):
+    """ "sasta trimmer": the model states no budget (the resolution's is empty) and normalizes
+    the words into English; the rule holds products to the lower prices of their kind."""
+    path = tmp_path / "queries.toml"
+    path.write_text(
+        '[[query]]\ntext = "sasta trimmer"\nnormalized = "cheap trimmer"\n'
+        'keywords = ["trimmer"]\ntitle = [\'trimmer\']\nprice_max = 4\nkind = "cheap"\n'
+    )
+
+    (loaded,) = toml_queries(path, "own")
+
+    assert loaded.resolution["normalized_query"] == "cheap trimmer"
+    assert loaded.resolution["budget"] == {"min": None, "max": None, "currency": "USD"}
+    assert loaded.relevant(product(1, "Beard Trimmer", 3.5))
+    assert not loaded.relevant(product(2, "Beard Trimmer", 12))
