@@ -252,12 +252,12 @@ def trigrams(word: str) -> set[str]:
 # --- The backends ------------------------------------------------------------------------------
 
 # A candidate's columns, in the order candidates() reads them.
-_COLUMNS = ("id", "title", "tags", "brand", "category_l1", "category_l2", "product_type")
-_SELECTED = ", ".join(f"p.{name}" for name in (*_COLUMNS, "brand_key", "price_usd"))
-_FOUND = ", ".join(
-    f"found.{name}"
-    for name in (*_COLUMNS, "brand_key", "price_usd", "inside", "typed", "embedding")
+_COLUMNS = (
+    *("id", "title", "tags", "brand", "category_l1", "category_l2"),
+    *("product_type", "brand_key", "price_usd"),
 )
+_SELECTED = ", ".join(f"p.{name}" for name in _COLUMNS)
+_FOUND = ", ".join(f"found.{name}" for name in (*_COLUMNS, "inside", "typed", "embedding"))
 
 
 def _order(found: str, filters: Filters, score: str = "") -> str:

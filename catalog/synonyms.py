@@ -13,6 +13,7 @@ A word joins a group only when every one of its senses in a shop is the group's 
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import chain, combinations
 
 from catalog import text
 
@@ -131,19 +132,16 @@ def variants(keywords: Sequence[Sequence[str]], most: int = MOST) -> list[list[l
     themselves, nor a rewrite into words another keyword holds."""
     asked = [list(terms) for terms in keywords]
     rewrites = [_rewritten(asked, at) for at in range(len(asked))]
-    found: list[list[list[str]]] = []
-    singles = [(at, rewritten) for at, each in enumerate(rewrites) for rewritten in each]
-    pairs = [
-        ((first, one), (second, other))
-        for first, ones in enumerate(rewrites)
-        for second in range(first + 1, len(rewrites))
-        for one in ones
+    singles = ({at: rewritten} for at, each in enumerate(rewrites) for rewritten in each)
+    pairs = (
+        {first: one, second: other}
+        for first, second in combinations(range(len(asked)), 2)
+        for one in rewrites[first]
         for other in rewrites[second]
-    ]
-    for changes in [*[[single] for single in singles], *[list(pair) for pair in pairs]]:
-        variant = [list(terms) for terms in asked]
-        for at, rewritten in changes:
-            variant[at] = rewritten
+    )
+    found: list[list[list[str]]] = []
+    for changes in chain(singles, pairs):  # lazily: most are never built
+        variant = [changes.get(at, terms) for at, terms in enumerate(asked)]
         if variant not in found:
             found.append(variant)
         if len(found) >= most:

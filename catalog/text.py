@@ -101,25 +101,24 @@ AUDIENCE = frozenset(
     | {"girls", "girl", "kids", "kid", "children", "child", "baby", "babies", "unisex", "adults"}
 )
 AUDIENCE_TERMS = frozenset(stem(word) for word in AUDIENCE)
+# Shopping words that do say something: the shopper wants it cheap ("cheap wireless headphones",
+# "a budget smartwatch"), though they named no figure (and no title is the cheaper for them).
+CHEAP = frozenset(
+    {"cheap", "cheaper", "cheapest", "affordable", "inexpensive", "economical", "budget"}
+)
 # Words of shopping that name no product and no property of one: a model restating "buy tshirt
 # online" or "doormat for home best quality" may keep them as keywords, and no title that holds
 # "best" or "online" is the better for it. ("new" and "top" stay: New Balance, a crop top.)
 SHOPPING = frozenset(
-    {"buy", "buying", "online", "best", "good", "quality", "cheap", "cheapest", "deal", "deals"}
+    CHEAP
+    | {"buy", "buying", "online", "best", "good", "quality", "deal", "deals"}
     | {"offer", "offers", "sale", "discount", "discounted", "price", "prices", "latest"}
-    | {"branded", "genuine", "shop", "shopping", "purchase", "affordable", "budget"}
+    | {"branded", "genuine", "shop", "shopping", "purchase"}
     | {"bestseller", "popular", "recommended"}
     # Praise: every title claims it ("stylish", "premium", "comfortable"), none is the better
     # for it, and beside a misspelt word it would be all a search could read.
     | {"stylish", "trendy", "fashionable", "classy", "premium", "nice", "beautiful", "perfect"}
     | {"awesome", "amazing", "excellent", "superb", "comfortable", "comfy"}
-)
-
-
-# Shopping words that do say something: the shopper wants it cheap ("cheap wireless headphones",
-# "a budget smartwatch"), though they named no figure.
-CHEAP = frozenset(
-    {"cheap", "cheaper", "cheapest", "affordable", "inexpensive", "economical", "budget"}
 )
 
 

@@ -36,6 +36,11 @@ def busy(pool: StepsPool) -> threading.Event:
     return release
 
 
+def queued(pool: StepsPool, ran: list[str], *steps: tuple[str, bool]) -> list[Future[Any]]:
+    """Each (name, after the wait) step handed over in turn, recording its name as it runs."""
+    return [submitted(pool, ran, name, after=after) for name, after in steps]
+
+
 def submitted(pool: StepsPool, ran: list[str], name: str, *, after: bool) -> Future[Any]:
     def step() -> str:
         ran.append(name)
@@ -51,12 +56,9 @@ def submitted(pool: StepsPool, ran: list[str], name: str, *, after: bool) -> Fut
 def test_steps_after_a_wait_run_behind_the_others_each_lane_in_its_order(pool):
     ran: list[str] = []
     release = busy(pool)
-    futures = [
-        submitted(pool, ran, "answer 1", after=True),
-        submitted(pool, ran, "check 1", after=False),
-        submitted(pool, ran, "answer 2", after=True),
-        submitted(pool, ran, "check 2", after=False),
-    ]
+    futures = queued(
+        pool, ran, ("answer 1", True), ("check 1", False), ("answer 2", True), ("check 2", False)
+    )
     release.set()
 
     assert [future.result(timeout=10) for future in futures] == [
@@ -106,10 +108,7 @@ def test_a_step_that_raises_hands_its_error_to_its_caller_and_the_thread_goes_on
 def test_a_pool_stopping_cancels_the_steps_still_waiting_and_takes_no_more(pool):
     ran: list[str] = []
     release = busy(pool)
-    waiting = [
-        submitted(pool, ran, "check", after=False),
-        submitted(pool, ran, "answer", after=True),
-    ]
+    waiting = queued(pool, ran, ("check", False), ("answer", True))
 
     pool.shutdown(wait=False, cancel_futures=True)
     release.set()
