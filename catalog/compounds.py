@@ -7,8 +7,9 @@ also ask a keyword in its other spelling, where the catalog holds it: two words 
 together are asked as one ("eye liner": eyeliner) when products hold the joined word, and one
 word as two ("lunchbox": lunch box) when products hold the two words standing together, the
 first part a word of the catalog of three letters or more, or a single letter ("tshirt": t
-shirt). What counts as held is read from the index (fulltext.documents_with), kept while the
-catalog's version holds.
+shirt). The partial tier reads a word the catalog does not hold as its two words
+(catalog/spelling.py). What counts as held is read from the index (fulltext.documents_with),
+kept while the catalog's version holds.
 """
 
 from collections.abc import Iterable, Sequence
@@ -36,13 +37,13 @@ def spellings(keyword: str) -> list[list[str]]:
             found.append([*stems[:at], joined, *stems[at + 2 :]])
             break
     for at, word in enumerate(words):
-        if (split := _split(word)) is not None:
-            found.append([*stems[:at], *split, *stems[at + 1 :]])
+        if (parts := split(word)) is not None:
+            found.append([*stems[:at], *parts, *stems[at + 1 :]])
             break
     return found
 
 
-def _split(word: str) -> tuple[str, str] | None:
+def split(word: str) -> tuple[str, str] | None:
     """A word as the two words the catalog holds standing together, if it holds them."""
     if len(word) < SHORTEST_WORD or not word.isalpha():
         return None
@@ -72,8 +73,8 @@ def kinds(wanted: Iterable[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
     found: dict[tuple[str, ...], None] = {}
     for kind in wanted:
         found[tuple(kind)] = None
-        if len(kind) == 1 and (split := _split(kind[0])) is not None:
-            found[split] = None
+        if len(kind) == 1 and (parts := split(kind[0])) is not None:
+            found[parts] = None
         elif len(kind) == 2 and _held(joined := text.stem("".join(kind))):
             found[(joined,)] = None
     return tuple(found)

@@ -13,11 +13,12 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
                    product in one of them (its last word: "cooker" of "pressure cooker"), and
                    ranks by the words it holds, a rare word weighing more than a common one,
                    so a weak word ("kitchen") lowers a product instead of removing them all;
-                   misspelt words corrected, words the catalog does not know left out; the
-                   resolved categories first among equals; never matched against category
-                   names; a model number ("1.5", "x200") counts where its terms stand
-                   together; with the semantic signal on, each product's likeness to the query
-                   added to its weight (catalog/meaning.py)
+                   a word the catalog does not know read as the two it holds standing
+                   together ("waterbottle"), else corrected, else left out; the resolved
+                   categories first among equals; never matched against category names; a
+                   model number ("1.5", "x200") counts where its terms stand together; with
+                   the semantic signal on, each product's likeness to the query added to its
+                   weight (catalog/meaning.py)
     semantic       the products nearest in meaning to the query among the resolved categories'
                    (catalog/meaning.py, catalog/semantic.py); nothing while SEMANTIC_SEARCH is off
     broadened      the resolved categories only, ranked by the keywords first, sales second

@@ -12,7 +12,7 @@ the alphabet.
 
 from collections.abc import Sequence
 
-from catalog import fulltext, text
+from catalog import compounds, fulltext, text
 
 SIMILARITY = 0.3
 RARE = 3
@@ -75,22 +75,28 @@ def edits(first: str, second: str) -> int:
 
 
 def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str]]:
-    """The keywords as the partial tier reads them, each misspelt word corrected
-    (below) and each word the catalog does not know and cannot correct left out;
-    and the corrected words, which are guesses."""
+    """The keywords as the partial tier reads them: a word the catalog does not know read as
+    the two words it holds standing together ("waterbottle": water bottle, catalog/compounds.py),
+    else its misspelling corrected (below), else left out; and the corrected words, which are
+    guesses. A word the catalog knows keeps its spelling: "backpack" read also as "back pack"
+    would count twice in the titles that say both."""
     read: list[list[str]] = []
     guessed: set[str] = set()
     for keyword in keywords:
-        terms = []
+        terms: list[str] = []
         for word in text.words(keyword):
             if word in text.STOP_WORDS:
+                continue
+            stem = text.stem(word)
+            if not fulltext.documents_with(stem, 1) and (parts := compounds.split(word)):
+                terms += parts
                 continue
             fixed = correction(word)
             if fixed is not None:
                 terms.append(text.stem(fixed))
                 guessed.add(terms[-1])
-            elif fulltext.documents_with(text.stem(word), 1):
-                terms.append(text.stem(word))
+            elif fulltext.documents_with(stem, 1):
+                terms.append(stem)
         if terms:
             read.append(terms)
     return read, guessed

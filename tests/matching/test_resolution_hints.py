@@ -83,6 +83,20 @@ def test_a_word_of_two_parts_meets_its_other_spellings(client, engine, shelf, wr
     assert set(ids) == {5003, 5004, 5005}
 
 
+def test_a_word_no_title_holds_whole_is_read_in_two_where_some_words_are_missing(
+    client, engine, shelf
+):
+    """No title holds "schoolbag" or "waterproof", so no product holds every keyword and the
+    partial tier answers: it reads "schoolbag" as the school bags' two words, which weigh more
+    than the lunch box bag's one."""
+    ids = served(
+        client, engine, "waterproof schoolbag for girls", ["schoolbag", "girls", "waterproof"]
+    )
+
+    assert set(ids[:3]) == {5010, 5019, 5020}, ids
+    assert ids[0] == 5020, ids  # the one for girls
+
+
 def test_categories_that_hold_nothing_of_the_wanted_kind_confine_no_tier(client, engine, shelf):
     ids = served(
         client, engine, "lunchbox for school kids", ["lunchbox", "school", "kids"], ["School Bags"]
