@@ -13,14 +13,16 @@ own word.
 An excluded phrase is read without the words that name what the shopper asked for ("plastic
 lunch boxes" in a search for lunch boxes rules out plastic, not lunch boxes) and without words
 that name no property ("brand", "products"); what is left of it is never served
-(catalog/search.py: in every tier, the trending fill and later pages alike).
+(catalog/search.py: in every tier, the trending fill and later pages alike), nor is the same
+thing under its other names (catalog/synonyms.py: "no trainers" rules out sneakers, "not the
+stroller kind" pram nets).
 """
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from catalog import text
+from catalog import synonyms, text
 from matching.engine.resolution import Resolution
 
 _NEGATION = re.compile(
@@ -59,6 +61,7 @@ class Excluded:
 
     words: str
     terms: tuple[str, ...]
+    other_names: tuple[tuple[str, ...], ...] = ()  # the same thing in other words
 
 
 def _phrases(resolution: Resolution) -> list[str]:
@@ -99,12 +102,19 @@ def ruled_out(resolution: Resolution) -> list[Excluded]:
             terms = terms[:-1]
         if terms and terms not in kept:
             words = " ".join(word for word in text.words(phrase) if text.stem(word) in terms)
-            kept[terms] = Excluded(words, terms)
+            kept[terms] = Excluded(words, terms, _other_names(terms, asked))
             if len(terms) == 2:  # "cat-eye" is written "cateye" too
                 joined = "".join(words.split())
                 kept.setdefault((text.stem(joined),), Excluded(joined, (text.stem(joined),)))
     return list(kept.values())[:MAX_PHRASES]
 
 
+def _other_names(terms: tuple[str, ...], asked: set[str]) -> tuple[tuple[str, ...], ...]:
+    """The excluded thing's other names, but never what the shopper asked for."""
+    named = (tuple(variant[0]) for variant in synonyms.variants([list(terms)]))
+    return tuple(name for name in named if not set(name) <= asked)
+
+
 def stems(excluded: Sequence[Excluded]) -> tuple[tuple[str, ...], ...]:
-    return tuple(item.terms for item in excluded)
+    """What search rules out: each excluded thing's stems, and its other names'."""
+    return tuple(names for item in excluded for names in (item.terms, *item.other_names))

@@ -142,29 +142,79 @@ def test_an_exclusion_of_alternatives_rules_out_each_of_them(
     assert body["retrieval"]["excluded"] == said
 
 
-def test_a_word_of_two_parts_is_ruled_out_however_it_is_written(client, engine):
-    for pid, title in (
-        (3101, "Cateye Sunglasses"),
-        (3102, "Cat-Eye Sunglasses"),
-        (3103, "Aviator Sunglasses"),
-    ):
-        ProductFactory(
-            id=pid, title=title, tags=[], brand=None, category_l2="Sunglasses", regions=[]
-        )
+def _shelved(category, titles):
+    for pid, title in titles:
+        ProductFactory(id=pid, title=title, tags=[], brand=None, category_l2=category, regions=[])
 
-    engine.answer(
-        "sunglasses",
-        **_resolution(
-            normalized_query="sunglasses",
-            keywords=["sunglasses"],
-            categories=["Sunglasses"],
-            exclude=["cat-eye or butterfly frames"],
-        ),
+
+def _asked(client, engine, words, limit=10, **fields):
+    engine.answer(words, **_resolution(**fields))
+    return client.get("/v1/recommend", {"intent": words, "limit": limit}).json()
+
+
+def test_a_word_of_two_parts_is_ruled_out_however_it_is_written(client, engine):
+    _shelved(
+        "Sunglasses",
+        [(3101, "Cateye Sunglasses"), (3102, "Cat-Eye Sunglasses"), (3103, "Aviator Sunglasses")],
     )
-    body = client.get("/v1/recommend", {"intent": "sunglasses", "limit": 3}).json()
+
+    body = _asked(
+        client,
+        engine,
+        "sunglasses",
+        limit=3,
+        normalized_query="sunglasses",
+        keywords=["sunglasses"],
+        categories=["Sunglasses"],
+        exclude=["cat-eye or butterfly frames"],
+    )
 
     assert [item["product"]["id"] for item in body["items"]] == ["3103"]
     assert body["retrieval"]["excluded"] == ["cat eye", "cateye", "butterfly"]
+
+
+def test_a_thing_is_ruled_out_under_its_other_names_too(client, engine):
+    _shelved(
+        "Casual Shoes",
+        [
+            (3201, "Men's Casual Lace-Up Sneakers"),
+            (3202, "Men's Running Trainers"),
+            (3203, "Men's Casual Loafers"),
+            (3204, "Men's Casual Canvas Shoes"),
+        ],
+    )
+
+    body = _asked(
+        client,
+        engine,
+        "casual shoes for men, no trainers",
+        normalized_query="men's casual shoes",
+        keywords=["men", "casual"],
+        categories=["Casual Shoes"],
+        exclude=["trainers"],
+    )
+
+    # Sneakers are trainers by another name (catalog/synonyms.py); the answer names what the
+    # shopper said.
+    assert {item["product"]["id"] for item in body["items"]} == {"3203", "3204"}
+    assert body["retrieval"]["excluded"] == ["trainers"]
+
+
+def test_what_was_asked_for_is_never_ruled_out_by_another_of_its_names(client, engine):
+    _shelved("Strollers", [(3301, "Baby Stroller, Foldable"), (3302, "Baby Pram with Canopy")])
+
+    body = _asked(
+        client,
+        engine,
+        "a stroller, not a pram",
+        normalized_query="stroller",
+        keywords=["stroller"],
+        categories=[],
+        exclude=["pram"],
+    )
+
+    # A shopper who asks for the thing by one name and rules out another keeps the thing.
+    assert [item["product"]["id"] for item in body["items"]] == ["3301"]
 
 
 def test_an_exclusion_holds_on_every_page_of_a_ucp_search(client, boxes, engine):
