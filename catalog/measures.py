@@ -62,6 +62,11 @@ def measures(text: str) -> tuple[Measure, ...]:
     return tuple(found)
 
 
+def without(text: str) -> str:
+    """The text with its measures and counts left out ("water bottle 1 litre": water bottle)."""
+    return _COUNT.sub(" ", _MEASURE.sub(" ", text.lower()))
+
+
 def wanted(texts: Iterable[str]) -> tuple[Measure, ...]:
     """The measures a request states (its normalized query and keywords), each once."""
     found: dict[Measure, None] = {}

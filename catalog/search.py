@@ -10,7 +10,8 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
                    word spelled most like it (catalog/spelling.py); the resolved categories
                    first, then outside them; never matched against category names
     partial        some of the keywords' words: a product must hold the word that names a
-                   product in one of them (its last word: "cooker" of "pressure cooker"), and
+                   product in one of them (catalog/heads.py: its last word, "cooker" of
+                   "pressure cooker"; "bottle" of "water bottle 1 litre for gym"), and
                    ranks by the words it holds, a rare word weighing more than a common one,
                    so a weak word ("kitchen") lowers a product instead of removing them all;
                    a word the catalog does not know read as the two it holds standing
@@ -49,6 +50,7 @@ from dataclasses import replace
 from catalog import (
     compounds,
     fulltext,
+    heads,
     meaning,
     metrics,
     ordering,
@@ -146,10 +148,11 @@ def tier_ids(
             found += _ids(_every(match, rest, corrected, limit - len(found)))
         return found
     if tier == "partial":
-        known = spelling.known(query.keywords)
+        read, guessed, sources = spelling.known(query.keywords)
         units = text.model_units(query.keywords)
         outside = text.outside_units(query.keywords)
-        return _partial(*known, filters, limit, meaning.of(query), units, outside)
+        named = heads.named(read, sources, guessed, units, outside)
+        return _partial(read, guessed, named, filters, limit, meaning.of(query), units, outside)
     if tier == "semantic":
         return meaning.nearest(filters, keywords, limit, meaning.of(query))
     if not categories:
@@ -218,43 +221,26 @@ def _in_other_words(
 def _partial(
     keywords: list[list[str]],
     guessed: set[str],
+    heads: set[str],
     filters: fulltext.Filters,
     limit: int,
     sense: meaning.Meaning | None = None,
     units: Sequence[tuple[str, ...]] = (),
     loose: set[str] | frozenset[str] = frozenset(),
 ) -> list[int]:
-    """The products holding a keyword's head (its last word of letters alone, which names a
-    product: "cooker" of "pressure cooker", "rockerz" of "rockerz 450"), those holding the
-    most of the keywords' words first, each word weighing more the fewer products hold it (a
-    rare "cooker" outweighs a common "kitchen"), then those of the resolved categories, then
-    by the database's score of every word. A corrected word (`guessed`) names no product on
-    its own while another word does, and weighs least: a shopper's word in another language
-    can be corrected into a rare word of this one ("ghadi" into "khadi"); beside words that
-    only say who it is for, it is all there is ("smartwach for men"). A model number or
-    measure (`units`: "1.5", "x200") counts only where its terms stand together; `loose`: the
-    terms the keywords hold outside units too."""
+    """The products holding a word that names a product (`heads`: catalog/heads.py), those
+    holding the most of the keywords' words first, each word weighing more the fewer products
+    hold it (a rare "cooker" outweighs a common "kitchen"), then those of the resolved
+    categories, then by the database's score of every word. A corrected word (`guessed`)
+    weighs least: a shopper's word in another language can be corrected into a rare word of
+    this one ("ghadi" into "khadi"). A model number or measure (`units`: "1.5", "x200") counts
+    only where its terms stand together; `loose`: the terms the keywords hold outside units
+    too."""
     words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
     if len(words) < 2:
         return []  # one word: the word tiers asked for it whole
     counted = [unit for unit in units if set(unit) <= set(words)]
     in_units = {term for unit in counted for term in unit} - loose
-    # A keyword's head: its last word of letters alone, never a part of a model number, known
-    # or not ("w" of "v236w", "gb" of "64gb", "x" of an absent "x900" name no product).
-    numbered = {term for unit in units for term in unit} - loose
-    named = (
-        {
-            next(
-                (term for term in reversed(keyword) if term.isalpha() and term not in numbered),
-                keyword[-1],
-            )
-            for keyword in keywords
-        }
-        - text.AUDIENCE_TERMS
-        - numbered
-    )
-    # A corrected word names a product only when nothing else does ("smartwach for men").
-    heads = (named - guessed) or named
     # What counts, each once: a word, or a model number's terms standing together.
     weight: dict[str | tuple[str, ...], float] = {
         word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, fulltext.COMMON))

@@ -74,14 +74,16 @@ def edits(first: str, second: str) -> int:
 # --- The keywords as the tiers read them ------------------------------------------------------
 
 
-def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str]]:
+def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str], list[str]]:
     """The keywords as the partial tier reads them: a word the catalog does not know read as
     the two words it holds standing together ("waterbottle": water bottle, catalog/compounds.py),
     else its misspelling corrected (below), else left out; and the corrected words, which are
     guesses. A word the catalog knows keeps its spelling: "backpack" read also as "back pack"
-    would count twice in the titles that say both."""
+    would count twice in the titles that say both. Last, the keyword each read one was read
+    from."""
     read: list[list[str]] = []
     guessed: set[str] = set()
+    sources: list[str] = []
     for keyword in keywords:
         terms: list[str] = []
         for word in text.words(keyword):
@@ -99,7 +101,8 @@ def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str]]:
                 terms.append(stem)
         if terms:
             read.append(terms)
-    return read, guessed
+            sources.append(keyword)
+    return read, guessed, sources
 
 
 def corrected(keywords: Sequence[str]) -> list[list[str]] | None:

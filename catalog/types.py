@@ -58,7 +58,18 @@ _NO_THING = frozenset(
     | {"style", "type", "variant", "year", "years", "month", "months", "days", "day", "hours"}
     | {"the", "a", "an", "of", "or", "at", "is", "it", "as", "in", "on", "to", "by", "from"}
     # what it is like, as titles say after the thing ("Yoga Mat Extra Thick")
-    | {"thick", "thin", "soft", "hard", "heavy", "duty", "waterproof", "washable", "durable"}
+    | {
+        "thick",
+        "thin",
+        "soft",
+        "hard",
+        "heavy",
+        "duty",
+        "waterproof",
+        "washable",
+        "durable",
+        "high",
+    }
     | {"portable", "lightweight", "foldable", "adjustable", "reusable", "rechargeable", "anti"}
     | {"comfortable", "breathable", "printed", "solid", "plain", "casual", "regular", "slim"}
     | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}
@@ -153,6 +164,20 @@ def wanted_kinds(phrases: Iterable[str]) -> tuple[Kind, ...]:
         for name in synonyms.same_thing(text.stem(kept[-1])):
             found[(*which, name)] = None
     return tuple(found)
+
+
+def first_phrase(phrase: str) -> str:
+    """A phrase up to where a title's next phrase would start ("for", "with", a comma...):
+    what names the thing in a model's keyword that is the whole request ("stainless steel
+    water bottle 1 litre" of "... for gym")."""
+    return next((part for part in _CUT.split(phrase) if _words(part)), phrase)
+
+
+def describes_only(phrase: str) -> bool:
+    """Whether every word of a phrase names no thing: it describes ("durable", "high quality",
+    "stainless steel") or says who it is for ("kids")."""
+    words = _words(phrase)
+    return bool(words) and not _kept(words)
 
 
 def is_kind(kinds: Iterable[Kind], product_type: str, title: Iterable[str]) -> bool:

@@ -30,6 +30,7 @@ SHELF = [
     (5018, "Slim Bifold Wallet for Men", "Wallets"),
     (5019, "Gear School Bag, Black", "School Bags"),
     (5020, "Genie Unicorn School Bag for Girls, 3 Compartments", "School Bags"),
+    (5021, "Stainless Steel Water Bottle, 1 L", "Kitchen Storage"),
 ]
 
 
@@ -95,6 +96,33 @@ def test_a_word_no_title_holds_whole_is_read_in_two_where_some_words_are_missing
 
     assert set(ids[:3]) == {5010, 5019, 5020}, ids
     assert ids[0] == 5020, ids  # the one for girls
+
+
+def test_a_keyword_that_is_the_whole_request_names_its_thing_not_what_it_is_for(
+    client, engine, shelf
+):
+    """No title holds every word of the one keyword, so the partial tier answers: its products
+    must hold the bag it names, not the last word ("compartments", which the lunchbox holds)."""
+    ids = served(
+        client,
+        engine,
+        "school bag for girls with 3 compartments",
+        ["school bag for girls with 3 compartments"],
+    )
+
+    assert ids[0] == 5020, ids
+    assert {5010, 5019} <= set(ids), ids
+    assert 5009 not in ids, ids
+
+
+def test_a_keyword_that_only_describes_names_no_product(client, engine, shelf):
+    ids = served(
+        client, engine, "stainless steel rfid wallet", ["wallet", "stainless steel", "rfid"]
+    )
+
+    # "steel" is a word of the water bottle's title, and no bottle is a wallet.
+    assert ids[:2] == [5017, 5018], ids
+    assert 5021 not in ids, ids
 
 
 def test_categories_that_hold_nothing_of_the_wanted_kind_confine_no_tier(client, engine, shelf):

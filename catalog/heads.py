@@ -1,0 +1,48 @@
+"""The words of a request that name a product: the partial tier (catalog/search.py) serves only
+products that hold one of them.
+
+A keyword names its last word of letters (never a part of a model number: "w" of "v236w", "gb"
+of "64gb"; never a measure's unit), read up to where a title's next phrase would start
+(catalog/types.py): a model's keyword that is the whole request ("stainless steel water bottle
+1 litre for gym") names a bottle, not the gym or the litre. A keyword of words that name no
+thing ("durable", "kids", "stainless steel") names nothing, while another keyword names
+something. A corrected word names a product only when nothing else does ("smartwach for men").
+"""
+
+from collections.abc import Sequence
+
+from catalog import measures, text, types
+
+
+def named(
+    keywords: Sequence[Sequence[str]],
+    sources: Sequence[str],
+    guessed: set[str],
+    units: Sequence[tuple[str, ...]],
+    loose: set[str] | frozenset[str],
+) -> set[str]:
+    """The stems that name a product, of `keywords` (the tier's reading of each of `sources`,
+    the model's keywords: catalog/spelling.py)."""
+    numbered = {term for unit in units for term in unit} - loose
+    every = {_last_word(keyword, keyword, numbered) for keyword in keywords}
+    found = {
+        _last_word(
+            text.query_terms(measures.without(types.first_phrase(source))), keyword, numbered
+        )
+        for keyword, source in zip(keywords, sources, strict=True)
+        if not types.describes_only(source)
+    }
+    found = (found or every) - text.AUDIENCE_TERMS - numbered
+    return (found - guessed) or found
+
+
+def _last_word(phrase: Sequence[str], keyword: Sequence[str], numbered: set[str]) -> str:
+    """The phrase's last word of letters, where the tier reads it in the keyword; else the
+    keyword's own (a word corrected, or read as two: "waterbottle" as "water bottle")."""
+    last = [term for term in phrase if term.isalpha() and term not in numbered]
+    if last and last[-1] in keyword:
+        return last[-1]
+    return next(
+        (term for term in reversed(keyword) if term.isalpha() and term not in numbered),
+        keyword[-1],
+    )
