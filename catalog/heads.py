@@ -6,12 +6,14 @@ of "64gb"; never a measure's unit), read up to where a title's next phrase would
 (catalog/types.py): a model's keyword that is the whole request ("stainless steel water bottle
 1 litre for gym") names a bottle, not the gym or the litre. A keyword of words that name no
 thing ("durable", "kids", "stainless steel") names nothing, while another keyword names
-something. A corrected word names a product only when nothing else does ("smartwach for men").
+something. A corrected word is a guess: it names a product unless another keyword names what
+more products are (catalog/holdings.py): "ghadi" corrected into "khadi" beside "watch" names
+nothing, "blankit" corrected into "blanket" beside "winter" names the blanket.
 """
 
 from collections.abc import Sequence
 
-from catalog import measures, text, types
+from catalog import holdings, measures, text, types
 
 
 def named(
@@ -33,7 +35,11 @@ def named(
         if not types.describes_only(source)
     }
     found = (found or every) - text.AUDIENCE_TERMS - numbered
-    return (found - guessed) or found
+    others = found - guessed
+    if not others or not guessed & found:
+        return found
+    things = max(holdings.typed(stem) for stem in others)
+    return others if things > max(holdings.typed(stem) for stem in guessed & found) else found
 
 
 def _last_word(phrase: Sequence[str], keyword: Sequence[str], numbered: set[str]) -> str:

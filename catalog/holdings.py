@@ -16,11 +16,29 @@ from kernel.cache import cached
 
 def led_by(key: str, cap: int) -> int:
     """How many products have the brand key `key` (catalog/brands.py), counted up to `cap`."""
+    return _counted("brand_key", key, cap)
+
+
+def typed(stem: str, cap: int = 100) -> int:
+    """How many products are of the type `stem` (catalog/types.py), counted up to `cap`: many
+    for a word that names products ("kettle", "watch"), few or none for one that says where or
+    when ("office", "winter")."""
+    return int(
+        cached(
+            f"catalog:typed:{versions.current()}:{stem}:{cap}",
+            settings.CATALOG_CACHE_S,
+            lambda: _counted("product_type", stem, cap),
+        )
+    )
+
+
+def _counted(column: str, value: str, cap: int) -> int:
+    """Products whose indexed `column` (a constant name) is `value`, counted up to `cap`."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(*) FROM "
-            "(SELECT 1 FROM catalog_product WHERE brand_key = %s LIMIT %s) led",
-            [key, cap],
+            f"SELECT count(*) FROM (SELECT 1 FROM catalog_product WHERE {column} = %s "  # noqa: S608
+            "LIMIT %s) held",
+            [value, cap],
         )
         row = cursor.fetchone()
     return int(row[0]) if row else 0

@@ -24,8 +24,9 @@ CANDIDATES = 60
 COUNTED = 1000
 
 
-def correction(word: str) -> str | None:
-    """The clean catalog word `word` most likely misspells, or None."""
+def correction(word: str, *, stemmed: bool = False) -> str | None:
+    """The clean catalog word `word` most likely misspells, or None. A `stemmed` word (a
+    stem: "ketl" of "ketle") is compared with each candidate's stem ("kettl" of "kettle")."""
     if not 4 <= len(word) <= MAX_CORRECTED or not word.isalpha():
         return None
     known = fulltext.documents_with(text.stem(word), RARE + 1)
@@ -37,11 +38,12 @@ def correction(word: str) -> str | None:
     for candidate in fulltext.spelled_like(word, CANDIDATES):
         # More letters apart than edits allowed, or too few trigrams shared: not a spelling of
         # it (and no edit distance computed).
-        if candidate == word or abs(len(candidate) - len(word)) > allowed:
+        form = text.stem(candidate) if stemmed else candidate
+        if candidate == word or abs(len(form) - len(word)) > allowed:
             continue
         if len(wanted & fulltext.trigrams(candidate)) / len(wanted) < SIMILARITY:
             continue
-        if text.stem(candidate) == text.stem(word) or edits(word, candidate) > allowed:
+        if text.stem(candidate) == text.stem(word) or edits(word, form) > allowed:
             continue
         # A word the catalog knows is corrected only into one of its first letter: a
         # catalog's own misspelling keeps it ("matress"), another first letter makes another
@@ -51,7 +53,7 @@ def correction(word: str) -> str | None:
         common = fulltext.documents_with(text.stem(candidate), COUNTED)
         if not common or (known and common < COMMONER * known):
             continue
-        ranked = (edits(word, candidate), -common, candidate)
+        ranked = (edits(word, form), -common, candidate)
         if best is None or ranked < best:
             best = ranked
     return best[2] if best else None
@@ -146,7 +148,7 @@ def corrected_kinds(kinds: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ..
 
 
 def _known(word: str) -> str:
-    """The word, or its correction's stem when the catalog does not know it."""
-    if fulltext.documents_with(word, 1) or not (fixed := correction(word)):
+    """The stem, or its correction's stem when the catalog does not know it."""
+    if fulltext.documents_with(word, 1) or not (fixed := correction(word, stemmed=True)):
         return word
     return text.stem(fixed)

@@ -58,18 +58,8 @@ _NO_THING = frozenset(
     | {"style", "type", "variant", "year", "years", "month", "months", "days", "day", "hours"}
     | {"the", "a", "an", "of", "or", "at", "is", "it", "as", "in", "on", "to", "by", "from"}
     # what it is like, as titles say after the thing ("Yoga Mat Extra Thick")
-    | {
-        "thick",
-        "thin",
-        "soft",
-        "hard",
-        "heavy",
-        "duty",
-        "waterproof",
-        "washable",
-        "durable",
-        "high",
-    }
+    | {"thick", "thin", "soft", "hard", "heavy", "duty", "waterproof", "washable", "durable"}
+    | {"high", "warm", "cosy", "cozy"}
     | {"portable", "lightweight", "foldable", "adjustable", "reusable", "rechargeable", "anti"}
     | {"comfortable", "breathable", "printed", "solid", "plain", "casual", "regular", "slim"}
     | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}

@@ -270,3 +270,14 @@ def test_a_word_the_catalog_knows_is_corrected_only_into_one_of_its_first_letter
 
     assert spelling.correction("matress") == "mattress"
     assert spelling.correction("couch") is None
+
+
+def test_a_wanted_kind_misspelt_is_corrected_from_its_stem(db):
+    """A wanted kind is read as stems ("ketle": ketl), whose nearest word within an edit is
+    "keto"; compared with each word's stem, it is the kettle ("kettl"), the more common."""
+    for n in range(6):
+        ProductFactory(title=f"Electric Kettle {n}", tags=[], brand=None)
+    ProductFactory(title="Keto Snack Bar", tags=[], brand=None)
+
+    assert spelling.correction("ketl") == "keto"
+    assert ("electr", "kettl") in spelling.corrected_kinds([("electr", "ketl")])

@@ -31,6 +31,9 @@ SHELF = [
     (5019, "Gear School Bag, Black", "School Bags"),
     (5020, "Genie Unicorn School Bag for Girls, 3 Compartments", "School Bags"),
     (5021, "Stainless Steel Water Bottle, 1 L", "Kitchen Storage"),
+    (5022, "Mink Blanket for Double Bed", "Bedroom Linen"),
+    (5023, "Winter Fleece Leggings for Women, Warm", "Clothing"),
+    (5024, "Warm Winter Gloves, Woolen", "Clothing"),
 ]
 
 
@@ -150,6 +153,16 @@ def test_a_misspelt_thing_beside_a_word_for_whom_is_still_what_was_asked(client,
     # No smartwatch says "men" and none is filed under Watches: the corrected word is all the
     # request names, so the smartwatches come first, the men's analog watch after them.
     assert set(ids[:2]) == {5011, 5012}, ids
+
+
+def test_a_misspelt_thing_beside_words_of_when_it_is_for_is_still_what_was_asked(
+    client, engine, shelf
+):
+    """ "blankit" is corrected into "blanket", a guess; "warm" and "winter" name nothing that
+    more products are, so the blanket stays what the request names, and comes first."""
+    ids = served(client, engine, "warm blankit for winter nights", ["warm", "blankit", "winter"])
+
+    assert ids[0] == 5022, ids
 
 
 def test_a_misspelt_word_that_says_which_thing_is_still_the_thing_asked(client, engine, shelf):
