@@ -39,7 +39,7 @@ def ranked(
                 not candidate.typed,
                 not candidate.branded,
                 not candidate.in_categories,
-                _price(candidate) if cheapest_first else 0.0,
+                price(candidate) if cheapest_first else 0.0,
                 -round(candidate.score, 9),
                 -candidate.sales,
                 candidate.product_id,
@@ -67,7 +67,7 @@ def ranked(
     return chosen
 
 
-def _price(candidate: fulltext.Candidate) -> float:
+def price(candidate: fulltext.Candidate) -> float:
     """A candidate's price for the order, a product without one after every priced product."""
     return candidate.price if candidate.price is not None else float("inf")
 

@@ -205,14 +205,17 @@ def _in_other_words(
         rest = replace(filters, exclude=(*filters.exclude, *_ids(found)))
         found += _every(fulltext.Match(variant), rest, variant, limit)
     # Stable: each one's order within; an accessory of the thing after the thing, whichever
-    # words found either ("Cycle Bell for Bicycle" after "Kids Cycle").
+    # words found either ("Cycle Bell for Bicycle" after "Kids Cycle"); asked cheap, the
+    # cheapest first, whichever words found it.
     heads = [keyword[-1] for keyword in keywords]
     asked = {term for keyword in keywords for term in keyword}
+    cheap = filters.cheapest_first
     found.sort(
         key=lambda candidate: (
             not candidate.typed,
             not candidate.branded,
             text.accessory_of(heads, ordering.terms(candidate, "title"), asked),
+            ordering.price(candidate) if cheap else 0.0,
         )
     )
     return _ids(found[:limit])

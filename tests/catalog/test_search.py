@@ -281,3 +281,20 @@ def test_a_wanted_kind_misspelt_is_corrected_from_its_stem(db):
 
     assert spelling.correction("ketl") == "keto"
     assert ("electr", "kettl") in spelling.corrected_kinds([("electr", "ketl")])
+
+
+def test_asked_cheap_the_cheapest_comes_first_whichever_words_found_it(db):
+    """The chinos are found asking for "pants", the other name of trousers
+    (catalog/synonyms.py), after the trousers found in the shopper's own word."""
+    for pid, title, price in (
+        (2101, "Men's Cotton Trousers", "20.00"),
+        (2102, "Men's Linen Trousers", "25.00"),
+        (2103, "Men's Chino Pants", "5.00"),
+    ):
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l2="Menswear", price_usd=price
+        )
+    plan = query("cheap trousers", ["trousers"], ["Menswear"], cheapest_first=True)
+
+    assert tier_ids("strict", plan, 3) == [2103, 2101, 2102]
+    assert tier_ids("strict", query("trousers", ["trousers"], ["Menswear"]), 3)[2] == 2103
