@@ -35,11 +35,17 @@ def named(
         if not types.describes_only(source)
     }
     found = (found or every) - text.AUDIENCE_TERMS - numbered
-    others = found - guessed
-    if not others or not guessed & found:
-        return found
+    others, guesses = found - guessed, found & guessed
+    if others and guesses and not keeps_guess(others, guesses):
+        return others
+    return found
+
+
+def keeps_guess(others: set[str], guesses: set[str]) -> bool:
+    """Whether corrected words still name the product beside `others`: unless another names
+    what more products are."""
     things = max(holdings.typed(stem) for stem in others)
-    return others if things > max(holdings.typed(stem) for stem in guessed & found) else found
+    return things <= max(holdings.typed(stem) for stem in guesses)
 
 
 def _last_word(phrase: Sequence[str], keyword: Sequence[str], numbered: set[str]) -> str:

@@ -5,11 +5,14 @@ applies it; the gateway itself has no such switch.
 
 - `types`: no wanted kind (catalog/types.py): every tier orders as if nothing were wanted.
 - `brands`: no brand named (catalog/wanted.py).
-- `exclusions`: an excluded phrase is one phrase, alternatives and all, and only a constraint
-  that starts with its negation excludes (matching/recommend/exclusions.py).
+- `exclusions`: an excluded phrase is one phrase, alternatives and all, only a constraint that
+  starts with its negation excludes, and a thing is ruled out by its own name alone
+  (matching/recommend/exclusions.py).
 - `rates`: a budget is read in dollars whatever its currency (matching/recommend/budget.py).
 - `hints`: the resolution is taken as it is: words of shopping searched for, no other
-  spellings of a two-part word, categories always confine, a misspelt kind not corrected.
+  spellings of a two-part word, categories always confine, a misspelt kind not corrected; in
+  the partial tier each keyword names its last word, whatever it says (catalog/heads.py), and
+  a corrected word names nothing beside another word.
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/sizes.py).
 - `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
   served in the order of the words alone (catalog/text.py's CHEAP).
@@ -33,7 +36,7 @@ def chosen() -> list[str]:
 
 def apply(names: list[str]) -> None:
     """Turn the signals off in this process (after Django is set up)."""
-    from catalog import compounds, measures, spelling, text, types, wanted
+    from catalog import compounds, heads, measures, spelling, text, types, wanted
     from matching.recommend import budget, exclusions
 
     if "types" in names:
@@ -43,6 +46,7 @@ def apply(names: list[str]) -> None:
     if "exclusions" in names:
         exclusions.alternatives = lambda what: [what.strip(" .,;!")]
         exclusions._LATER = re.compile(r"(?!)")
+        exclusions._other_names = lambda terms, asked: ()
     if "rates" in names:
         budget.usd_rate = lambda currency: Decimal(1)
     if "hints" in names:
@@ -51,6 +55,11 @@ def apply(names: list[str]) -> None:
         compounds.kinds = tuple  # type: ignore[assignment]
         spelling.corrected_kinds = tuple  # type: ignore[assignment]
         wanted.misplaced = lambda query: False
+        compounds.split = lambda word: None
+        types.first_phrase = lambda phrase: phrase
+        types.describes_only = lambda phrase: False
+        measures.without = lambda text: text
+        heads.keeps_guess = lambda others, guesses: False
     if "sizes" in names:
         measures.wanted = lambda texts: ()
     if "cheap" in names:
