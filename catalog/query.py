@@ -33,6 +33,9 @@ class SearchQuery:
     # The shopper asked for it cheap and named no figure (text.asks_cheap): within each tier's
     # order of what a product is, the lower price before the better match of the words.
     cheapest_first: bool = False
+    # The model's reading of the request as a short search (its normalized query): searched in
+    # place of keywords that hold no word of the catalog's (catalog/wanted.py).
+    reading: str = ""
 
     @property
     def has_budget(self) -> bool:

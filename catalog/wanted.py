@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from django.conf import settings
 
-from catalog import compounds, fulltext, holdings, spelling, text, versions
+from catalog import compounds, fulltext, holdings, spelling, text, types, versions
 from catalog.brands import key_of
 from catalog.query import SearchQuery
 from kernel.cache import cached
@@ -28,13 +28,35 @@ ELSEWHERE = 3
 
 
 def understood(query: SearchQuery) -> SearchQuery:
-    """The query with what it wants read against the catalog; categories that hold nothing of
-    it while others do (misplaced) are a wrong hint and confine no tier."""
+    """The query with what it wants read against the catalog; keywords in words the catalog
+    does not hold searched as the model's reading of the request; categories that hold nothing
+    of it while others do (misplaced) are a wrong hint and confine no tier."""
+    query = in_catalog_words(query)
     kinds = spelling.corrected_kinds(compounds.kinds(query.wanted))
     query = replace(query, wanted=kinds, brand=brand(query.keywords))
     if query.categories and query.wanted and not query.only_categories and misplaced(query):
         query = replace(query, categories=())
     return query
+
+
+def in_catalog_words(query: SearchQuery) -> SearchQuery:
+    """The query, its keywords given way to the model's reading of the request when they name
+    things no product holds and nothing else, and the reading names one a product holds: a
+    model that restated "sardi ke liye kambal" as "warm blanket for winter" but kept "kambal"
+    and "sardi" as its keywords, or "pani ki botal" beside "steel" (a word that names no
+    thing). Keywords that name no thing ("5g", "128gb") stay, and so does a misspelt one
+    ("umbrela": the reading names no other thing)."""
+    if not query.reading:
+        return query
+    named = [held for keyword in query.keywords for held in _things_held(keyword)]
+    if any(named) or not named or not any(_things_held(query.reading)):
+        return query
+    return replace(query, keywords=text.without_shopping_words([query.reading]))
+
+
+def _things_held(phrase: str) -> list[bool]:
+    """For each thing a phrase names (catalog/types.py), whether some product holds its word."""
+    return [bool(fulltext.documents_with(kind[-1], 1)) for kind in types.wanted_kinds([phrase])]
 
 
 def misplaced(query: SearchQuery) -> bool:

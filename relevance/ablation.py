@@ -12,7 +12,8 @@ applies it; the gateway itself has no such switch.
 - `hints`: the resolution is taken as it is: words of shopping searched for, no other
   spellings of a two-part word, categories always confine, a misspelt kind not corrected; in
   the partial tier each keyword names its last word, whatever it says (catalog/heads.py), and
-  a corrected word names nothing beside another word.
+  a corrected word names nothing beside another word; keywords the catalog cannot read are
+  searched as they are (catalog/wanted.py).
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/sizes.py).
 - `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
   served in the order of the words alone (catalog/text.py's CHEAP).
@@ -60,6 +61,7 @@ def apply(names: list[str]) -> None:
         types.describes_only = lambda phrase: False
         measures.without = lambda text: text
         heads.keeps_guess = lambda others, guesses: False
+        wanted.in_catalog_words = lambda query: query
     if "sizes" in names:
         measures.wanted = lambda texts: ()
     if "cheap" in names:

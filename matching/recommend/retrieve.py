@@ -44,6 +44,7 @@ def query_of(
         wanted=types.wanted_kinds([resolution.normalized_query, *resolution.keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
         cheapest_first=text.asks_cheap([resolution.normalized_query, *resolution.keywords]),
+        reading=resolution.normalized_query,
     )
 
 

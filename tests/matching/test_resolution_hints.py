@@ -128,6 +128,22 @@ def test_a_keyword_that_only_describes_names_no_product(client, engine, shelf):
     assert 5021 not in ids, ids
 
 
+def test_keywords_in_words_the_catalog_does_not_hold_give_way_to_the_models_reading(
+    client, engine, shelf
+):
+    """The model restated the request in the catalog's words but kept the shopper's as its
+    keywords: none is a word of any title, so the normalized query is searched."""
+    ids = served(
+        client,
+        engine,
+        "sardi ke liye kambal",
+        ["kambal", "sardi"],
+        normalized="warm blanket for winter",
+    )
+
+    assert ids[:1] == [5022], ids
+
+
 def test_categories_that_hold_nothing_of_the_wanted_kind_confine_no_tier(client, engine, shelf):
     ids = served(
         client, engine, "lunchbox for school kids", ["lunchbox", "school", "kids"], ["School Bags"]
