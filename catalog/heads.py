@@ -13,7 +13,7 @@ nothing, "blankit" corrected into "blanket" beside "winter" names the blanket.
 
 from collections.abc import Sequence
 
-from catalog import holdings, measures, text, types
+from catalog import holdings, measures, spelling, text, types
 
 
 def named(
@@ -28,9 +28,7 @@ def named(
     numbered = {term for unit in units for term in unit} - loose
     every = {_last_word(keyword, keyword, numbered) for keyword in keywords}
     found = {
-        _last_word(
-            text.query_terms(measures.without(types.first_phrase(source))), keyword, numbered
-        )
+        _last_word(_first_phrase_terms(source, numbered), keyword, numbered)
         for keyword, source in zip(keywords, sources, strict=True)
         if not types.describes_only(source)
     }
@@ -48,9 +46,22 @@ def keeps_guess(others: set[str], guesses: set[str]) -> bool:
     return things <= max(holdings.typed(stem) for stem in guesses)
 
 
+def _first_phrase_terms(source: str, numbered: set[str]) -> list[str]:
+    """The terms of a keyword's first phrase, no measure, its last word of letters read as the
+    tier reads words: corrected ("bottel": bottle) or read as two ("waterbottle": water
+    bottle)."""
+    phrase = measures.without(types.first_phrase(source))
+    terms = text.query_terms(phrase)
+    last = next((word for word in reversed(text.words(phrase)) if word.isalpha()), None)
+    if last is None or text.stem(last) in numbered:
+        return terms
+    read, _, _ = spelling.known([last])
+    return [*terms, *read[0]] if read else terms
+
+
 def _last_word(phrase: Sequence[str], keyword: Sequence[str], numbered: set[str]) -> str:
     """The phrase's last word of letters, where the tier reads it in the keyword; else the
-    keyword's own (a word corrected, or read as two: "waterbottle" as "water bottle")."""
+    keyword's own."""
     last = [term for term in phrase if term.isalpha() and term not in numbered]
     if last and last[-1] in keyword:
         return last[-1]

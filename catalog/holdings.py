@@ -19,7 +19,7 @@ def led_by(key: str, cap: int) -> int:
     return _counted("brand_key", key, cap)
 
 
-def typed(stem: str, cap: int = 100) -> int:
+def typed(stem: str, cap: int = 1000) -> int:
     """How many products are of the type `stem` (catalog/types.py), counted up to `cap`: many
     for a word that names products ("kettle", "watch"), few or none for one that says where or
     when ("office", "winter")."""

@@ -34,7 +34,7 @@ class SearchQuery:
     # order of what a product is, the lower price before the better match of the words.
     cheapest_first: bool = False
     # The model's reading of the request as a short search (its normalized query): searched in
-    # place of keywords that hold no word of the catalog's (catalog/wanted.py).
+    # place of keywords that name only things no product holds (catalog/wanted.py).
     reading: str = ""
 
     @property

@@ -206,7 +206,8 @@ def _in_other_words(
         found += _every(fulltext.Match(variant), rest, variant, limit)
     # Stable: each one's order within; an accessory of the thing after the thing, whichever
     # words found either ("Cycle Bell for Bicycle" after "Kids Cycle"); asked cheap, the
-    # cheapest first, whichever words found it.
+    # resolved categories and then the cheapest first, whichever words found it (of those
+    # found: the other words are not asked once the shopper's own found enough of the thing).
     heads = [keyword[-1] for keyword in keywords]
     asked = {term for keyword in keywords for term in keyword}
     cheap = filters.cheapest_first
@@ -215,6 +216,7 @@ def _in_other_words(
             not candidate.typed,
             not candidate.branded,
             text.accessory_of(heads, ordering.terms(candidate, "title"), asked),
+            cheap and not candidate.in_categories,
             ordering.price(candidate) if cheap else 0.0,
         )
     )
@@ -291,8 +293,8 @@ def _holding_heads(
     """The partial tier's candidates: products holding a head and another word of some weight
     (in a catalog of a million a head such as "shoe" is held by hundreds of thousands; the
     database ranks only its window of them), then those holding a head that few products
-    hold (or a `corrected` head, all there is); the words that most products hold (a model's
-    bare numbers) only score."""
+    hold (or a `corrected` head); the words that most products hold (a model's bare numbers)
+    only score."""
     telling = [
         word
         for word, value in weight.items()

@@ -44,14 +44,16 @@ def in_catalog_words(query: SearchQuery) -> SearchQuery:
     things no product holds and nothing else, and the reading names one a product holds: a
     model that restated "sardi ke liye kambal" as "warm blanket for winter" but kept "kambal"
     and "sardi" as its keywords, or "pani ki botal" beside "steel" (a word that names no
-    thing). Keywords that name no thing ("5g", "128gb") stay, and so does a misspelt one
-    ("umbrela": the reading names no other thing)."""
+    thing, kept beside the reading). Keywords that name no thing alone ("5g", "128gb") stay,
+    and so does a misspelt one ("umbrela": the reading names no other thing)."""
     if not query.reading:
         return query
-    named = [held for keyword in query.keywords for held in _things_held(keyword)]
+    things = {keyword: _things_held(keyword) for keyword in query.keywords}
+    named = [held for found in things.values() for held in found]
     if any(named) or not named or not any(_things_held(query.reading)):
         return query
-    return replace(query, keywords=text.without_shopping_words([query.reading]))
+    describing = [keyword for keyword, found in things.items() if not found]
+    return replace(query, keywords=[*text.without_shopping_words([query.reading]), *describing])
 
 
 def _things_held(phrase: str) -> list[bool]:
