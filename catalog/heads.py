@@ -28,7 +28,7 @@ def named(
     numbered = {term for unit in units for term in unit} - loose
     every = {_last_word(keyword, keyword, numbered) for keyword in keywords}
     found = {
-        _last_word(_first_phrase_terms(source, numbered), keyword, numbered)
+        _thing_word(source, keyword, numbered)
         for keyword, source in zip(keywords, sources, strict=True)
         if not types.describes_only(source)
     }
@@ -46,17 +46,21 @@ def keeps_guess(others: set[str], guesses: set[str]) -> bool:
     return things <= max(holdings.typed(stem) for stem in guesses)
 
 
-def _first_phrase_terms(source: str, numbered: set[str]) -> list[str]:
-    """The terms of a keyword's first phrase, no measure, its last word of letters read as the
-    tier reads words: corrected ("bottel": bottle) or read as two ("waterbottle": water
-    bottle)."""
+def _thing_word(source: str, keyword: Sequence[str], numbered: set[str]) -> str:
+    """The last word of letters of a keyword's first phrase, no measure, as the tier reads it
+    in the keyword; read again only when the tier changed it: corrected ("bottel": bottle) or
+    read as two ("waterbottle": water bottle)."""
     phrase = measures.without(types.first_phrase(source))
     terms = text.query_terms(phrase)
+    letters = [term for term in terms if term.isalpha() and term not in numbered]
+    if letters and letters[-1] in keyword:
+        return letters[-1]
     last = next((word for word in reversed(text.words(phrase)) if word.isalpha()), None)
-    if last is None or text.stem(last) in numbered:
-        return terms
-    read, _, _ = spelling.known([last])
-    return [*terms, *read[0]] if read else terms
+    if last is not None and text.stem(last) not in numbered:
+        read, _, _ = spelling.known([last])
+        if read:
+            return _last_word([*terms, *read[0]], keyword, numbered)
+    return _last_word(terms, keyword, numbered)
 
 
 def _last_word(phrase: Sequence[str], keyword: Sequence[str], numbered: set[str]) -> str:
