@@ -28,6 +28,9 @@ class SearchQuery:
     # The measures the shopper stated (catalog/measures.py: "64gb", "1 ton"): a product of
     # another size is served after every product that is not.
     measures: Sequence[tuple[str, float]] = ()
+    # Whom the shopper asked for (catalog/audiences.py: "men", "girls"): a product whose title
+    # names only others is served after every product that does not.
+    audiences: tuple[str, ...] = ()
     # The brand key of a brand the keywords name (catalog/brands.py), "" for none: set by search.
     brand: str = ""
     # The shopper asked for it cheap and named no figure (text.asks_cheap): within each tier's

@@ -31,7 +31,8 @@ asked for before products that only mention it), then those of the resolved cate
 product itself before accessories of it, then the database's relevance score, then the best
 sellers with creators.
 Across the tiers, a product whose title states another size than the shopper stated ("256GB"
-for "64gb") comes after those that do not (catalog/sizes.py).
+for "64gb"), or names only someone else than the shopper asked for ("Women's" for men), comes
+after those that do not (catalog/aside.py).
 
 Every tier, and the trending fill after them, keeps to the region (products sold there or
 everywhere) and to the budget: a stated maximum is never exceeded, a stated minimum never
@@ -48,13 +49,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from catalog import (
+    aside,
     compounds,
     fulltext,
     heads,
     meaning,
     metrics,
     ordering,
-    sizes,
     spelling,
     synonyms,
     text,
@@ -87,20 +88,20 @@ def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     started = time.perf_counter()
     query = wanted.understood(query)
     found: dict[int, str] = {}
-    aside: dict[int, str] = {}  # of another size than the shopper asked for
+    later: dict[int, str] = {}  # of another size, or for others, than the shopper asked for
     typed: set[int] = set()  # of a kind the shopper wants, of those read for their size
     for tier in TIERS:
         for _ask in range(ASKS_PER_TIER):
             if len(found) >= limit:
                 break
-            ids = tier_ids(tier, query, limit - len(found), exclude=[*found, *aside])
-            other_size = sizes.of_other_size(query, ids, typed)
+            ids = tier_ids(tier, query, limit - len(found), exclude=[*found, *later])
+            set_aside = aside.set_aside(query, ids, typed)
             for product_id in ids:
-                (aside if product_id in other_size else found).setdefault(product_id, tier)
-            if not other_size:
+                (later if product_id in set_aside else found).setdefault(product_id, tier)
+            if not set_aside:
                 break
-    if aside:
-        found = sizes.served_after(found, aside, typed, limit)
+    if later:
+        found = aside.served_after(found, later, typed, limit)
     if len(found) < limit and not query.only_categories:  # the broadened tier gave its sellers
         for product_id in trending.trending_ids(query, limit - len(found), exclude=found):
             found.setdefault(product_id, TRENDING)

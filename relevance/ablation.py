@@ -14,7 +14,9 @@ applies it; the gateway itself has no such switch.
   the partial tier each keyword names its last word, whatever it says (catalog/heads.py), and
   a corrected word names nothing beside another word; keywords the catalog cannot read are
   searched as they are (catalog/wanted.py).
-- `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/sizes.py).
+- `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/aside.py).
+- `audiences`: whom the shopper asked for ("men", "girls") orders nothing
+  (catalog/audiences.py).
 - `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
   served in the order of the words alone (catalog/text.py's CHEAP).
 """
@@ -23,7 +25,7 @@ import os
 import re
 from decimal import Decimal
 
-SIGNALS = ("types", "brands", "exclusions", "rates", "hints", "sizes", "cheap")
+SIGNALS = ("types", "brands", "exclusions", "rates", "hints", "sizes", "audiences", "cheap")
 
 
 def chosen() -> list[str]:
@@ -37,7 +39,7 @@ def chosen() -> list[str]:
 
 def apply(names: list[str]) -> None:
     """Turn the signals off in this process (after Django is set up)."""
-    from catalog import compounds, heads, measures, spelling, text, types, wanted
+    from catalog import audiences, compounds, heads, measures, spelling, text, types, wanted
     from matching.recommend import budget, exclusions
 
     if "types" in names:
@@ -64,5 +66,7 @@ def apply(names: list[str]) -> None:
         wanted.in_catalog_words = lambda query: query
     if "sizes" in names:
         measures.wanted = lambda texts: ()
+    if "audiences" in names:
+        audiences.asked = lambda phrases: ()
     if "cheap" in names:
         text.asks_cheap = lambda phrases: False

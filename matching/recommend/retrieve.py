@@ -8,7 +8,7 @@ from dataclasses import asdict
 import orjson
 from django.conf import settings
 
-from catalog import measures, search, text, types, versions
+from catalog import audiences, measures, search, text, types, versions
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
@@ -29,12 +29,13 @@ def query_of(
     catalog's dollars (none when its currency has no rate), without what the shopper ruled
     out."""
     refinement = options.refinement
+    # A hint, not an order: words of shopping ("buy", "best", "online") search for nothing.
+    keywords = text.with_audience(
+        text.without_shopping_words(resolution.keywords), resolution.normalized_query
+    )
     return search.SearchQuery(
         text=normalize(intent),
-        # A hint, not an order: words of shopping ("buy", "best", "online") search for nothing.
-        keywords=text.with_audience(
-            text.without_shopping_words(resolution.keywords), resolution.normalized_query
-        ),
+        keywords=keywords,
         categories=resolution.categories,
         region=options.region or resolution.region,
         budget_min=budget.min_usd,
@@ -43,6 +44,7 @@ def query_of(
         excluded=stems(excluded),
         wanted=types.wanted_kinds([resolution.normalized_query, *resolution.keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
+        audiences=audiences.asked([resolution.target_audience or "", *keywords]),
         cheapest_first=text.asks_cheap([resolution.normalized_query, *resolution.keywords]),
         reading=resolution.normalized_query,
     )

@@ -17,9 +17,11 @@ def shelve(rows):
         )  # fmt: skip
 
 
-def served(client, engine, words, keywords, categories=(), normalized=None, budget_max=None):
+def served(
+    client, engine, words, keywords, categories=(), normalized=None, budget_max=None, audience=None
+):
     """The ids the tiers serve for `words`, which the scripted engine resolves to these (with
-    `budget_max`, a budget in dollars)."""
+    `budget_max`, a budget in dollars; `audience`, a target audience)."""
     engine.answer(
         words,
         normalized_query=normalized or words,
@@ -27,6 +29,7 @@ def served(client, engine, words, keywords, categories=(), normalized=None, budg
         categories=list(categories),
         intent_tags=[],
         budget={"min": None, "max": budget_max, "currency": budget_max and "USD"},
+        target_audience=audience,
     )
     body = client.get("/v1/recommend", {"intent": words, "limit": 10}).json()
     hits = body["retrieval"]["intent_hits"]

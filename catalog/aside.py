@@ -1,24 +1,28 @@
-"""Products of the size the shopper asked for before those of another size (catalog/measures.py).
+"""Products served after the rest: of another size than the shopper stated (catalog/measures.py),
+or for someone other than the shopper asked for (catalog/audiences.py).
 
 Retrieval (catalog/search.py) reads the title and type of each product a tier finds when the
-query states a measure; a product of another size is set aside and the tier asked again in its
-place, so that a 128 GB card found by a looser tier comes before a 256 GB card found by a
-tighter one. The set-aside products are served after, never dropped.
+query states a measure or an audience; a product of another size, or for another audience, is
+set aside and the tier asked again in its place, so that a 128 GB card found by a looser tier
+comes before a 256 GB card found by a tighter one, and men's socks that only say "socks"
+before women's socks that say "men" nowhere. The set-aside products are served after, never
+dropped.
 """
 
 from collections.abc import Sequence
 
-from catalog import measures
+from catalog import audiences, measures
 from catalog.models import Product
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
 
 
-def of_other_size(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[int]:
+def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[int]:
     """Those of `ids` whose title states a measure of another size than the query's
-    (catalog/measures.py: a 256 GB card for a 64 GB one); adds to `typed` those of them of a
-    kind the query wants."""
-    if not query.measures or not ids:
+    (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
+    do not accept (catalog/audiences.py: women's socks for men); adds to `typed` those read of
+    a kind the query wants."""
+    if not (query.measures or query.audiences) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
     # memory card): the size is what is judged here.
@@ -28,7 +32,9 @@ def of_other_size(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> se
     for pk, title, product_type in rows:
         if product_type in heads:
             typed.add(pk)
-        if measures.contradicts(query.measures, title):
+        if measures.contradicts(query.measures, title) or audiences.for_others(
+            query.audiences, title
+        ):
             other.add(pk)
     return other
 

@@ -1,0 +1,64 @@
+"""Who a product is for, as its title says, against whom the shopper asked for: "men's socks"
+asked, "Women's Low Cut Socks" are for someone else and are served after the rest (the
+retrieval set-aside, catalog/aside.py), never dropped. A title that names nobody is for anyone
+("Unisex" names nobody: "Unisex Adult Cycle" names adults).
+
+An audience is asked for in the resolution's target audience or its keywords ("men", "for
+girls"); a title names one in its words ("Men's", "for Boys & Girls"). Each asked audience
+accepts its own and those a shopper asking for it would be glad of: women the titles that say
+girls (the catalog's word for young women as much as for children), a child those that say
+kids, boys or girls.
+"""
+
+from collections.abc import Collection, Iterable, Sequence
+
+from catalog import text
+
+# The words that name each audience, as stems.
+_NAMED = {
+    audience: frozenset(text.stem(word) for word in words)
+    for audience, words in {
+        "men": ("men", "mens", "gents", "gentlemen"),
+        "women": ("women", "womens", "woman", "ladies"),
+        "boys": ("boy", "boys"),
+        "girls": ("girl", "girls"),
+        "kids": ("kids", "kid", "children", "child", "toddler", "toddlers", "infant", "baby"),
+        "adults": ("adult", "adults"),
+    }.items()
+}
+_ACCEPTS = {
+    "men": {"men", "adults"},
+    "women": {"women", "girls", "adults"},
+    "boys": {"boys", "kids"},
+    "girls": {"girls", "kids"},
+    "kids": {"kids", "boys", "girls"},
+    "adults": {"men", "women", "adults"},
+}
+_BABY = text.stem("baby")
+# "Baby pink" is a colour, not an audience.
+_COLOURS = frozenset({"pink", "blue", "yellow", "green", "peach", "purple", "lilac", "white"})
+
+
+def asked(phrases: Iterable[str]) -> tuple[str, ...]:
+    """The audiences the phrases (a target audience, keywords) name, in order of name."""
+    return tuple(sorted({found for phrase in phrases for found in _named(text.terms(phrase))}))
+
+
+def for_others(wanted: Collection[str], title: str) -> bool:
+    """Whether the title names only audiences none of `wanted` accepts (none when it names
+    nobody, or anyone)."""
+    if not wanted:
+        return False
+    named = _named(text.terms(title))
+    accepted = {audience for one in wanted for audience in _ACCEPTS[one]}
+    return bool(named) and not named & accepted
+
+
+def _named(terms: Sequence[str]) -> set[str]:
+    found = set()
+    for at, term in enumerate(terms):
+        following = terms[at + 1] if at + 1 < len(terms) else ""
+        if term == _BABY and following in _COLOURS:
+            continue
+        found |= {audience for audience, stems in _NAMED.items() if term in stems}
+    return found
