@@ -8,7 +8,9 @@ of "64gb"; never a measure's unit), read up to where a title's next phrase would
 thing ("durable", "kids", "stainless steel") names nothing, while another keyword names
 something. A corrected word is a guess: it names a product unless another keyword names what
 more products are (catalog/holdings.py): "ghadi" corrected into "khadi" beside "watch" names
-nothing, "blankit" corrected into "blanket" beside "winter" names the blanket.
+nothing, "blankit" corrected into "blanket" beside "winter" names the blanket. A corrected word
+that is the thing the model's reading of the request (its normalized query) names is no guess:
+"ketle" of "latest electric ketle" is a kettle, and weighs as a kettle does beside "electric".
 """
 
 from collections.abc import Sequence
@@ -37,6 +39,23 @@ def named(
     if others and guesses and not keeps_guess(others, guesses):
         return others
     return found
+
+
+def confirmed(
+    reading: str,
+    guessed: set[str],
+    units: Sequence[tuple[str, ...]],
+    loose: set[str] | frozenset[str],
+) -> set[str]:
+    """Those of the corrected words (`guessed`) that are the thing the reading names."""
+    phrase = types.first_phrase(reading)
+    if not guessed or not text.words(phrase):
+        return set()
+    read, _, _ = spelling.known([phrase])
+    if not read:
+        return set()
+    numbered = {term for unit in units for term in unit} - loose
+    return {_thing_word(phrase, read[0], numbered)} & guessed
 
 
 def keeps_guess(others: set[str], guesses: set[str]) -> bool:

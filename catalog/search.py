@@ -152,6 +152,7 @@ def tier_ids(
         read, guessed, sources = spelling.known(query.keywords)
         units = text.model_units(query.keywords)
         outside = text.outside_units(query.keywords)
+        guessed -= heads.confirmed(query.reading, guessed, units, outside)
         named = heads.named(read, sources, guessed, units, outside)
         return _partial(read, guessed, named, filters, limit, meaning.of(query), units, outside)
     if tier == "semantic":

@@ -12,8 +12,8 @@ applies it; the gateway itself has no such switch.
 - `hints`: the resolution is taken as it is: words of shopping searched for, no other
   spellings of a two-part word, categories always confine, a misspelt kind not corrected; in
   the partial tier each keyword names its last word, whatever it says (catalog/heads.py), and
-  a corrected word names nothing beside another word; keywords the catalog cannot read are
-  searched as they are (catalog/wanted.py).
+  a corrected word names nothing beside another word, and is a guess even where the normalized
+  query names it; keywords the catalog cannot read are searched as they are (catalog/wanted.py).
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/aside.py).
 - `audiences`: whom the shopper asked for ("men", "girls") orders nothing
   (catalog/audiences.py).
@@ -63,6 +63,7 @@ def apply(names: list[str]) -> None:
         types.describes_only = lambda phrase: False
         measures.without = lambda text: text
         heads.keeps_guess = lambda others, guesses: False
+        heads.confirmed = lambda reading, guessed, units, loose: set()
         wanted.in_catalog_words = lambda query: query
     if "sizes" in names:
         measures.wanted = lambda texts: ()

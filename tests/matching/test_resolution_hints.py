@@ -34,6 +34,10 @@ SHELF = [
     (5022, "Mink Blanket for Double Bed", "Bedroom Linen"),
     (5023, "Winter Fleece Leggings for Women, Warm", "Clothing"),
     (5024, "Warm Winter Gloves, Woolen", "Clothing"),
+    (5025, "Orient Electric Dry Iron, 1000 W", "Irons"),
+    (5026, "Bajaj Electric Room Heater", "Heaters"),
+    (5027, "Usha Electric Hand Blender", "Kitchen Appliances"),
+    (5028, "Pigeon Kettle, 1.5 Litre, Stainless Steel", "Kitchen Appliances"),
 ]
 
 
@@ -184,3 +188,13 @@ def test_a_misspelt_word_that_says_which_thing_is_still_the_thing_asked(client, 
     # The floor cleaner holds more of the words asked ("cleaner", "home"); the vacuum cleaner
     # is what was asked, in the catalog's spelling.
     assert ids.index(5015) < ids.index(5014), ids
+
+
+def test_a_misspelt_thing_the_models_reading_names_weighs_as_that_thing(client, engine, shelf):
+    """ "ketle" is corrected into "kettle"; the normalized query names a kettle ("electric"
+    says which), so the correction is no guess: the kettle that does not say "electric" comes
+    before the electric things that are no kettle."""
+    ids = served(client, engine, "latest electric ketle", ["latest", "electric", "ketle"])
+
+    assert ids[0] == 5028, ids
+    assert set(ids[1:4]) == {5025, 5026, 5027}, ids
