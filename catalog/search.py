@@ -154,7 +154,9 @@ def tier_ids(
         outside = text.outside_units(query.keywords)
         guessed -= heads.confirmed(query.reading, guessed, units, outside)
         named = heads.named(read, sources, guessed, units, outside)
-        return _partial(read, guessed, named, filters, limit, meaning.of(query), units, outside)
+        return _partial(
+            read, guessed, named, filters, limit, meaning.of(query), units, outside, query.required
+        )
     if tier == "semantic":
         return meaning.nearest(filters, keywords, limit, meaning.of(query))
     if not categories:
@@ -234,9 +236,11 @@ def _partial(
     sense: meaning.Meaning | None = None,
     units: Sequence[tuple[str, ...]] = (),
     loose: set[str] | frozenset[str] = frozenset(),
+    required: Sequence[str] = (),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
-    holding the most of the keywords' words first, each word weighing more the fewer products
+    holding the most of the `required` words first (a constraint states them), then the most
+    of the keywords' words, each word weighing more the fewer products
     hold it (a rare "cooker" outweighs a common "kitchen"), then those of the resolved
     categories, then by the database's score of every word. A corrected word (`guessed`)
     weighs least: a shopper's word in another language can be corrected into a rare word of
@@ -277,7 +281,15 @@ def _partial(
         kept = meaning.fused(sense, kept)
     # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
     # weight; stable: the database's order (categories first, its score) within one weight.
-    kept.sort(key=lambda pair: (not pair[0].typed, not pair[0].branded, -round(pair[1], 6)))
+    must = set(required)
+    kept.sort(
+        key=lambda pair: (
+            not pair[0].typed,
+            not pair[0].branded,
+            -len(must & held(pair[0])),
+            -round(pair[1], 6),
+        )
+    )
     ordered = [candidate for candidate, _ in kept]
     return [
         candidate.product_id

@@ -35,8 +35,16 @@ _CUT = re.compile(
 # A title's word as the type reader takes it: letters and digits, an apostrophe or a hyphen
 # inside ("women's", "t-shirt", "watch-nn6078").
 _TOKEN = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")
+# What a product is made of: a shopper who states it requires it (matching/recommend/
+# requirements.py).
+MATERIALS = frozenset(
+    {"leather", "cotton", "silk", "steel", "stainless", "plastic", "wood", "wooden", "metal"}
+    | {"metallic", "silicone", "rubber", "nylon", "polyester", "synthetic", "canvas", "denim"}
+    | {"wool", "woolen", "woollen", "linen", "velvet", "satin", "bamboo", "ceramic", "brass"}
+    | {"aluminium", "aluminum", "copper", "pu", "pvc", "eva", "tpe", "abs", "microfiber"}
+)
 # Words that name no thing, whatever they stand beside.
-_NO_THING = frozenset(
+_NO_THING = MATERIALS | frozenset(
     # colours
     {"black", "white", "red", "blue", "green", "yellow", "pink", "purple", "orange", "brown"}
     | {"grey", "gray", "silver", "gold", "golden", "beige", "maroon", "navy", "multicolor"}
@@ -63,11 +71,6 @@ _NO_THING = frozenset(
     | {"portable", "lightweight", "foldable", "adjustable", "reusable", "rechargeable", "anti"}
     | {"comfortable", "breathable", "printed", "solid", "plain", "casual", "regular", "slim"}
     | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}
-    # what it is made of
-    | {"leather", "cotton", "silk", "steel", "stainless", "plastic", "wood", "wooden", "metal"}
-    | {"metallic", "silicone", "rubber", "nylon", "polyester", "synthetic", "canvas", "denim"}
-    | {"wool", "woolen", "woollen", "linen", "velvet", "satin", "bamboo", "ceramic", "brass"}
-    | {"aluminium", "aluminum", "copper", "pu", "pvc", "eva", "tpe", "abs", "microfiber"}
 )
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
 # A phrase that ends in a number, or in a measure: "Go 2", "Rapid 1000-Watt".

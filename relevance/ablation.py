@@ -17,6 +17,8 @@ applies it; the gateway itself has no such switch.
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/aside.py).
 - `audiences`: whom the shopper asked for ("men", "girls") orders nothing
   (catalog/audiences.py).
+- `materials`: a material a constraint states ("material: genuine leather") weighs as any other
+  word in the partial tier (matching/recommend/requirements.py).
 - `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
   served in the order of the words alone (catalog/text.py's CHEAP).
 """
@@ -25,7 +27,17 @@ import os
 import re
 from decimal import Decimal
 
-SIGNALS = ("types", "brands", "exclusions", "rates", "hints", "sizes", "audiences", "cheap")
+SIGNALS = (
+    "types",
+    "brands",
+    "exclusions",
+    "rates",
+    "hints",
+    "sizes",
+    "audiences",
+    "materials",
+    "cheap",
+)
 
 
 def chosen() -> list[str]:
@@ -40,7 +52,7 @@ def chosen() -> list[str]:
 def apply(names: list[str]) -> None:
     """Turn the signals off in this process (after Django is set up)."""
     from catalog import audiences, compounds, heads, measures, spelling, text, types, wanted
-    from matching.recommend import budget, exclusions
+    from matching.recommend import budget, exclusions, retrieve
 
     if "types" in names:
         types.wanted_kinds = lambda phrases: ()
@@ -69,5 +81,7 @@ def apply(names: list[str]) -> None:
         measures.wanted = lambda texts: ()
     if "audiences" in names:
         audiences.asked = lambda phrases: ()
+    if "materials" in names:
+        retrieve.required = lambda resolution, keywords: ()
     if "cheap" in names:
         text.asks_cheap = lambda phrases: False

@@ -73,6 +73,15 @@ def _phrases(resolution: Resolution) -> list[str]:
     return found
 
 
+def requirement(constraint: str) -> str:
+    """What a constraint requires: all of it, the part before an exclusion after it ("full size"
+    of "full size, not gorilla"), nothing when it is an exclusion."""
+    if _NEGATION.match(constraint):
+        return ""
+    later = _LATER.search(constraint)
+    return constraint[: later.start()] if later else constraint
+
+
 def alternatives(what: str) -> list[str]:
     """The things an excluded phrase names, each on its own."""
     parts = [part.strip(" .,;!") for part in _ALTERNATIVES.split(what)]

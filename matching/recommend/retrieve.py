@@ -16,6 +16,7 @@ from matching.recommend.budget import Priced
 from matching.recommend.exclusions import Excluded, stems
 from matching.recommend.offer import Offer
 from matching.recommend.options import Options
+from matching.recommend.requirements import required
 
 
 def query_of(
@@ -45,6 +46,7 @@ def query_of(
         wanted=types.wanted_kinds([resolution.normalized_query, *resolution.keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
         audiences=audiences.asked([resolution.target_audience or "", *keywords]),
+        required=required(resolution, keywords),
         cheapest_first=text.asks_cheap([resolution.normalized_query, *resolution.keywords]),
         reading=resolution.normalized_query,
     )

@@ -18,7 +18,15 @@ def shelve(rows):
 
 
 def served(
-    client, engine, words, keywords, categories=(), normalized=None, budget_max=None, audience=None
+    client,
+    engine,
+    words,
+    keywords,
+    categories=(),
+    normalized=None,
+    budget_max=None,
+    audience=None,
+    constraints=(),
 ):
     """The ids the tiers serve for `words`, which the scripted engine resolves to these (with
     `budget_max`, a budget in dollars; `audience`, a target audience)."""
@@ -30,6 +38,7 @@ def served(
         intent_tags=[],
         budget={"min": None, "max": budget_max, "currency": budget_max and "USD"},
         target_audience=audience,
+        constraints=list(constraints),
     )
     body = client.get("/v1/recommend", {"intent": words, "limit": 10}).json()
     hits = body["retrieval"]["intent_hits"]

@@ -1,0 +1,25 @@
+"""Resolve, what the shopper requires: the materials (catalog/types.py's MATERIALS) among the
+keywords' words that the model also wrote in a constraint that rules nothing out ("leather" of
+the keywords ["gym belt", "leather"] and the constraint "material: genuine leather"). The
+partial tier (catalog/search.py) serves a product holding more of them before one holding more
+of the other words: a leather gym belt before a nylon one that says "gym", "back" and "support".
+Other stated words ("anti-slip", "for dry skin") weigh as the keywords' other words do: read
+first, they cost more products than they found (docs/relevance.md, "Whom it is for, what it is made of")."""
+
+from collections.abc import Sequence
+
+from catalog import text, types
+from matching.engine.resolution import Resolution
+from matching.recommend.exclusions import requirement
+
+
+def required(resolution: Resolution, keywords: Sequence[str]) -> tuple[str, ...]:
+    """The stems of the words of `keywords` that a constraint requires, in order of stem."""
+    asked = {term for keyword in keywords for term in text.query_terms(keyword)}
+    stated = {
+        text.stem(word)
+        for constraint in resolution.constraints
+        for word in text.words(requirement(constraint))
+        if word in types.MATERIALS
+    }
+    return tuple(sorted(stated & asked))

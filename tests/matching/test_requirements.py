@@ -1,0 +1,67 @@
+"""A material the shopper states is required (matching/recommend/requirements.py): in the partial
+tier, a product that holds a keyword's material the model also wrote as a constraint comes
+before one that holds more of the other words; a constraint that rules the material out
+requires nothing. Through the whole stack: HTTP, litellm to the scripted engine, retrieval on
+the database under test."""
+
+import pytest
+
+from matching.engine.resolution import Resolution
+from matching.recommend.requirements import required
+from tests.matching.shelf_search import served, shelve
+
+pytestmark = pytest.mark.django_db
+
+SHELF = [
+    # More of the words asked for, first by id: the weights of words alone rank it first.
+    (7001, "Kobo Nylon Gym Belt, Weight Lifting, Back Support", "Fitness"),
+    (7002, "Aurion Genuine Leather Gym Belt", "Fitness"),
+]
+
+
+@pytest.fixture
+def shelf(db, settings):
+    # The words' weights alone (the semantic signal would rank the leather belt first anyway).
+    settings.SEMANTIC_SEARCH = False
+    shelve(SHELF)
+
+
+KEYWORDS = ["gym belt", "leather", "back support", "weight lifting"]
+
+
+def test_a_stated_material_comes_before_more_of_the_other_words(client, engine, shelf):
+    ids = served(
+        client,
+        engine,
+        "a leather belt for the gym",
+        KEYWORDS,
+        normalized="gym belt",
+        constraints=["material: genuine leather"],
+    )
+
+    assert ids == [7002, 7001], ids
+
+
+def test_a_material_no_constraint_states_weighs_as_a_word(client, engine, shelf):
+    ids = served(client, engine, "a leather belt for the gym", KEYWORDS, normalized="gym belt")
+
+    assert ids == [7001, 7002], ids
+
+
+def test_what_a_constraint_requires():
+    def of(*constraints: str) -> tuple[str, ...]:
+        resolution = Resolution(
+            normalized_query="",
+            keywords=[],
+            categories=[],
+            intent_tags=[],
+            constraints=list(constraints),
+        )
+        return required(resolution, ["leather belt", "cotton"])
+
+    assert of("material: genuine leather") == ("leather",)
+    assert of("100% cotton", "leather") == ("cotton", "leather")
+    assert of("no leather") == ()
+    assert of("full size, not leather") == ()
+    assert of("cotton, not leather") == ("cotton",)
+    assert of("soft") == ()
