@@ -1,4 +1,4 @@
-"""A size the shopper states is the size served first (catalog/measures.py, catalog/sizes.py): a
+"""A size the shopper states is the size served first (catalog/measures.py, catalog/aside.py): a
 product whose title states another size of the same kind comes after every product that does
 not, never in place of one, except that the thing asked for in another size comes before
 something else in the size asked. Through the whole stack: HTTP, litellm to the scripted engine,
