@@ -8,8 +8,9 @@ together are asked as one ("eye liner": eyeliner) when products hold the joined 
 word as two ("lunchbox": lunch box) when products hold the two words standing together, the
 first part a word of the catalog of three letters or more, or a single letter ("tshirt": t
 shirt). The partial tier reads a word the catalog does not hold as its two words
-(catalog/spelling.py). What counts as held is read from the index (fulltext.documents_with),
-kept while the catalog's version holds.
+(catalog/spelling.py), and a keyword's two words also as the one word titles write ("eye
+liner": eyeliner, so that eyeliners come before shelf liners). What counts as held is read
+from the index (fulltext.documents_with), kept while the catalog's version holds.
 """
 
 from collections.abc import Iterable, Sequence
@@ -41,6 +42,12 @@ def spellings(keyword: str) -> list[list[str]]:
             found.append([*stems[:at], *parts, *stems[at + 1 :]])
             break
     return found
+
+
+def joined(keyword: str) -> list[list[str]]:
+    """The keyword with two of its words joined as the catalog holds them ("eye liner":
+    eyeliner), as stems; none when the catalog holds no such word."""
+    return [spelt for spelt in spellings(keyword) if len(spelt) < len(text.query_terms(keyword))]
 
 
 def split(word: str) -> tuple[str, str] | None:

@@ -150,6 +150,10 @@ def tier_ids(
         return found
     if tier == "partial":
         read, guessed, sources = spelling.known(query.keywords)
+        for keyword in list(sources):  # "eye liner" also as the eyeliner titles say
+            for joined in compounds.joined(keyword):
+                read.append(joined)
+                sources.append(keyword)
         units = text.model_units(query.keywords)
         outside = text.outside_units(query.keywords)
         guessed -= heads.confirmed(query.reading, guessed, units, outside)

@@ -71,6 +71,7 @@ def apply(names: list[str]) -> None:
         spelling.corrected_kinds = tuple  # type: ignore[assignment]
         wanted.misplaced = lambda query: False
         compounds.split = lambda word: None
+        compounds.joined = lambda keyword: []
         types.first_phrase = lambda phrase: phrase
         types.describes_only = lambda phrase: False
         measures.without = lambda text: text

@@ -4,7 +4,8 @@ the keywords ["gym belt", "leather"] and the constraint "material: genuine leath
 partial tier (catalog/search.py) serves a product holding more of them before one holding more
 of the other words: a leather gym belt before a nylon one that says "gym", "back" and "support".
 Other stated words ("anti-slip", "for dry skin") weigh as the keywords' other words do: read
-first, they cost more products than they found (docs/relevance.md, "Whom it is for, what it is made of")."""
+first, they cost more products than they found (docs/relevance.md, "Whom it is for, what it is
+made of")."""
 
 from collections.abc import Sequence
 

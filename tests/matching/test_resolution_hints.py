@@ -38,6 +38,8 @@ SHELF = [
     (5026, "Bajaj Electric Room Heater", "Heaters"),
     (5027, "Usha Electric Hand Blender", "Kitchen Appliances"),
     (5028, "Pigeon Kettle, 1.5 Litre, Stainless Steel", "Kitchen Appliances"),
+    (5029, "Lakme Insta Eyeliner, Black", "Make-up"),
+    (5030, "Kitchen Shelf Mat Liner, Waterproof", "Home Furnishing"),
 ]
 
 
@@ -198,3 +200,14 @@ def test_a_misspelt_thing_the_models_reading_names_weighs_as_that_thing(client, 
 
     assert ids[0] == 5028, ids
     assert set(ids[1:4]) == {5025, 5026, 5027}, ids
+
+
+def test_a_keyword_of_two_words_the_titles_join_reaches_the_partial_tier_joined(
+    client, engine, shelf
+):
+    """No eyeliner is waterproof here, so only the partial tier serves: it reads "eye liner"
+    as the titles write it too, and the eyeliner comes before the shelf liner that holds
+    "liner" and "waterproof"."""
+    ids = served(client, engine, "buy eye liner online waterproof", ["eye liner", "waterproof"])
+
+    assert ids[0] == 5029, ids
