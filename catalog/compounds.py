@@ -9,11 +9,13 @@ word as two ("lunchbox": lunch box) when products hold the two words standing to
 first part a word of the catalog of three letters or more, or a single letter ("tshirt": t
 shirt). The partial tier reads a word the catalog does not hold as its two words
 (catalog/spelling.py), and a keyword's two words also as the one word titles write ("eye
-liner": eyeliner, so that eyeliners come before shelf liners). What counts as held is read
-from the index (fulltext.documents_with), kept while the catalog's version holds.
+liner": eyeliner, so that eyeliners come before shelf liners), as it does two one-word keywords
+standing together in the model's normalized query ("lap", "top": laptop). What counts as held
+is read from the index (fulltext.documents_with), kept while the catalog's version holds.
 """
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 from django.conf import settings
 
@@ -48,6 +50,21 @@ def joined(keyword: str) -> list[list[str]]:
     """The keyword with two of its words joined as the catalog holds them ("eye liner":
     eyeliner), as stems; none when the catalog holds no such word."""
     return [spelt for spelt in spellings(keyword) if len(spelt) < len(text.query_terms(keyword))]
+
+
+def joined_apart(reading: str, keywords: Sequence[str]) -> list[str]:
+    """Two one-word keywords that stand together in the model's reading of the request, joined
+    as the catalog holds them: ["lap", "top", "table"] of "lap top table for bed" is a laptop
+    table too."""
+    single = {
+        text.stem(keyword.strip().lower()) for keyword in keywords if len(text.words(keyword)) == 1
+    }
+    words = [word for word in text.words(reading) if word not in text.STOP_WORDS]
+    return [
+        first + second
+        for first, second in pairwise(words)
+        if {text.stem(first), text.stem(second)} <= single and _held(text.stem(first + second))
+    ]
 
 
 def split(word: str) -> tuple[str, str] | None:

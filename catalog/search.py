@@ -154,6 +154,9 @@ def tier_ids(
             for joined in compounds.joined(keyword):
                 read.append(joined)
                 sources.append(keyword)
+        for word in compounds.joined_apart(query.reading, query.keywords):  # "lap", "top"
+            read.append([text.stem(word)])
+            sources.append(word)
         units = text.model_units(query.keywords)
         outside = text.outside_units(query.keywords)
         guessed -= heads.confirmed(query.reading, guessed, units, outside)

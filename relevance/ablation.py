@@ -72,6 +72,7 @@ def apply(names: list[str]) -> None:
         wanted.misplaced = lambda query: False
         compounds.split = lambda word: None
         compounds.joined = lambda keyword: []
+        compounds.joined_apart = lambda reading, keywords: []
         types.first_phrase = lambda phrase: phrase
         types.describes_only = lambda phrase: False
         measures.without = lambda text: text

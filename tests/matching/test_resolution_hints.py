@@ -40,6 +40,8 @@ SHELF = [
     (5028, "Pigeon Kettle, 1.5 Litre, Stainless Steel", "Kitchen Appliances"),
     (5029, "Lakme Insta Eyeliner, Black", "Make-up"),
     (5030, "Kitchen Shelf Mat Liner, Waterproof", "Home Furnishing"),
+    (5031, "Bedside Table for Bed", "Furniture"),
+    (5032, "Portable Wooden Laptop Table with Foldable Legs for Bed and Sofa", "Furniture"),
 ]
 
 
@@ -211,3 +213,18 @@ def test_a_keyword_of_two_words_the_titles_join_reaches_the_partial_tier_joined(
     ids = served(client, engine, "buy eye liner online waterproof", ["eye liner", "waterproof"])
 
     assert ids[0] == 5029, ids
+
+
+def test_one_word_keywords_that_stand_together_in_the_reading_are_read_joined_too(
+    client, engine, shelf, settings
+):
+    """A model split "laptop" into two keywords; its normalized query keeps them side by side,
+    and the catalog holds "laptop": the laptop table comes before the bedside table (by the
+    words alone: the semantic signal, off here, would find the laptop table close anyway)."""
+    settings.SEMANTIC_SEARCH = False
+    ids = served(
+        client, engine, "lap top table for bed", ["lap", "top", "table", "bed"],
+        normalized="lap top table for bed",
+    )  # fmt: skip
+
+    assert ids.index(5032) < ids.index(5031), ids
