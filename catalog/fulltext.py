@@ -38,7 +38,7 @@ FTS5_WEIGHTS = "3.0, 2.0, 1.5, 1.0, 0.5"
 # costs more than ranking this many, however large the catalog.
 WINDOW = 2000
 # A word held by this many products is common: counted no further, it weighs least
-# (catalog/search.py's partial tier) and is never asked for alone.
+# (the partial tier, catalog/partial.py) and is never asked for alone.
 COMMON = 1000
 # documents_with() counts at least this far on PostgreSQL (see there).
 SMALLEST_COUNT = 100

@@ -7,6 +7,10 @@ from kernel.tracing import Attributes
 
 TIERS = ("raw_substring", "strict", "narrow", "fuzzy", "partial", "semantic", "broadened")
 TRENDING = "trending"
+# The products a tier reads back from the database at most, before its exact checks and order.
+CANDIDATES = 200
+# The fields the fuzzy and partial tiers search: never category names.
+NOT_CATEGORY = ("title", "tags", "brand", "description")
 
 
 @dataclass(frozen=True)

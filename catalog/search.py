@@ -43,7 +43,6 @@ its best CANDIDATES products, checks each against the exact rule of its tier and
 no request reads more than that back, and no process holds anything that grows with the catalog.
 """
 
-import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -52,10 +51,10 @@ from catalog import (
     aside,
     compounds,
     fulltext,
-    heads,
     meaning,
     metrics,
     ordering,
+    partial,
     spelling,
     synonyms,
     text,
@@ -65,6 +64,8 @@ from catalog import (
 from catalog.categories import catalog_categories as catalog_categories
 from catalog.query import SearchQuery as SearchQuery
 from catalog.query import fits as fits
+from catalog.retrieval import CANDIDATES as CANDIDATES
+from catalog.retrieval import NOT_CATEGORY as NOT_CATEGORY
 from catalog.retrieval import TIERS as TIERS
 from catalog.retrieval import TRENDING as TRENDING
 from catalog.retrieval import Hit as Hit
@@ -74,12 +75,8 @@ from kernel.tracing import traced
 
 # How often a tier is asked again for products in place of those of another size it found.
 ASKS_PER_TIER = 3
-# The products a tier reads back from the database at most, before its exact checks and order.
-CANDIDATES = 200
-# The fields a phrase keyword may stand in (descriptions are searched for single words only),
-# and those the fuzzy tier searches (never category names).
+# The fields a phrase keyword may stand in (descriptions are searched for single words only).
 KEPT_FIELDS = ("title", "tags", "brand", "category")
-NOT_CATEGORY = ("title", "tags", "brand", "description")
 
 
 @traced("retrieve", result=lambda found: found.attributes())
@@ -149,21 +146,7 @@ def tier_ids(
             found += _ids(_every(match, rest, corrected, limit - len(found)))
         return found
     if tier == "partial":
-        read, guessed, sources = spelling.known(query.keywords)
-        for keyword in list(sources):  # "eye liner" also as the eyeliner titles say
-            for joined in compounds.joined(keyword):
-                read.append(joined)
-                sources.append(keyword)
-        for word in compounds.joined_apart(query.reading, query.keywords):  # "lap", "top"
-            read.append([text.stem(word)])
-            sources.append(word)
-        units = text.model_units(query.keywords)
-        outside = text.outside_units(query.keywords)
-        guessed -= heads.confirmed(query.reading, guessed, units, outside)
-        named = heads.named(read, sources, guessed, units, outside)
-        return _partial(
-            read, guessed, named, filters, limit, meaning.of(query), units, outside, query.required
-        )
+        return partial.ids(query, filters, limit)
     if tier == "semantic":
         return meaning.nearest(filters, keywords, limit, meaning.of(query))
     if not categories:
@@ -232,114 +215,6 @@ def _in_other_words(
         )
     )
     return _ids(found[:limit])
-
-
-def _partial(
-    keywords: list[list[str]],
-    guessed: set[str],
-    heads: set[str],
-    filters: fulltext.Filters,
-    limit: int,
-    sense: meaning.Meaning | None = None,
-    units: Sequence[tuple[str, ...]] = (),
-    loose: set[str] | frozenset[str] = frozenset(),
-    required: Sequence[str] = (),
-) -> list[int]:
-    """The products holding a word that names a product (`heads`: catalog/heads.py), those
-    holding the most of the `required` words first (a constraint states them), then the most
-    of the keywords' words, each word weighing more the fewer products
-    hold it (a rare "cooker" outweighs a common "kitchen"), then those of the resolved
-    categories, then by the database's score of every word. A corrected word (`guessed`)
-    weighs least: a shopper's word in another language can be corrected into a rare word of
-    this one ("ghadi" into "khadi"). A model number or measure (`units`: "1.5", "x200") counts
-    only where its terms stand together; `loose`: the terms the keywords hold outside units
-    too."""
-    words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
-    if len(words) < 2:
-        return []  # one word: the word tiers asked for it whole
-    counted = [unit for unit in units if set(unit) <= set(words)]
-    in_units = {term for unit in counted for term in unit} - loose
-    # What counts, each once: a word, or a model number's terms standing together.
-    weight: dict[str | tuple[str, ...], float] = {
-        word: 1.0 if word in guessed else _weight(fulltext.documents_with(word, fulltext.COMMON))
-        for word in words
-        if word not in in_units
-    }
-    weight.update(
-        {unit: _weight(fulltext.documents_with(unit, fulltext.COMMON)) for unit in counted}
-    )
-    if not heads:
-        return []
-    found = _holding_heads(heads, weight, filters, words, heads & guessed)
-
-    def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
-        fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]
-        present: set[str | tuple[str, ...]] = {term for field in fields for term in field}
-        present |= {unit for unit in counted if any(text.adjacent(unit, f) for f in fields)}
-        return present & weight.keys()
-
-    whole = sum(weight.values())
-    kept = [
-        (candidate, sum(weight[item] for item in holds) / whole)
-        for candidate in found
-        if (holds := held(candidate)) & heads
-    ]
-    if sense is not None:
-        kept = meaning.fused(sense, kept)
-    # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
-    # weight; stable: the database's order (categories first, its score) within one weight.
-    must = set(required)
-    kept.sort(
-        key=lambda pair: (
-            not pair[0].typed,
-            not pair[0].branded,
-            -len(must & held(pair[0])),
-            -round(pair[1], 6),
-        )
-    )
-    ordered = [candidate for candidate, _ in kept]
-    return [
-        candidate.product_id
-        for candidate in ordering.ranked(ordered, keywords, limit, by_order=True)
-    ]
-
-
-def _holding_heads(
-    heads: set[str],
-    weight: dict[str | tuple[str, ...], float],
-    filters: fulltext.Filters,
-    words: list[str],
-    corrected: set[str] | frozenset[str] = frozenset(),
-) -> list[fulltext.Candidate]:
-    """The partial tier's candidates: products holding a head and another word of some weight
-    (in a catalog of a million a head such as "shoe" is held by hundreds of thousands; the
-    database ranks only its window of them), then those holding a head that few products
-    hold (or a `corrected` head); the words that most products hold (a model's bare numbers)
-    only score."""
-    telling = [
-        word
-        for word, value in weight.items()
-        if isinstance(word, str) and value > 1.0 and word not in heads
-    ]
-    held = fulltext.Match([[head] for head in sorted(heads)], fields=NOT_CATEGORY, every=False)
-    found: list[fulltext.Candidate] = []
-    if telling:
-        both = replace(held, and_any=telling)
-        found = fulltext.candidates(both, filters, CANDIDATES, scored=words)
-    # A head alone, where few products hold it: one that most products hold, with nothing else
-    # the shopper asked for, says little, and the database would walk the catalog for it.
-    rare = [[head] for head in sorted(heads) if weight.get(head, 1.0) > 1.0 or head in corrected]
-    if rare and len(found) < CANDIDATES:
-        rest = replace(filters, exclude=(*filters.exclude, *(c.product_id for c in found)))
-        alone = replace(held, keywords=rare)
-        found += fulltext.candidates(alone, rest, CANDIDATES - len(found), scored=words)
-    return found
-
-
-def _weight(count: int) -> float:
-    """A word's weight in the partial tier: 1 for a word fulltext.COMMON products hold, more the
-    fewer."""
-    return 1 + math.log2((fulltext.COMMON + 1) / (1 + count))
 
 
 def _title_phrase(

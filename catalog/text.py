@@ -95,7 +95,7 @@ def stem(word: str) -> str:
 
 ACCESSORY_TERMS = frozenset(stem(word) for word in ACCESSORIES)
 # Words that say who a product is for, never what it is: "men" of ["trousers", "men"] names no
-# product (catalog/search.py's partial tier never takes one for a product's name).
+# product (the partial tier, catalog/partial.py, never takes one for a product's name).
 AUDIENCE = frozenset(
     {"men", "mens", "man", "women", "womens", "woman", "ladies", "gents", "boys", "boy"}
     | {"girls", "girl", "kids", "kid", "children", "child", "baby", "babies", "unisex", "adults"}
