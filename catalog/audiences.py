@@ -6,8 +6,8 @@ retrieval set-aside, catalog/aside.py), never dropped. A title that names nobody
 An audience is asked for in the resolution's target audience or its keywords ("men", "for
 girls"); a title names one in its words ("Men's", "for Boys & Girls"). Each asked audience
 accepts its own and those a shopper asking for it would be glad of: women the titles that say
-girls (the catalog's word for young women as much as for children), a child those that say
-kids, boys or girls.
+girls and girls those that say women (the catalog's and the shoppers' word for young women as
+much as for children: "ladkiyon ke liye watch"), a child those that say kids, boys or girls.
 """
 
 from collections.abc import Collection, Iterable, Sequence
@@ -30,7 +30,7 @@ _ACCEPTS = {
     "men": {"men", "adults"},
     "women": {"women", "girls", "adults"},
     "boys": {"boys", "kids"},
-    "girls": {"girls", "kids"},
+    "girls": {"girls", "kids", "women"},
     "kids": {"kids", "boys", "girls"},
     "adults": {"men", "women", "adults"},
 }

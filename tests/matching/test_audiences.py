@@ -76,6 +76,8 @@ def test_a_request_for_no_one_in_particular_is_served_by_its_words(client, engin
         (("women",), "Analog Watch for Girls", False),
         (("kids",), "School Bag for Boys", False),
         (("girls",), "School Bag for Boys", True),
+        (("girls",), "Analog Watch for Women", False),
+        (("boys",), "Analog Watch for Men", True),
         (("kids",), "Baby Pink Hoodie for Women", True),
         (("kids",), "Baby Pink Hoodie", False),
         ((), "Women's Low Cut Socks", False),
