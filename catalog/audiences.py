@@ -35,6 +35,8 @@ _ACCEPTS = {
     "adults": {"men", "women", "adults"},
 }
 _BABY = text.stem("baby")
+# Every word that says whom it is for, "unisex" too.
+_WHOM = frozenset(stem for stems in _NAMED.values() for stem in stems) | {text.stem("unisex")}
 # "Baby pink" is a colour, not an audience.
 _COLOURS = frozenset({"pink", "blue", "yellow", "green", "peach", "purple", "lilac", "white"})
 
@@ -42,6 +44,15 @@ _COLOURS = frozenset({"pink", "blue", "yellow", "green", "peach", "purple", "lil
 def asked(phrases: Iterable[str]) -> tuple[str, ...]:
     """The audiences the phrases (a target audience, keywords) name, in order of name."""
     return tuple(sorted({found for phrase in phrases for found in _named(text.terms(phrase))}))
+
+
+def for_anyone(keywords: Sequence[Sequence[str]]) -> list[list[str]]:
+    """The keywords (stems) but those that only say whom it is for, when some do and some do
+    not; none otherwise. The fuzzy tier asks them inside the resolved categories, where a
+    title that names nobody is for anyone ("trimer", "men": a beard trimmer filed under
+    personal care, before a tummy trimmer for men elsewhere)."""
+    kept = [list(keyword) for keyword in keywords if not set(keyword) <= _WHOM]
+    return kept if 0 < len(kept) < len(keywords) else []
 
 
 def for_others(wanted: Collection[str], title: str) -> bool:

@@ -8,7 +8,9 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
     narrow         every keyword, any category; then in other words, as strict
     fuzzy          every keyword, each word the catalog does not know corrected to the known
                    word spelled most like it (catalog/spelling.py); the resolved categories
-                   first, then outside them; never matched against category names
+                   first (there, then without the words that say whom it is for: a title that
+                   names nobody is for anyone), then outside them; never matched against
+                   category names
     partial        some of the keywords' words: a product must hold the word that names a
                    product in one of them (catalog/heads.py: its last word, "cooker" of
                    "pressure cooker"; "bottle" of "water bottle 1 litre for gym"), and
@@ -49,6 +51,7 @@ from dataclasses import replace
 
 from catalog import (
     aside,
+    audiences,
     compounds,
     fulltext,
     meaning,
@@ -141,6 +144,13 @@ def tier_ids(
             return []
         match = fulltext.Match(corrected, fields=NOT_CATEGORY)
         found = _ids(_every(match, filters, corrected, limit))
+        # Inside the resolved categories, a title that names nobody is for anyone.
+        some = audiences.for_anyone(corrected)
+        if len(found) < limit and filters.within and some:
+            inside = replace(filters, exclude=(*filters.exclude, *found))
+            match = fulltext.Match(some, fields=NOT_CATEGORY)
+            found += _ids(_every(match, inside, some, limit - len(found)))
+            match = fulltext.Match(corrected, fields=NOT_CATEGORY)
         if len(found) < limit and filters.within and not query.only_categories:
             rest = replace(filters, within=False, exclude=(*filters.exclude, *found))
             found += _ids(_every(match, rest, corrected, limit - len(found)))

@@ -15,8 +15,8 @@ applies it; the gateway itself has no such switch.
   a corrected word names nothing beside another word, and is a guess even where the normalized
   query names it; keywords the catalog cannot read are searched as they are (catalog/wanted.py).
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/aside.py).
-- `audiences`: whom the shopper asked for ("men", "girls") orders nothing
-  (catalog/audiences.py).
+- `audiences`: whom the shopper asked for ("men", "girls") orders nothing, and the fuzzy tier
+  asks for it inside the resolved categories too (catalog/audiences.py).
 - `materials`: a material a constraint states ("material: genuine leather") weighs as any other
   word in the partial tier (matching/recommend/requirements.py).
 - `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
@@ -83,6 +83,7 @@ def apply(names: list[str]) -> None:
         measures.wanted = lambda texts: ()
     if "audiences" in names:
         audiences.asked = lambda phrases: ()
+        audiences.for_anyone = lambda keywords: []
     if "materials" in names:
         retrieve.required = lambda resolution, keywords: ()
     if "cheap" in names:

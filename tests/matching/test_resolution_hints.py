@@ -42,6 +42,8 @@ SHELF = [
     (5030, "Kitchen Shelf Mat Liner, Waterproof", "Home Furnishing"),
     (5031, "Bedside Table for Bed", "Furniture"),
     (5032, "Portable Wooden Laptop Table with Foldable Legs for Bed and Sofa", "Furniture"),
+    (5033, "Tummy Trimmer for Men and Women, Ab Exerciser", "Fitness Accessories"),
+    (5034, "Cordless Beard Trimmer, 20 Length Settings", "Personal Care Appliances"),
 ]
 
 
@@ -228,3 +230,16 @@ def test_one_word_keywords_that_stand_together_in_the_reading_are_read_joined_to
     )  # fmt: skip
 
     assert ids.index(5032) < ids.index(5031), ids
+
+
+def test_a_misspelt_thing_in_the_resolved_categories_is_for_anyone_there(client, engine, shelf):
+    """The fuzzy tier corrects "trimer"; no trimmer of the resolved category says "men", and a
+    title that names nobody is for anyone: the beard trimmer comes before the tummy trimmer
+    that holds both words in another category."""
+    ids = served(
+        client, engine, "best trimer for men", ["best", "trimer", "men"],
+        ["Personal Care Appliances"],
+    )  # fmt: skip
+
+    assert ids[0] == 5034, ids
+    assert 5033 in ids, ids
