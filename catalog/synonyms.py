@@ -29,6 +29,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("spectacles", "eyeglasses"),
     ("wristwatch", "watch"),
     ("metal strap", "steel strap", "bracelet strap", "mesh strap"),
+    ("ankle socks", "low cut socks", "no show socks", "loafer socks"),
     ("bicycle", "cycle"),
     ("backpack", "rucksack"),
     ("suitcase", "trolley bag"),

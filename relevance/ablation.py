@@ -61,7 +61,7 @@ def apply(names: list[str]) -> None:
     if "exclusions" in names:
         exclusions.alternatives = lambda what: [what.strip(" .,;!")]
         exclusions._LATER = re.compile(r"(?!)")
-        exclusions._other_names = lambda terms, asked: ()
+        exclusions._other_names = lambda terms, asked, thing=(): ()
     if "rates" in names:
         budget.usd_rate = lambda currency: Decimal(1)
     if "hints" in names:

@@ -104,24 +104,35 @@ def ruled_out(resolution: Resolution) -> list[Excluded]:
     }
     kept: dict[tuple[str, ...], Excluded] = {}
     for phrase in _phrases(resolution):
-        terms = tuple(term for term in text.query_terms(phrase) if term not in _EMPTY)
+        whole = tuple(term for term in text.query_terms(phrase) if term not in _EMPTY)
         # What the shopper asked for is not ruled out: its words are dropped from the phrase's
         # end ("plastic lunch boxes" is "plastic"), and a phrase of nothing else is no exclusion.
+        terms = whole
         while terms and terms[-1] in asked:
             terms = terms[:-1]
         if terms and terms not in kept:
             words = " ".join(word for word in text.words(phrase) if text.stem(word) in terms)
-            kept[terms] = Excluded(words, terms, _other_names(terms, asked))
+            other = _other_names(terms, asked, whole[len(terms) :])
+            kept[terms] = Excluded(words, terms, other)
             if len(terms) == 2:  # "cat-eye" is written "cateye" too
                 joined = "".join(words.split())
                 kept.setdefault((text.stem(joined),), Excluded(joined, (text.stem(joined),)))
     return list(kept.values())[:MAX_PHRASES]
 
 
-def _other_names(terms: tuple[str, ...], asked: set[str]) -> tuple[tuple[str, ...], ...]:
-    """The excluded thing's other names, but never what the shopper asked for."""
-    named = (tuple(variant[0]) for variant in synonyms.variants([list(terms)]))
-    return tuple(name for name in named if not set(name) <= asked)
+def _other_names(
+    terms: tuple[str, ...], asked: set[str], thing: tuple[str, ...] = ()
+) -> tuple[tuple[str, ...], ...]:
+    """The excluded thing's other names, but never what the shopper asked for; where the
+    phrase named the asked `thing` after them ("ankle socks" in a search for socks), the
+    other names of the whole phrase without it too ("low cut" of "low cut socks")."""
+    named = [tuple(variant[0]) for variant in synonyms.variants([list(terms)])]
+    if thing:
+        for variant in synonyms.variants([[*terms, *thing]]):
+            name = tuple(variant[0])
+            if len(name) > len(thing) and name[-len(thing) :] == thing:
+                named.append(name[: -len(thing)])
+    return tuple(dict.fromkeys(name for name in named if not set(name) <= asked))
 
 
 def stems(excluded: Sequence[Excluded]) -> tuple[tuple[str, ...], ...]:

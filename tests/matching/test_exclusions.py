@@ -200,6 +200,32 @@ def test_a_thing_is_ruled_out_under_its_other_names_too(client, engine):
     assert body["retrieval"]["excluded"] == ["trainers"]
 
 
+def test_a_kind_of_the_thing_asked_is_ruled_out_under_its_other_names_too(client, engine):
+    _shelved(
+        "Socks",
+        [
+            (3401, "Men's Low Cut Cotton Socks, Pack of 3"),
+            (3402, "Men's Loafer Socks"),
+            (3403, "Men's Ankle Socks"),
+            (3404, "Men's Calf Length Cotton Socks"),
+        ],
+    )
+
+    body = _asked(
+        client,
+        engine,
+        "socks for men, no ankle socks",
+        normalized_query="men's socks",
+        keywords=["socks", "men"],
+        categories=["Socks"],
+        exclude=["ankle socks"],
+    )
+
+    # Low cut and loafer socks are ankle socks by other names; socks, asked for, stay.
+    assert {item["product"]["id"] for item in body["items"]} == {"3404"}
+    assert body["retrieval"]["excluded"] == ["ankle"]
+
+
 def test_what_was_asked_for_is_never_ruled_out_by_another_of_its_names(client, engine):
     _shelved("Strollers", [(3301, "Baby Stroller, Foldable"), (3302, "Baby Pram with Canopy")])
 
