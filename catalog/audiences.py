@@ -35,8 +35,6 @@ _ACCEPTS = {
     "adults": {"men", "women", "adults"},
 }
 _BABY = text.stem("baby")
-# Every word that says whom it is for, "unisex" too.
-_WHOM = frozenset(stem for stems in _NAMED.values() for stem in stems) | {text.stem("unisex")}
 # "Baby pink" is a colour, not an audience.
 _COLOURS = frozenset({"pink", "blue", "yellow", "green", "peach", "purple", "lilac", "white"})
 
@@ -51,7 +49,7 @@ def for_anyone(keywords: Sequence[Sequence[str]]) -> list[list[str]]:
     not; none otherwise. The fuzzy tier asks them inside the resolved categories, where a
     title that names nobody is for anyone ("trimer", "men": a beard trimmer filed under
     personal care, before a tummy trimmer for men elsewhere)."""
-    kept = [list(keyword) for keyword in keywords if not set(keyword) <= _WHOM]
+    kept = [list(keyword) for keyword in keywords if not set(keyword) <= text.AUDIENCE_TERMS]
     return kept if 0 < len(kept) < len(keywords) else []
 
 

@@ -56,9 +56,7 @@ def joined_apart(reading: str, keywords: Sequence[str]) -> list[str]:
     """Two one-word keywords that stand together in the model's reading of the request, joined
     as the catalog holds them: ["lap", "top", "table"] of "lap top table for bed" is a laptop
     table too."""
-    single = {
-        text.stem(keyword.strip().lower()) for keyword in keywords if len(text.words(keyword)) == 1
-    }
+    single = {text.stem(said[0]) for keyword in keywords if len(said := text.words(keyword)) == 1}
     words = [word for word in text.words(reading) if word not in text.STOP_WORDS]
     return [
         first + second

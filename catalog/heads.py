@@ -27,7 +27,7 @@ def named(
 ) -> set[str]:
     """The stems that name a product, of `keywords` (the tier's reading of each of `sources`,
     the model's keywords: catalog/spelling.py)."""
-    numbered = {term for unit in units for term in unit} - loose
+    numbered = _numbered(units, loose)
     every = {_last_word(keyword, keyword, numbered) for keyword in keywords}
     found = {
         _thing_word(source, keyword, numbered)
@@ -54,8 +54,7 @@ def confirmed(
     read, _, _ = spelling.known([phrase])
     if not read:
         return set()
-    numbered = {term for unit in units for term in unit} - loose
-    return {_thing_word(phrase, read[0], numbered)} & guessed
+    return {_thing_word(phrase, read[0], _numbered(units, loose))} & guessed
 
 
 def keeps_guess(others: set[str], guesses: set[str]) -> bool:
@@ -63,6 +62,11 @@ def keeps_guess(others: set[str], guesses: set[str]) -> bool:
     what more products are."""
     things = max(holdings.typed(stem) for stem in others)
     return things <= max(holdings.typed(stem) for stem in guesses)
+
+
+def _numbered(units: Sequence[tuple[str, ...]], loose: set[str] | frozenset[str]) -> set[str]:
+    """The terms that stand only in a model number or measure ("1.5", "x200")."""
+    return {term for unit in units for term in unit} - loose
 
 
 def _thing_word(source: str, keyword: Sequence[str], numbered: set[str]) -> str:

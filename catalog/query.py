@@ -31,8 +31,9 @@ class SearchQuery:
     # Whom the shopper asked for (catalog/audiences.py: "men", "girls"): a product whose title
     # names only others is served after every product that does not.
     audiences: tuple[str, ...] = ()
-    # The keywords' words a constraint requires too ("leather" of "material: genuine leather"):
-    # the partial tier serves a product holding more of them first.
+    # The keywords' materials a constraint requires too ("leather" of "material: genuine
+    # leather", matching/recommend/requirements.py): the partial tier serves a product holding
+    # more of them first.
     required: tuple[str, ...] = ()
     # The brand key of a brand the keywords name (catalog/brands.py), "" for none: set by search.
     brand: str = ""

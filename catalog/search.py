@@ -142,18 +142,20 @@ def tier_ids(
         corrected = spelling.corrected(query.keywords)
         if corrected is None:
             return []
-        match = fulltext.Match(corrected, fields=NOT_CATEGORY)
-        found = _ids(_every(match, filters, corrected, limit))
-        # Inside the resolved categories, a title that names nobody is for anyone.
-        some = audiences.for_anyone(corrected)
-        if len(found) < limit and filters.within and some:
-            inside = replace(filters, exclude=(*filters.exclude, *found))
-            match = fulltext.Match(some, fields=NOT_CATEGORY)
-            found += _ids(_every(match, inside, some, limit - len(found)))
-            match = fulltext.Match(corrected, fields=NOT_CATEGORY)
-        if len(found) < limit and filters.within and not query.only_categories:
-            rest = replace(filters, within=False, exclude=(*filters.exclude, *found))
-            found += _ids(_every(match, rest, corrected, limit - len(found)))
+        # The resolved categories first, there also without the words that say whom it is for
+        # (a title that names nobody is for anyone); then outside them.
+        asks = [(filters, corrected)]
+        if filters.within:
+            if some := audiences.for_anyone(corrected):
+                asks.append((filters, some))
+            if not query.only_categories:
+                asks.append((replace(filters, within=False), corrected))
+        found: list[int] = []
+        for scope, words in asks:
+            if len(found) < limit:
+                rest = replace(scope, exclude=(*scope.exclude, *found))
+                match = fulltext.Match(words, fields=NOT_CATEGORY)
+                found += _ids(_every(match, rest, words, limit - len(found)))
         return found
     if tier == "partial":
         return partial.ids(query, filters, limit)

@@ -1,7 +1,7 @@
 """Resolve, what the shopper requires: the materials (catalog/types.py's MATERIALS) among the
 keywords' words that the model also wrote in a constraint that rules nothing out ("leather" of
 the keywords ["gym belt", "leather"] and the constraint "material: genuine leather"). The
-partial tier (catalog/search.py) serves a product holding more of them before one holding more
+partial tier (catalog/partial.py) serves a product holding more of them before one holding more
 of the other words: a leather gym belt before a nylon one that says "gym", "back" and "support".
 Other stated words ("anti-slip", "for dry skin") weigh as the keywords' other words do: read
 first, they cost more products than they found (docs/relevance.md, "Whom it is for, what it is
