@@ -5,11 +5,15 @@ database's trigram search (catalog/fulltext.py), then checked word by word here.
 A word is corrected only when the catalog does not know it, or knows it from at most RARE
 products while its correction is at least COMMONER times as common and begins with the same
 letter (catalogs misspell too: "matress"; "couch" is no misspelling of "pouch"). A correction is
-within one edit, two for words of eight letters or more (a swap of neighbours is one), shares at
-least SIMILARITY of the word's trigrams, and is held by products now; the most common wins, then
-the alphabet.
+within one edit, two for words of eight letters or more (a swap of neighbours is one), one more
+for a word the catalog does not know where a correction no shorter sounds alike (`sounds`:
+"shampu", "shampoo"), shares at least SIMILARITY of the word's trigrams, and is held by
+products now. One of the same first letter wins ("sandles" are sandals, not handles), then the
+fewest edits, then one that sounds like the word ("chargr" is a charger, not a charge), the
+most common, the alphabet.
 """
 
+import re
 from collections.abc import Sequence
 
 from catalog import compounds, fulltext, text
@@ -34,16 +38,21 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
         return None
     wanted = fulltext.trigrams(word)
     allowed = 2 if len(word) >= 8 else 1
-    best: tuple[int, int, str] | None = None
+    sound = sounds(word)
+    best: tuple[bool, int, bool, int, str] | None = None
     for candidate in fulltext.spelled_like(word, CANDIDATES):
         # More letters apart than edits allowed, or too few trigrams shared: not a spelling of
         # it (and no edit distance computed).
         form = text.stem(candidate) if stemmed else candidate
-        if candidate == word or abs(len(form) - len(word)) > allowed:
+        # One edit more for a word the catalog does not know, where the candidate sounds like
+        # it and is no shorter (a shopper drops letters: "shampu"; "mixie" is no "mix").
+        alike = sounds(form) == sound
+        within = allowed + (alike and not known and len(form) >= len(word))
+        if candidate == word or abs(len(form) - len(word)) > within:
             continue
         if len(wanted & fulltext.trigrams(candidate)) / len(wanted) < SIMILARITY:
             continue
-        if text.stem(candidate) == text.stem(word) or edits(word, form) > allowed:
+        if text.stem(candidate) == text.stem(word) or edits(word, form) > within:
             continue
         # A word the catalog knows is corrected only into one of its first letter: a
         # catalog's own misspelling keeps it ("matress"), another first letter makes another
@@ -53,10 +62,25 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
         common = fulltext.documents_with(text.stem(candidate), COUNTED)
         if not common or (known and common < COMMONER * known):
             continue
-        ranked = (edits(word, form), -common, candidate)
+        ranked = (candidate[0] != word[0], edits(word, form), not alike, -common, candidate)
         if best is None or ranked < best:
             best = ranked
-    return best[2] if best else None
+    return best[-1] if best else None
+
+
+# Spellings of one sound, as a shopper writes a word they heard ("fone", "crikt").
+_SOUNDS = (("ph", "f"), ("ck", "k"), ("ch", "ç"), ("c", "k"), ("q", "k"), ("z", "s"))
+_QUIET = re.compile(r"[aeiouywh]")  # vowels, and letters that mostly lengthen one
+
+
+def sounds(word: str) -> str:
+    """What a word sounds like, roughly: its first letter and the consonants after it, one
+    sound spelt one way, a letter doubled written once ("shampu" and "shampoo": "smp")."""
+    key = word.lower()
+    for spelt, sound in _SOUNDS:
+        key = key.replace(spelt, sound)
+    key = key[:1] + _QUIET.sub("", key[1:])
+    return re.sub(r"(.)\1+", r"\1", key)
 
 
 def edits(first: str, second: str) -> int:

@@ -298,3 +298,33 @@ def test_asked_cheap_the_cheapest_comes_first_whichever_words_found_it(db):
 
     assert tier_ids("strict", plan, 3) == [2103, 2101, 2102]
     assert tier_ids("strict", query("trousers", ["trousers"], ["Menswear"]), 3)[2] == 2103
+
+
+def test_a_misspelling_that_sounds_like_a_word_is_corrected_one_edit_further(db):
+    """A shopper writes a word as it sounds: "shampu" is two edits from "shampoo" and "crikt"
+    two from "cricket", each sounding alike (spelling.sounds); "mixie" sounds like the
+    shorter "mix" and is not read as it (a shopper drops letters, rarely adds them)."""
+    for n in range(3):
+        ProductFactory(title=f"Herbal Shampoo {n}", tags=[], brand=None)
+        ProductFactory(title=f"Cricket Bat {n}", tags=[], brand=None)
+        ProductFactory(title=f"Trail Mix {n}", tags=[], brand=None)
+
+    assert spelling.correction("shampu") == "shampoo"
+    assert spelling.correction("crikt") == "cricket"
+    assert spelling.correction("mixie") is None
+    assert spelling.sounds("earfone") == spelling.sounds("earphone")
+    assert spelling.sounds("wach") != spelling.sounds("wax")
+
+
+def test_a_correction_keeps_the_first_letter_then_sounds_like_the_word(db):
+    """ "sandles" is one edit from "handles" and two from "sandals": the shopper's first
+    letter wins. "chargr" is one edit from both "charge" and "charger": the one that sounds
+    like it wins, however common the other."""
+    for n in range(12):
+        ProductFactory(title=f"Door Handles {n}", tags=[], brand=None)
+        ProductFactory(title=f"Fast Charge Cable {n}", tags=[], brand=None)
+    ProductFactory(title="Leather Sandals", tags=[], brand=None)
+    ProductFactory(title="Phone Charger", tags=[], brand=None)
+
+    assert spelling.correction("sandles") == "sandals"
+    assert spelling.correction("chargr") == "charger"
