@@ -53,6 +53,8 @@ _EMPTY = frozenset(
     )
 )  # fmt: skip
 MAX_PHRASES = 8
+# The other names of an excluded thing taken, at most (every group's: the longest has five).
+EVERY = 16
 
 
 @dataclass(frozen=True)
@@ -126,9 +128,11 @@ def _other_names(
     """The excluded thing's other names, but never what the shopper asked for; where the
     phrase named the asked `thing` after them ("ankle socks" in a search for socks), the
     other names of the whole phrase without it too ("low cut" of "low cut socks")."""
-    named = [tuple(variant[0]) for variant in synonyms.variants([list(terms)])]
+    # Every other name (a group's words, however many): each is one more word of the one
+    # filter that rules them out, never a search of its own as a keyword's other words are.
+    named = [tuple(variant[0]) for variant in synonyms.variants([list(terms)], most=EVERY)]
     if thing:
-        for variant in synonyms.variants([[*terms, *thing]]):
+        for variant in synonyms.variants([[*terms, *thing]], most=EVERY):
             name = tuple(variant[0])
             if len(name) > len(thing) and name[-len(thing) :] == thing:
                 named.append(name[: -len(thing)])

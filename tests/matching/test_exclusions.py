@@ -208,6 +208,8 @@ def test_a_kind_of_the_thing_asked_is_ruled_out_under_its_other_names_too(client
             (3402, "Men's Loafer Socks"),
             (3403, "Men's Ankle Socks"),
             (3404, "Men's Calf Length Cotton Socks"),
+            (3405, "Men's Sports Short Socks, Pack of 3"),
+            (3406, "Unisex Sneaker Socks, Pack of 3"),
         ],
     )
 
@@ -221,7 +223,8 @@ def test_a_kind_of_the_thing_asked_is_ruled_out_under_its_other_names_too(client
         exclude=["ankle socks"],
     )
 
-    # Low cut and loafer socks are ankle socks by other names; socks, asked for, stay.
+    # Low cut, loafer, short and sneaker socks are ankle socks by other names, every one of
+    # them ruled out (more than a keyword is ever asked in); socks, asked for, stay.
     assert {item["product"]["id"] for item in body["items"]} == {"3404"}
     assert body["retrieval"]["excluded"] == ["ankle"]
 
