@@ -1,7 +1,8 @@
 """Resolve, what the shopper rules out: the engine's `exclude` list, and each of its
 `constraints` that is an exclusion ("exclude plastic lunch boxes", "not wireless", "no sugar",
-"without a lid", "anything but single door", "full size, not gorilla"). A constraint that is
-not one ("waterproof", "non-stick", "sugar free") rules nothing out.
+"without a lid", "anything but single door", "full size, not gorilla", "material other than
+plastic", "don't want a wired one"). A constraint that is not one ("waterproof", "non-stick",
+"sugar free") rules nothing out.
 
 An exclusion may name several things, as alternatives: "not a brush or comb", "no cat-eye /
 butterfly frames", "exclude gorilla, flexible or mini tripods", "neither wired nor bluetooth".
@@ -25,16 +26,21 @@ from dataclasses import dataclass
 from catalog import synonyms, text
 from matching.engine.resolution import Resolution
 
+# Words that rule out what follows them: "exclude", "no", "other than", "don't want"...
+_RULING_OUT = (
+    r"exclude[sd]?|excluding|no|not|never|without|except|avoid(?:ing)?|anything\s+but"
+    r"|but\s+not|nothing|none\s+of|neither|other\s+than|rather\s+than|instead\s+of"
+    r"|apart\s+from|do(?:n'?t|\s+not)\s+(?:want|need|like)|(?:should|must)(?:n'?t|\s+not)\s+be"
+)
 _NEGATION = re.compile(
-    r"^\s*(?:please\s+)?(?:exclude[sd]?|excluding|no|not|never|without|except|avoid(?:ing)?"
-    r"|anything\s+but|but\s+not|nothing|none\s+of|neither)\s+(?:any\s+|the\s+|a\s+|an\s+)?"
-    r"(?P<what>.+)$",
+    rf"^\s*(?:please\s+)?(?:{_RULING_OUT})\s+(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
     re.IGNORECASE,
 )
 # An exclusion after what the shopper wants, in the same constraint: "full size, not gorilla",
-# "metal strap but not leather".
+# "metal strap but not leather", "material other than plastic / glass".
 _LATER = re.compile(
-    r"(?:[,;]\s*|\s+but\s+)(?:not|no|without|except|excluding|never)\s+"
+    r"(?:(?:[,;]\s*|\s+but\s+)(?:not|no|without|except|excluding|never)"
+    r"|\s+(?:other\s+than|rather\s+than|instead\s+of|apart\s+from))\s+"
     r"(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
     re.IGNORECASE,
 )

@@ -130,6 +130,15 @@ def test_a_phrase_is_ruled_out_as_a_phrase(client, boxes, engine):
         ),
         # After what the shopper wants, in the same constraint.
         ({"constraints": ["insulated, but not steel"]}, {3001}, ["steel"]),
+        # In other words of ruling out, first or after what is wanted.
+        (
+            {"constraints": ["material other than plastic / glass"]},
+            {3002, 3003, 3004, 3006},
+            ["plastic", "glass"],
+        ),
+        ({"constraints": ["don't want a glass one"]}, {3003}, ["glass"]),
+        ({"constraints": ["should not be steel"]}, {3001}, ["steel"]),
+        ({"constraints": ["bento rather than plastic"]}, {3002, 3004, 3006}, ["plastic"]),
     ],
 )
 def test_an_exclusion_of_alternatives_rules_out_each_of_them(
