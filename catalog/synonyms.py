@@ -181,6 +181,13 @@ def same_thing(word: str) -> tuple[str, ...]:
     return (word,)
 
 
+def is_name(phrase: str) -> bool:
+    """Whether a phrase, whole, is one of the names a group gives a thing ("no show socks": a
+    kind of socks, though it begins with "no")."""
+    terms = tuple(text.query_terms(phrase))
+    return any(member == terms for member, _others in _rewrites_of(terms))
+
+
 def _said(rewritten: Sequence[str], keywords: Sequence[Sequence[str]], at: int) -> bool:
     """Whether another keyword already holds the rewritten one's words (the model said "ghadi"
     and "watch"): the rewrite would only drop a word, which is the partial tier's to do."""

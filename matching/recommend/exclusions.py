@@ -2,7 +2,7 @@
 `constraints` that is an exclusion ("exclude plastic lunch boxes", "not wireless", "no sugar",
 "without a lid", "anything but single door", "full size, not gorilla", "material other than
 plastic", "don't want a wired one"). A constraint that is not one ("waterproof", "non-stick",
-"sugar free") rules nothing out.
+"sugar free", a thing's name beginning with "no": "no show socks") rules nothing out.
 
 An exclusion may name several things, as alternatives: "not a brush or comb", "no cat-eye /
 butterfly frames", "exclude gorilla, flexible or mini tripods", "neither wired nor bluetooth".
@@ -75,6 +75,8 @@ class Excluded:
 def _phrases(resolution: Resolution) -> list[str]:
     found = [part for item in resolution.exclude for part in alternatives(item)]
     for constraint in resolution.constraints:
+        if synonyms.is_name(constraint):
+            continue  # a thing's name that begins with "no" ("no show socks") rules nothing out
         matched = _NEGATION.match(constraint) or _LATER.search(constraint)
         if matched:
             found += alternatives(matched.group("what"))
@@ -84,6 +86,8 @@ def _phrases(resolution: Resolution) -> list[str]:
 def requirement(constraint: str) -> str:
     """What a constraint requires: all of it, the part before an exclusion after it ("full size"
     of "full size, not gorilla"), nothing when it is an exclusion."""
+    if synonyms.is_name(constraint):
+        return constraint
     if _NEGATION.match(constraint):
         return ""
     later = _LATER.search(constraint)

@@ -278,3 +278,25 @@ def test_an_exclude_list_that_is_not_one_is_an_unreadable_answer(client, boxes, 
 
     assert response.status_code == 503
     assert response.json()["error"] == "intent_engine_unavailable"
+
+
+def test_a_things_name_that_begins_with_no_rules_nothing_out(client, engine):
+    """ "No show socks" names a kind of socks (catalog/synonyms.py), not an exclusion of "show
+    socks", which would rule out the very socks asked for."""
+    _shelved(
+        "Socks",
+        [(3501, "Men's No Show Socks, Pack of 3"), (3502, "Men's Calf Length Cotton Socks")],
+    )
+
+    body = _asked(
+        client,
+        engine,
+        "no show socks for men",
+        normalized_query="men's no show socks",
+        keywords=["socks", "men"],
+        categories=["Socks"],
+        constraints=["no show socks"],
+    )
+
+    assert "3501" in {item["product"]["id"] for item in body["items"]}
+    assert body["retrieval"]["excluded"] == []
