@@ -1,4 +1,4 @@
-"""Tiered product retrieval for a resolved intent (DESIGN.md section 5, "Recommend").
+"""Tiered product retrieval for a resolved intent (docs/relevance.md tells why each tier is).
 
 The tiers run from tightest to loosest; each one only adds products the earlier ones missed:
 

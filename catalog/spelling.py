@@ -52,7 +52,10 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
             continue
         if len(wanted & fulltext.trigrams(candidate)) / len(wanted) < SIMILARITY:
             continue
-        if text.stem(candidate) == text.stem(word) or edits(word, form) > within:
+        if text.stem(candidate) == text.stem(word):
+            continue
+        distance = edits(word, form)
+        if distance > within:
             continue
         # A word the catalog knows is corrected only into one of its first letter: a
         # catalog's own misspelling keeps it ("matress"), another first letter makes another
@@ -62,7 +65,7 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
         common = fulltext.documents_with(text.stem(candidate), COUNTED)
         if not common or (known and common < COMMONER * known):
             continue
-        ranked = (candidate[0] != word[0], edits(word, form), not alike, -common, candidate)
+        ranked = (candidate[0] != word[0], distance, not alike, -common, candidate)
         if best is None or ranked < best:
             best = ranked
     return best[-1] if best else None

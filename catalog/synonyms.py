@@ -172,6 +172,13 @@ def _rewritten(asked: list[list[str]], at: int) -> list[list[str]]:
     return []
 
 
+def other_words(keyword: Sequence[str]) -> list[list[str]]:
+    """The keyword (stems) in each other words of its longest phrase that has a group, every
+    one: what an excluded thing is ruled out under (words of one filter, where `variants`
+    stops at MOST because each of its rewrites costs a search)."""
+    return _rewritten([list(keyword)], 0)
+
+
 def same_thing(word: str) -> tuple[str, ...]:
     """The one-word stems naming what the one-word stem `word` names (its own first): a
     product type's other names ("cycl": bicycl)."""

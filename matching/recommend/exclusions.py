@@ -26,11 +26,13 @@ from dataclasses import dataclass
 from catalog import synonyms, text
 from matching.engine.resolution import Resolution
 
+# Words that rule out what follows them, beside what is wanted too ("bento rather than plastic").
+_INSTEAD = r"other\s+than|rather\s+than|instead\s+of|apart\s+from"
 # Words that rule out what follows them: "exclude", "no", "other than", "don't want"...
 _RULING_OUT = (
     r"exclude[sd]?|excluding|no|not|never|without|except|avoid(?:ing)?|anything\s+but"
-    r"|but\s+not|nothing|none\s+of|neither|other\s+than|rather\s+than|instead\s+of"
-    r"|apart\s+from|do(?:n'?t|\s+not)\s+(?:want|need|like)|(?:should|must)(?:n'?t|\s+not)\s+be"
+    rf"|but\s+not|nothing|none\s+of|neither|{_INSTEAD}"
+    r"|do(?:n'?t|\s+not)\s+(?:want|need|like)|(?:should|must)(?:n'?t|\s+not)\s+be"
 )
 _NEGATION = re.compile(
     rf"^\s*(?:please\s+)?(?:{_RULING_OUT})\s+(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
@@ -40,7 +42,7 @@ _NEGATION = re.compile(
 # "metal strap but not leather", "material other than plastic / glass".
 _LATER = re.compile(
     r"(?:(?:[,;]\s*|\s+but\s+)(?:not|no|without|except|excluding|never)"
-    r"|\s+(?:other\s+than|rather\s+than|instead\s+of|apart\s+from))\s+"
+    rf"|\s+(?:{_INSTEAD}))\s+"
     r"(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
     re.IGNORECASE,
 )
@@ -59,8 +61,6 @@ _EMPTY = frozenset(
     )
 )  # fmt: skip
 MAX_PHRASES = 8
-# The other names of an excluded thing taken, at most (every group's: the longest has five).
-EVERY = 16
 
 
 @dataclass(frozen=True)
@@ -138,12 +138,10 @@ def _other_names(
     """The excluded thing's other names, but never what the shopper asked for; where the
     phrase named the asked `thing` after them ("ankle socks" in a search for socks), the
     other names of the whole phrase without it too ("low cut" of "low cut socks")."""
-    # Every other name (a group's words, however many): each is one more word of the one
-    # filter that rules them out, never a search of its own as a keyword's other words are.
-    named = [tuple(variant[0]) for variant in synonyms.variants([list(terms)], most=EVERY)]
+    named = [tuple(name) for name in synonyms.other_words(terms)]
     if thing:
-        for variant in synonyms.variants([[*terms, *thing]], most=EVERY):
-            name = tuple(variant[0])
+        for words in synonyms.other_words([*terms, *thing]):
+            name = tuple(words)
             if len(name) > len(thing) and name[-len(thing) :] == thing:
                 named.append(name[: -len(thing)])
     return tuple(dict.fromkeys(name for name in named if not set(name) <= asked))
