@@ -318,17 +318,22 @@ async def _completion(litellm: Any, kwargs: dict[str, Any]) -> bytes:
     return orjson.dumps({"completion": asdict(completion_of(response))})
 
 
+async def _reply(litellm: Any, kwargs: dict[str, Any], writer: asyncio.StreamWriter) -> None:
+    """The call, its answer written the moment litellm returns it: litellm's logging of the
+    call is a task of the loop that would otherwise run first, while the caller waits."""
+    writer.write(await _completion(litellm, kwargs) + b"\n")
+
+
 async def _answer(litellm: Any, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """One connection, one call: answered, or cancelled when the caller closes first."""
     try:
-        call = asyncio.ensure_future(_completion(litellm, orjson.loads(await reader.readline())))
+        call = asyncio.ensure_future(_reply(litellm, orjson.loads(await reader.readline()), writer))
         hangup = asyncio.ensure_future(reader.read())  # the caller never writes again
         await asyncio.wait((call, hangup), return_when=asyncio.FIRST_COMPLETED)
         hangup.cancel()
         if not call.done():
             call.cancel()  # its connection to the provider is dropped
             return
-        writer.write(call.result() + b"\n")
         await writer.drain()
     except (OSError, ValueError):  # a caller gone, or a line that is no call
         pass
