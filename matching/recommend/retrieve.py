@@ -3,7 +3,6 @@ offer of the tier that found it, in retrieval order; and whether more were found
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import asdict
 
 import orjson
 from django.conf import settings
@@ -56,7 +55,8 @@ def retrieved(query: search.SearchQuery, limit: int) -> list[search.Hit]:
     """The tiers' hits, reused from this process's memory for CATALOG_CACHE_S for the same
     query while the catalog's version holds (catalog/versions.py): a warm recommend then costs
     no search at all, and an edit reaches search on every process within CHECK_S."""
-    digest = hashlib.sha256(orjson.dumps([asdict(query), limit], option=orjson.OPT_SORT_KEYS))
+    # orjson writes a dataclass's fields in their declared order: the same query, the same key.
+    digest = hashlib.sha256(orjson.dumps([query, limit]))
     found = cached(
         f"recommend:retrieval:{versions.current()}:{digest.hexdigest()}",
         settings.CATALOG_CACHE_S,
