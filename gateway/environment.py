@@ -69,6 +69,10 @@ def database(url: str) -> dict[str, Any]:
         }
     elif engine == "django.db.backends.postgresql":
         config["ENGINE"] = "gateway.postgresql"  # its health check costs no round trip
+        # Statements are prepared only where the code asks (kernel/inserts.py): Django binds
+        # values in the client, so no other statement's text comes twice. Django's default
+        # (None) would refuse even those; a threshold no statement reaches keeps the rest as is.
+        config["OPTIONS"] = {"prepare_threshold": 2**31 - 1, **config.get("OPTIONS", {})}
     else:
         raise ImproperlyConfigured(f"DATABASE_URL must be sqlite:// or postgres://, not {engine}")
     # Kept between requests on both vendors: opening a connection (and on SQLite running its

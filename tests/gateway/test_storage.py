@@ -76,3 +76,32 @@ def test_on_postgresql_recommend_writes_every_row_in_one_statement(client, shelf
     assert len(writes) == 1
     for table in ("intent", "intenttag", "recommendation", "proposal", "matchsession"):
         assert f'_{table}" (' in writes[0]
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="on PostgreSQL only: its prepared statements and its columns' compression",
+)
+def test_on_postgresql_the_write_is_prepared_once_and_cards_are_compressed_with_lz4(
+    client, shelf, engine
+):
+    """The one statement is parsed and planned once per connection, then only executed; the
+    cards it writes are compressed with lz4 (kernel/toast_compression.py)."""
+    for intent in ("running", "running shoes", "shoes for running"):
+        assert client.get("/v1/recommend", {"intent": intent, "limit": "3"}).status_code == 200
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*), sum(generic_plans + custom_plans) FROM pg_prepared_statements "
+            "WHERE statement LIKE 'WITH sent AS%%'"
+        )
+        statements, executions = cursor.fetchone()
+        cursor.execute(
+            "SELECT DISTINCT pg_column_compression(card) FROM catalog_recommendation "
+            "WHERE pg_column_compression(card) IS NOT NULL"
+        )
+        methods = {method for (method,) in cursor.fetchall()}
+    assert statements == 1
+    assert executions == 3
+    assert Recommendation.objects.count() == 9
+    assert methods == {"lz4"}
