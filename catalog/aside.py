@@ -21,7 +21,7 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
     """Those of `ids` whose title states a measure of another size than the query's
     (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
     do not accept (catalog/audiences.py: women's socks for men); adds to `typed` those read of
-    a kind the query wants."""
+    a kind the query wants, but for the audience asked."""
     if not (query.measures or query.audiences) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
@@ -30,11 +30,12 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
     rows = Product.objects.filter(pk__in=ids).values_list("pk", "title", "product_type")
     other: set[int] = set()
     for pk, title, product_type in rows:
-        if product_type in heads:
+        for_others = audiences.for_others(query.audiences, title)
+        # Of another size, the thing asked for is still near; for someone else, it is not:
+        # a women's trimmer comes after a shaver for anyone when a man asked for a trimmer.
+        if product_type in heads and not for_others:
             typed.add(pk)
-        if measures.contradicts(query.measures, title) or audiences.for_others(
-            query.audiences, title
-        ):
+        if for_others or measures.contradicts(query.measures, title):
             other.add(pk)
     return other
 

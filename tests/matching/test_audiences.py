@@ -26,6 +26,9 @@ SHELF = [
     (6020, "Cotton Kurta for Men", "Ethnic Wear"),
     (6021, "Baby Pink Cotton Kurta", "Ethnic Wear"),
     (6022, "Cotton Kurta for Girls", "Ethnic Wear"),
+    (6030, "Eyebrow Trimmer for Women", "Grooming"),
+    (6031, "Electric Shaver with Beard Trimmer", "Grooming"),
+    (6032, "Beard Trimmer for Men", "Grooming"),
 ]
 
 
@@ -40,6 +43,16 @@ def test_a_product_for_others_is_served_after_the_rest(client, engine, shelf):
     assert set(ids[:3]) == {6003, 6004, 6005}, ids
     assert ids[3] == 6006, ids  # a looser tier's, for anyone
     assert set(ids[4:]) == {6001, 6002}, ids  # served after, never dropped
+
+
+def test_the_thing_asked_for_but_for_others_comes_after_another_thing_for_anyone(
+    client, engine, shelf
+):
+    """Another size of the thing asked for is near it (tests/matching/test_sizes.py); the
+    thing made for someone else is not: a women's trimmer after a shaver that holds one."""
+    ids = served(client, engine, "trimmer for men", ["trimmer", "men"], ["Grooming"])
+
+    assert ids == [6032, 6031, 6030], ids
 
 
 def test_the_target_audience_alone_names_whom_it_is_for(client, engine, shelf):
