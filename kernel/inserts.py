@@ -7,9 +7,10 @@ request's CPU and seven round trips to PostgreSQL, on the import most of its tim
 (docs/benchmarks.md has the figures). Here PostgreSQL gets every row as one JSON document,
 bound as a single parameter, to one statement whose data-modifying WITH clauses expand it into
 each table (`jsonb_populate_recordset`): the server parses the rows, and the statement is atomic
-on its own; it holds no value, so each connection prepares it once and then only executes it. Django declares foreign keys deferred, checked at commit, so a parent and its
-children may arrive together. On SQLite, where a statement costs no round trip, each model's
-rows go in multi-row INSERTs of their own, in one transaction, their text built once per shape.
+on its own; it holds no value, so each connection prepares it once and then only executes it.
+Django declares foreign keys deferred, checked at commit, so a parent and its children may
+arrive together. On SQLite, where a statement costs no round trip, each model's rows go in
+multi-row INSERTs of their own, in one transaction, their text built once per shape.
 
 Like `bulk_create`, it sends no model signals and does not call `save()`; like it on
 PostgreSQL and SQLite >= 3.35, it reads back the keys the database gave (RETURNING, whose rows
