@@ -1,5 +1,6 @@
 """Products served after the rest: of another size than the shopper stated (catalog/measures.py),
-or for someone other than the shopper asked for (catalog/audiences.py).
+or for someone, or a vehicle, other than the shopper asked for (catalog/audiences.py,
+catalog/vehicles.py).
 
 Retrieval (catalog/search.py) reads the title and type of each product a tier finds when the
 query states a measure or an audience; a product of another size, or for another audience, is
@@ -11,7 +12,7 @@ dropped.
 
 from collections.abc import Sequence
 
-from catalog import audiences, measures
+from catalog import audiences, measures, vehicles
 from catalog.models import Product
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
@@ -20,9 +21,10 @@ from catalog.retrieval import TIERS
 def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[int]:
     """Those of `ids` whose title states a measure of another size than the query's
     (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
-    do not accept (catalog/audiences.py: women's socks for men); adds to `typed` those read of
+    do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
+    (catalog/vehicles.py: a handlebar mount for a car); adds to `typed` those read of
     a kind the query wants, but for the audience asked."""
-    if not (query.measures or query.audiences) or not ids:
+    if not (query.measures or query.audiences or query.vehicles) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
     # memory card): the size is what is judged here.
@@ -30,7 +32,9 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
     rows = Product.objects.filter(pk__in=ids).values_list("pk", "title", "product_type")
     other: set[int] = set()
     for pk, title, product_type in rows:
-        for_others = audiences.for_others(query.audiences, title)
+        for_others = audiences.for_others(query.audiences, title) or vehicles.for_others(
+            query.vehicles, title
+        )
         # Of another size, the thing asked for is still near; for someone else, it is not:
         # a women's trimmer comes after a shaver for anyone when a man asked for a trimmer.
         if product_type in heads and not for_others:

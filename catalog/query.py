@@ -31,6 +31,9 @@ class SearchQuery:
     # Whom the shopper asked for (catalog/audiences.py: "men", "girls"): a product whose title
     # names only others is served after every product that does not.
     audiences: tuple[str, ...] = ()
+    # The vehicles the shopper rides (catalog/vehicles.py: "car", "bicycle"): a product whose
+    # title names only others is served after every product that does not.
+    vehicles: tuple[str, ...] = ()
     # The keywords' materials a constraint requires too ("leather" of "material: genuine
     # leather", matching/recommend/requirements.py): the partial tier serves a product holding
     # more of them first.

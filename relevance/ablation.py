@@ -17,6 +17,7 @@ applies it; the gateway itself has no such switch.
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/aside.py).
 - `audiences`: whom the shopper asked for ("men", "girls") orders nothing, and the fuzzy tier
   asks for it inside the resolved categories too (catalog/audiences.py).
+- `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing (catalog/vehicles.py).
 - `materials`: a material a constraint states ("material: genuine leather") weighs as any other
   word in the partial tier (matching/recommend/requirements.py).
 - `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
@@ -35,6 +36,7 @@ SIGNALS = (
     "hints",
     "sizes",
     "audiences",
+    "vehicles",
     "materials",
     "cheap",
 )
@@ -51,7 +53,17 @@ def chosen() -> list[str]:
 
 def apply(names: list[str]) -> None:
     """Turn the signals off in this process (after Django is set up)."""
-    from catalog import audiences, compounds, heads, measures, spelling, text, types, wanted
+    from catalog import (
+        audiences,
+        compounds,
+        heads,
+        measures,
+        spelling,
+        text,
+        types,
+        vehicles,
+        wanted,
+    )
     from matching.recommend import budget, exclusions, retrieve
 
     if "types" in names:
@@ -84,6 +96,8 @@ def apply(names: list[str]) -> None:
     if "audiences" in names:
         audiences.asked = lambda phrases: ()
         audiences.for_anyone = lambda keywords: []
+    if "vehicles" in names:
+        vehicles.asked = lambda phrases: ()
     if "materials" in names:
         retrieve.required = lambda resolution, keywords: ()
     if "cheap" in names:

@@ -1,0 +1,44 @@
+"""What vehicle a product is for, as its title says, against the one the shopper rides: "a
+mobile holder for my car" asked, "Phone Holder for Bike Handlebar" is for another vehicle and is
+served after the rest (the retrieval set-aside, catalog/aside.py), as a product for another
+audience is (catalog/audiences.py); never dropped. A title that names no vehicle is for any, and
+one that names the shopper's among others ("Charger for Car and Bike") is for theirs.
+
+The vehicles are classes of words: a car; a two-wheeler (motorcycle, scooter, "scooty"); a
+bicycle ("cycle"). "Bike" names both of the last two, as shoppers and titles use it.
+"""
+
+from collections.abc import Collection, Iterable, Sequence
+
+from catalog import text
+
+_CLASSES: dict[str, frozenset[str]] = {
+    text.stem(word): frozenset(classes)
+    for words, classes in (
+        (("car", "cars", "suv", "hatchback", "sedan"), ("car",)),
+        (
+            ("motorcycle", "motorcycles", "motorbike", "motorbikes", "scooter", "scooty"),
+            ("two-wheeler",),
+        ),
+        (("bicycle", "bicycles", "cycle", "cycles", "cycling"), ("bicycle",)),
+        (("bike", "bikes"), ("two-wheeler", "bicycle")),
+    )
+    for word in words
+}
+
+
+def asked(phrases: Iterable[str]) -> tuple[str, ...]:
+    """The vehicles the phrases (the model's reading of the request, its keywords) name."""
+    return tuple(sorted({found for phrase in phrases for found in _named(text.terms(phrase))}))
+
+
+def for_others(wanted: Collection[str], title: str) -> bool:
+    """Whether the title names vehicles and none of `wanted`."""
+    if not wanted:
+        return False
+    named = _named(text.terms(title))
+    return bool(named) and not named & set(wanted)
+
+
+def _named(terms: Sequence[str]) -> set[str]:
+    return {vehicle for term in terms for vehicle in _CLASSES.get(term, ())}
