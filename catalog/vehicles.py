@@ -5,7 +5,8 @@ audience is (catalog/audiences.py); never dropped. A title that names no vehicle
 one that names the shopper's among others ("Charger for Car and Bike") is for theirs.
 
 The vehicles are classes of words: a car; a two-wheeler (motorcycle, scooter, "scooty"); a
-bicycle ("cycle"). "Bike" names both of the last two, as shoppers and titles use it.
+bicycle ("cycle"). "Bike" names both of the last two, as shoppers and titles use it, unless
+a word beside it names one ("Mountain Bike Cycle Helmet", "bike or motorcycle helmet").
 """
 
 from collections.abc import Collection, Iterable, Sequence
@@ -29,7 +30,7 @@ _CLASSES: dict[str, frozenset[str]] = {
 
 def asked(phrases: Iterable[str]) -> tuple[str, ...]:
     """The vehicles the phrases (the model's reading of the request, its keywords) name."""
-    return tuple(sorted({found for phrase in phrases for found in _named(text.terms(phrase))}))
+    return tuple(sorted(_named([term for phrase in phrases for term in text.terms(phrase)])))
 
 
 def for_others(wanted: Collection[str], title: str) -> bool:
@@ -41,4 +42,8 @@ def for_others(wanted: Collection[str], title: str) -> bool:
 
 
 def _named(terms: Sequence[str]) -> set[str]:
-    return {vehicle for term in terms for vehicle in _CLASSES.get(term, ())}
+    """The vehicles the terms name; "bike" beside a word that names one of its two ("cycling",
+    "motorcycle") names that one."""
+    named = [_CLASSES[term] for term in terms if term in _CLASSES]
+    certain = {vehicle for classes in named if len(classes) == 1 for vehicle in classes}
+    return certain | {vehicle for classes in named if not classes & certain for vehicle in classes}

@@ -61,7 +61,9 @@ def test_a_request_that_names_no_vehicle_is_served_by_its_words(client, engine, 
         (("car",), "Universal Phone Holder", False),
         (("car",), "Cars and SUVs Body Cover", False),
         (("two-wheeler",), "Scooty Seat Cover", False),
-        (("two-wheeler",), "Cycling Helmet for Mountain Bike", False),  # "bike": either
+        (("two-wheeler", "bicycle"), "Cycling Helmet for Mountain Bike", False),
+        (("two-wheeler",), "Cycling Helmet for Mountain Bike", True),  # a bicycle's bike
+        (("two-wheeler",), "Helmet for Bike Riders", False),  # "bike": either
         (("bicycle",), "Car Tyre Inflator", True),
         ((), "Car Tyre Inflator", False),
     ],
@@ -75,3 +77,5 @@ def test_the_vehicles_a_shopper_names():
     assert vehicles.asked(["bike phone holder"]) == ("bicycle", "two-wheeler")
     assert vehicles.asked(["scooty helmet", "cycle light"]) == ("bicycle", "two-wheeler")
     assert vehicles.asked(["phone holder"]) == ()
+    # "bike" beside a word that names one of its two, in any of the phrases, names that one
+    assert vehicles.asked(["motorcycle helmet", "bike helmet"]) == ("two-wheeler",)
