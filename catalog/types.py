@@ -22,6 +22,7 @@ too.
 
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 
 from catalog import measures, synonyms, text
 
@@ -174,13 +175,24 @@ def describes_only(phrase: str) -> bool:
 
 
 def is_kind(kinds: Iterable[Kind], product_type: str, title: Iterable[str]) -> bool:
-    """Whether a product of `product_type`, its title's terms `title`, is one of `kinds`."""
-    held: set[str] | None = None
+    """Whether a product of `product_type`, its title's terms `title`, is one of `kinds`; the
+    word that says which kind may stand in the title as two ("Weight Lifting Belt" is a
+    weightlifting belt)."""
+    terms: list[str] | None = None
     for kind in kinds:
         if kind[-1] != product_type:
             continue
-        if held is None:
-            held = set(title)
-        if all(word in held for word in kind[:-1]):
+        if terms is None:
+            terms = list(title)
+        if all(word in terms or _written_apart(word, terms) for word in kind[:-1]):
             return True
     return False
+
+
+def _written_apart(word: str, terms: list[str]) -> bool:
+    """Whether two terms standing together write `word` (stems: "weight", "lift" of
+    "weightlift")."""
+    return any(
+        word.startswith(first) and text.stem(first + second) == word
+        for first, second in pairwise(terms)
+    )

@@ -70,6 +70,16 @@ def test_a_request_wants_a_kind_of_thing_in_any_of_its_names():
     assert not is_kind(kinds, "bell", ["cycl", "bell", "for", "bicycl"])
 
 
+def test_the_word_that_says_which_kind_may_be_written_as_two():
+    kinds = wanted_kinds(["weightlifting belt"])
+
+    assert kinds == (("weightlift", "belt"),)
+    assert is_kind(kinds, "belt", ["aurion", "leather", "weight", "lift", "belt"])
+    assert is_kind(kinds, "belt", ["kobo", "weightlift", "belt"])
+    assert not is_kind(kinds, "belt", ["weight", "loss", "lift", "belt"])  # not side by side
+    assert not is_kind(kinds, "belt", ["men", "leather", "belt"])
+
+
 @pytest.mark.parametrize(
     ("brand", "title", "key"),
     [
