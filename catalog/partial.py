@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from catalog import compounds, fulltext, heads, meaning, ordering, spelling, text
+from catalog import compounds, fulltext, heads, meaning, ordering, spelling, synonyms, text
 from catalog.query import SearchQuery
 from catalog.retrieval import CANDIDATES, NOT_CATEGORY
 
@@ -73,10 +73,13 @@ def _partial(
         return []
     found = _holding_heads(heads, weight, filters, words, heads & guessed)
 
+    families = [(word, members) for word, members in synonyms.families() if word in weight]
+
     def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
         fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]
         present: set[str | tuple[str, ...]] = {term for field in fields for term in field}
         present |= {unit for unit in counted if any(text.adjacent(unit, f) for f in fields)}
+        present |= {word for word, members in families if members & present}  # steel: metal
         return present & weight.keys()
 
     whole = sum(weight.values())

@@ -95,6 +95,15 @@ TRANSLATED: dict[str, str] = {
 }
 # A query is asked in at most this many other words than its own (each costs a search).
 MOST = 3
+# A word that names a family, and the words of its members: the partial tier (catalog/
+# partial.py) takes a title that names a member as holding the family's word too ("metal" of a
+# stainless steel strap). Never the other way: a shopper asking for steel wants no copper.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "metal": (
+        *("metallic", "steel", "stainless", "alloy", "iron", "aluminium", "aluminum"),
+        *("brass", "copper", "titanium", "chrome", "zinc"),
+    ),
+}
 
 
 Stems = tuple[str, ...]
@@ -210,3 +219,12 @@ def _find(member: Sequence[str], keyword: Sequence[str]) -> int | None:
         if tuple(keyword[start : start + size]) == tuple(member):
             return start
     return None
+
+
+@cache
+def families() -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each family's word and its members' words, as stems."""
+    return tuple(
+        (text.stem(family), frozenset(text.stem(member) for member in members))
+        for family, members in FAMILIES.items()
+    )

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.test import override_settings
 
-from catalog import fulltext
+from catalog import fulltext, synonyms
 from catalog.search import SearchQuery, retrieve, tier_ids
 from tests.factories import ProductFactory
 
@@ -81,6 +81,32 @@ def test_a_word_corrected_into_another_names_no_product_and_weighs_least(kitchen
     # Each holds "watch"; "men" says whom a product is for, never what it is: the kurta that
     # holds only "men" names nothing the shopper asked for.
     assert set(found) == {4011, 4012}
+
+
+@pytest.fixture
+def watches(db):
+    for pid, title in (
+        (4021, "Analog Watch for Men with Leather Strap"),
+        (4022, "Analog Watch for Men with Silicone Strap"),
+        (4023, "Analog Watch for Men, Stainless Steel Chain"),
+        (4024, "Metal Wall Clock"),  # a title that says "metal": a word of this catalog
+        # "strap", a word many products hold: it weighs less than a rare "metal"
+        *((4030 + n, f"{thing} Strap") for n, thing in enumerate(["Camera", "Guitar", "Bag"])),
+        *((4040 + n, f"{thing} Strap") for n, thing in enumerate(["Yoga", "Laptop", "Phone"])),
+    ):
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="Fashion",
+            category_l2="Watches", price_usd=Decimal("20.00"), regions=[],
+        )  # fmt: skip
+
+
+def test_a_title_that_names_a_metal_holds_metal(watches):
+    """A family's word ("metal") is held by a title naming one of its members ("steel"),
+    never the other way (catalog/synonyms.py's FAMILIES)."""
+    found = tier_ids("partial", plan(["watch", "men", "metal strap"], ["Watches"]), 10)
+
+    assert found[0] == 4023, found  # steel: metal, a rarer word than "strap"
+    assert {"steel", "stainless", "brass"} <= dict(synonyms.families())["metal"]
 
 
 def test_one_word_is_the_word_tiers_alone(kitchen):
