@@ -12,7 +12,7 @@ dropped.
 
 from collections.abc import Sequence
 
-from catalog import audiences, measures, vehicles
+from catalog import audiences, materials, measures, vehicles
 from catalog.models import Product
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
@@ -24,7 +24,7 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
     do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
     (catalog/vehicles.py: a handlebar mount for a car); adds to `typed` those read of
     a kind the query wants, but for the audience asked."""
-    if not (query.measures or query.audiences or query.vehicles) or not ids:
+    if not (query.measures or query.audiences or query.vehicles or query.materials) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
     # memory card): the size is what is judged here.
@@ -39,7 +39,11 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
         # a women's trimmer comes after a shaver for anyone when a man asked for a trimmer.
         if product_type in heads and not for_others:
             typed.add(pk)
-        if for_others or measures.contradicts(query.measures, title):
+        if (
+            for_others
+            or measures.contradicts(query.measures, title)
+            or materials.contradicts(query.materials, title)
+        ):
             other.add(pk)
     return other
 

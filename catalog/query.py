@@ -34,6 +34,10 @@ class SearchQuery:
     # The vehicles the shopper rides (catalog/vehicles.py: "car", "bicycle"): a product whose
     # title names only others is served after every product that does not.
     vehicles: tuple[str, ...] = ()
+    # What the shopper asked a part to be made of (catalog/materials.py: "metal" of "metal
+    # strap"): a product whose title makes that part of another is served after, as another
+    # size is.
+    materials: tuple[tuple[str, str], ...] = ()
     # The keywords' materials a constraint requires too ("leather" of "material: genuine
     # leather", matching/recommend/requirements.py): the partial tier serves a product holding
     # more of them first.

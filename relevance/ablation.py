@@ -19,7 +19,8 @@ applies it; the gateway itself has no such switch.
   asks for it inside the resolved categories too (catalog/audiences.py).
 - `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing (catalog/vehicles.py).
 - `materials`: a material a constraint states ("material: genuine leather") weighs as any other
-  word in the partial tier (matching/recommend/requirements.py).
+  word in the partial tier (matching/recommend/requirements.py), and a part's material ("metal
+  strap") sets nothing aside (catalog/materials.py).
 - `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
   served in the order of the words alone (catalog/text.py's CHEAP).
 """
@@ -57,6 +58,7 @@ def apply(names: list[str]) -> None:
         audiences,
         compounds,
         heads,
+        materials,
         measures,
         spelling,
         text,
@@ -100,5 +102,6 @@ def apply(names: list[str]) -> None:
         vehicles.asked = lambda phrases: ()
     if "materials" in names:
         retrieve.required = lambda resolution, keywords: ()
+        materials.wanted = lambda keywords: ()
     if "cheap" in names:
         text.asks_cheap = lambda phrases: False

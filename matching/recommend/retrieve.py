@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import orjson
 from django.conf import settings
 
-from catalog import audiences, measures, search, text, types, vehicles, versions
+from catalog import audiences, materials, measures, search, text, types, vehicles, versions
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
@@ -46,6 +46,7 @@ def query_of(
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
         audiences=audiences.asked([resolution.target_audience or "", *keywords]),
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),
+        materials=materials.wanted(keywords),
         required=required(resolution, keywords),
         cheapest_first=text.asks_cheap([resolution.normalized_query, *resolution.keywords]),
         reading=resolution.normalized_query,
