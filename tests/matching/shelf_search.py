@@ -3,6 +3,8 @@ the products a recommend serves from the tiers (before the trending fill)."""
 
 from decimal import Decimal
 
+import pytest
+
 from tests.factories import ProductFactory
 
 
@@ -15,6 +17,16 @@ def shelve(rows):
             id=pid, title=title, tags=[], brand=None, category_l1="Home", category_l2=category,
             price_usd=None if dollars is None else Decimal(dollars), regions=[],
         )  # fmt: skip
+
+
+def shelf_fixture(rows):
+    """The `shelf` fixture of a test module: `rows` shelved in the test's database."""
+
+    @pytest.fixture(name="shelf")
+    def shelf(db):
+        shelve(rows)
+
+    return shelf
 
 
 def served(

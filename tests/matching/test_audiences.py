@@ -7,7 +7,7 @@ retrieval on the database under test."""
 import pytest
 
 from catalog import audiences
-from tests.matching.shelf_search import served, shelve
+from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -32,9 +32,7 @@ SHELF = [
 ]
 
 
-@pytest.fixture
-def shelf(db):
-    shelve(SHELF)
+shelf = shelf_fixture(SHELF)
 
 
 def test_a_product_for_others_is_served_after_the_rest(client, engine, shelf):

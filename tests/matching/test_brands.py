@@ -5,7 +5,7 @@ HTTP, litellm to the scripted engine, retrieval on the database under test."""
 import pytest
 
 from catalog import wanted
-from tests.matching.shelf_search import served, shelve
+from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +19,7 @@ SHELF = [
 ]
 
 
-@pytest.fixture
-def shelf(db):
-    shelve(SHELF)
+shelf = shelf_fixture(SHELF)
 
 
 def test_a_word_is_a_brand_where_it_leads_the_products_that_hold_it(shelf):

@@ -7,7 +7,7 @@ scripted engine, retrieval on the database under test."""
 import pytest
 
 from catalog import text
-from tests.matching.shelf_search import served, shelve
+from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -22,9 +22,7 @@ SHELF = [
 ]
 
 
-@pytest.fixture
-def shelf(db):
-    shelve(SHELF)
+shelf = shelf_fixture(SHELF)
 
 
 def test_asked_cheap_the_lower_prices_come_first_and_no_price_last(client, engine, shelf):

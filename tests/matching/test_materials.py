@@ -7,7 +7,7 @@ under test."""
 import pytest
 
 from catalog import materials
-from tests.matching.shelf_search import served, shelve
+from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -21,9 +21,7 @@ SHELF = [
 ]
 
 
-@pytest.fixture
-def shelf(db):
-    shelve(SHELF)
+shelf = shelf_fixture(SHELF)
 
 
 def test_a_part_of_another_material_is_served_after_the_rest(client, engine, shelf):

@@ -5,7 +5,7 @@ stack: HTTP, litellm to the scripted engine, retrieval on the database under tes
 
 import pytest
 
-from tests.matching.shelf_search import served, shelve
+from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -47,9 +47,7 @@ SHELF = [
 ]
 
 
-@pytest.fixture
-def shelf(db):
-    shelve(SHELF)
+shelf = shelf_fixture(SHELF)
 
 
 def test_words_of_shopping_search_for_nothing(client, engine, shelf):

@@ -6,7 +6,7 @@ retrieval on the database under test."""
 
 import pytest
 
-from tests.matching.shelf_search import served, shelve
+from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -28,9 +28,7 @@ SHELF = [
 ]
 
 
-@pytest.fixture
-def shelf(db):
-    shelve(SHELF)
+shelf = shelf_fixture(SHELF)
 
 
 def test_another_size_is_served_after_the_size_asked(client, engine, shelf):

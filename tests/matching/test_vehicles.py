@@ -6,7 +6,7 @@ litellm to the scripted engine, retrieval on the database under test."""
 import pytest
 
 from catalog import vehicles
-from tests.matching.shelf_search import served, shelve
+from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -21,9 +21,7 @@ SHELF = [
 ]
 
 
-@pytest.fixture
-def shelf(db):
-    shelve(SHELF)
+shelf = shelf_fixture(SHELF)
 
 
 def test_a_product_for_another_vehicle_is_served_after_the_rest(client, engine, shelf):
