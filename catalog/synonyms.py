@@ -8,7 +8,8 @@ phrases) is also asked with each of the others in its place, the shopper's own w
 
 A word joins a group only when every one of its senses in a shop is the group's thing: "shades"
 (sunglasses, and a colour's shades), "purse" (a wallet in Britain, a handbag in America) and
-"notebook" (a laptop, and paper) stay out. docs/relevance.md says how to add one.
+"notebook" (a laptop, and paper) stay out. How to add one: docs/relevance_figures.md,
+"Adding a synonym group".
 """
 
 from collections.abc import Sequence
