@@ -1,6 +1,6 @@
-"""Products served after the rest: of another size than the shopper stated (catalog/measures.py),
-or for someone, or a vehicle, other than the shopper asked for (catalog/audiences.py,
-catalog/vehicles.py).
+"""Products served after the rest: of another size or material than the shopper stated
+(catalog/measures.py, catalog/materials.py), or for someone, or a vehicle, other than the
+shopper asked for (catalog/audiences.py, catalog/vehicles.py).
 
 Retrieval (catalog/search.py) reads the title and type of each product a tier finds when the
 query states a measure or an audience; a product of another size, or for another audience, is
@@ -22,8 +22,9 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
     """Those of `ids` whose title states a measure of another size than the query's
     (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
     do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
-    (catalog/vehicles.py: a handlebar mount for a car); adds to `typed` those read of
-    a kind the query wants, but for the audience asked."""
+    (catalog/vehicles.py: a handlebar mount for a car) or makes a part asked of another
+    material (catalog/materials.py: a silicone strap for a metal one); adds to `typed` those
+    read of a kind the query wants, but for the audience and vehicle asked."""
     if not (query.measures or query.audiences or query.vehicles or query.materials) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
