@@ -49,5 +49,4 @@ def _made(phrase: str) -> list[Made]:
 
 def _kinds_of(material: str) -> frozenset[str]:
     """The material and, for a family's word, its members (metal: steel, brass...)."""
-    members = dict(synonyms.families()).get(material, frozenset())
-    return members | {material}
+    return synonyms.families().get(material, frozenset()) | {material}

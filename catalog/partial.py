@@ -73,7 +73,7 @@ def _partial(
         return []
     found = _holding_heads(heads, weight, filters, words, heads & guessed)
 
-    families = [(word, members) for word, members in synonyms.families() if word in weight]
+    families = [(word, members) for word, members in synonyms.families().items() if word in weight]
 
     def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
         fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]

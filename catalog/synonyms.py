@@ -12,7 +12,7 @@ A word joins a group only when every one of its senses in a shop is the group's 
 "Adding a synonym group".
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import chain, combinations
 
@@ -223,9 +223,9 @@ def _find(member: Sequence[str], keyword: Sequence[str]) -> int | None:
 
 
 @cache
-def families() -> tuple[tuple[str, frozenset[str]], ...]:
+def families() -> Mapping[str, frozenset[str]]:
     """Each family's word and its members' words, as stems."""
-    return tuple(
-        (text.stem(family), frozenset(text.stem(member) for member in members))
+    return {
+        text.stem(family): frozenset(text.stem(member) for member in members)
         for family, members in FAMILIES.items()
-    )
+    }

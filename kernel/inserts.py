@@ -182,7 +182,9 @@ class _Prepared(psycopg.Cursor[Any]):
 
 class _PreparedLogged(_Prepared):
     """The same, for a connection that logs its queries (DEBUG, tests): a prepared execution
-    keeps no text of its query, and Django's log reads it there (`cursor._query`)."""
+    keeps no text of its query, and Django's log reads it there (`cursor._query`). Built on
+    psycopg's private `_convert_query`; the canary is tests/gateway/test_storage.py, whose
+    PostgreSQL tests read the write's text from Django's query log."""
 
     def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
         super().execute(query, params, **options)
@@ -195,8 +197,8 @@ def _preparing_cursor() -> Any:
     wrappers see the statement) on which PostgreSQL parses and plans a statement once per
     connection. Django binds parameters in the client, so a statement's text holds its values
     and is never the same twice; a write's statement holds none (its rows are one parameter),
-    and planning it cost a third of its time on the server. A prepared statement lives with
-    its session, which a pooler in transaction mode must carry (PgBouncer >= 1.21 does)."""
+    and planning it was a large share of its time on the server. A prepared statement lives
+    with its session, which a pooler in transaction mode must carry (PgBouncer >= 1.21 does)."""
     connection.ensure_connection()
     # Django's wrappers take any DB-API cursor (its stubs say its own wrapper's type).
     if connection.queries_logged:

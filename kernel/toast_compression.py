@@ -1,9 +1,8 @@
 """LZ4 for the large JSON documents a recommend writes, on PostgreSQL servers that have it.
 
-PostgreSQL compresses a value that leaves its row over about 2 kB (a card, 2.6 kB of JSON; a
-session's ranked proposals) with pglz unless told otherwise, and a recommend writes three or
-four such values: on the development machine pglz took a third of a millisecond of the server's
-time per recommend, lz4 a tenth of it, for documents a few percent larger. A column's method
+PostgreSQL compresses a value that leaves its row over about 2 kB (a card; a session's ranked
+proposals) with pglz unless told otherwise, and a recommend writes three or four such values;
+lz4 compresses them in a fraction of pglz's time, a little less tightly. A column's method
 applies to the values written after the change; earlier rows stay as they are, readable either
 way. A server built without lz4 (it is optional since PostgreSQL 14, though every packaged build
 has it) keeps pglz, and SQLite compresses nothing.

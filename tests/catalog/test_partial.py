@@ -106,7 +106,7 @@ def test_a_title_that_names_a_metal_holds_metal(watches):
     found = tier_ids("partial", plan(["watch", "men", "metal strap"], ["Watches"]), 10)
 
     assert found[0] == 4023, found  # steel: metal, a rarer word than "strap"
-    assert {"steel", "stainless", "brass"} <= dict(synonyms.families())["metal"]
+    assert {"steel", "stainless", "brass"} <= synonyms.families()["metal"]
 
 
 def test_one_word_is_the_word_tiers_alone(kitchen):
