@@ -230,19 +230,6 @@ def best_sellers(filters: Filters, limit: int) -> list[int]:
         return [int(row[0]) for row in cursor.fetchall()]
 
 
-def after_bulk_write() -> None:
-    """Bring the database's view of the catalog up to date after many products were written
-    at once (an import): on PostgreSQL, the planner's statistics of the catalog's tables
-    (ANALYZE) and the full-text index's pending entries merged into the index, so that the
-    first searches after an import neither plan on stale estimates nor read the pending entries
-    one by one. Autovacuum does both in its own time, when it runs at all (it may be off)."""
-    if connection.vendor != "postgresql":
-        return  # SQLite's FTS5 merges its segments as it writes; its planner keeps no statistics
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE catalog_product, catalog_video, catalog_searchword")
-        cursor.execute("SELECT gin_clean_pending_list('catalog_product_search'::regclass)")
-
-
 def trigrams(word: str) -> set[str]:
     """A word's trigrams, padded as pg_trgm pads them: two spaces before, one after."""
     padded = f"  {word} "

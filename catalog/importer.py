@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from catalog import fulltext, semantic, versions
+from catalog import semantic, upkeep, versions
 from catalog.documents import read
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
@@ -236,5 +236,5 @@ def catalog_import(
             summary.created = summary.updated = summary.videos = summary.creators = 0
             summary.cleaned_ids.clear()
     if summary.created or summary.updated:
-        fulltext.after_bulk_write()
+        upkeep.after_import(summary.created + summary.updated)
     return summary
