@@ -8,10 +8,12 @@ together are asked as one ("eye liner": eyeliner) when products hold the joined 
 word as two ("lunchbox": lunch box) when products hold the two words standing together, the
 first part a word of the catalog of three letters or more, or a single letter ("tshirt": t
 shirt). The partial tier reads a word the catalog does not hold as its two words
-(catalog/spelling.py), and a keyword's two words also as the one word titles write ("eye
-liner": eyeliner, so that eyeliners come before shelf liners), as it does two one-word keywords
-standing together in the model's normalized query ("lap", "top": laptop). What counts as held
-is read from the index (fulltext.documents_with), kept while the catalog's version holds.
+(catalog/spelling.py), a keyword's two words also as the one word titles write ("eye liner":
+eyeliner, so that eyeliners come before shelf liners), a word also as the two words more titles
+write ("facewash": face wash; not "backpack", which more titles write whole), and two one-word
+keywords standing together in the model's normalized query joined ("lap", "top": laptop). What
+counts as held is read from the index (fulltext.documents_with), kept while the catalog's
+version holds.
 """
 
 from collections.abc import Iterable, Sequence
@@ -52,6 +54,18 @@ def joined(keyword: str) -> list[list[str]]:
     return [spelt for spelt in spellings(keyword) if len(spelt) < len(text.query_terms(keyword))]
 
 
+def apart(keyword: str) -> list[list[str]]:
+    """The keyword with a word read as the two words that more titles write it as ("facewash":
+    face wash, not "backpack": back pack), as stems; none when fewer or none do."""
+    return [
+        spelt
+        for spelt in spellings(keyword)
+        if len(spelt) > len(terms := text.query_terms(keyword))
+        and _count([term for term in spelt if term not in terms])
+        > _count([term for term in terms if term not in spelt])
+    ]
+
+
 def joined_apart(reading: str, keywords: Sequence[str]) -> list[str]:
     """Two one-word keywords that stand together in the model's reading of the request, joined
     as the catalog holds them: ["lap", "top", "table"] of "lap top table for bed" is a laptop
@@ -83,6 +97,10 @@ def _split_anew(word: str) -> tuple[str, str] | None:
         if _held(pair[1]) and (len(first) == 1 or _held(pair[0])) and _held(pair):
             return pair
     return None
+
+
+def _count(terms: Sequence[str]) -> int:
+    return fulltext.documents_with(terms[0] if len(terms) == 1 else list(terms), fulltext.COMMON)
 
 
 def _held(term: str | Sequence[str]) -> bool:

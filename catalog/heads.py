@@ -11,6 +11,8 @@ more products are (catalog/holdings.py): "ghadi" corrected into "khadi" beside "
 nothing, "blankit" corrected into "blanket" beside "winter" names the blanket. A corrected word
 that is the thing the model's reading of the request (its normalized query) names is no guess:
 "ketle" of "latest electric ketle" is a kettle, and weighs as a kettle does beside "electric".
+A word the model's reading holds only past its first phrase says what the thing is for or goes
+with ("office" of "electric kettle for office use"): it names no product beside a word that does.
 """
 
 from collections.abc import Sequence
@@ -24,6 +26,7 @@ def named(
     guessed: set[str],
     units: Sequence[tuple[str, ...]],
     loose: set[str] | frozenset[str],
+    reading: str = "",
 ) -> set[str]:
     """The stems that name a product, of `keywords` (the tier's reading of each of `sources`,
     the model's keywords: catalog/spelling.py)."""
@@ -35,6 +38,7 @@ def named(
         if not types.describes_only(source)
     }
     found = (found or every) - text.AUDIENCE_TERMS - numbered
+    found = (found - what_for(reading)) or found
     others, guesses = found - guessed, found & guessed
     if others and guesses and not keeps_guess(others, guesses):
         return others
@@ -55,6 +59,14 @@ def confirmed(
     if not read:
         return set()
     return {_thing_word(phrase, read[0], _numbered(units, loose))} & guessed
+
+
+def what_for(reading: str) -> set[str]:
+    """The stems the model's reading of the request holds only past its first phrase, where a
+    title says what the thing is for or goes with ("office" of "electric kettle for office
+    use", "iphone" of "case for iphone 13"): they name no product the shopper wants."""
+    first = set(text.query_terms(types.first_phrase(reading)))
+    return set(text.query_terms(reading)) - first
 
 
 def keeps_guess(others: set[str], guesses: set[str]) -> bool:

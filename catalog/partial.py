@@ -3,8 +3,9 @@ hold a word that names a product in one of them (catalog/heads.py) and ranks by 
 holds, a rare word weighing more than a common one, so that a weak word ("kitchen") lowers a
 product instead of removing them all. The keywords are read as the catalog writes them
 (catalog/spelling.py, catalog/compounds.py): a word no title holds as the two words it stands
-for, else corrected; two words also as the one word titles write ("eye liner"), as two
-one-word keywords standing together in the normalized query ("lap", "top"). A material a
+for, else corrected; two words also as the one word titles write ("eye liner"), a word also
+as the two more titles write ("facewash"), two one-word keywords standing together in the
+normalized query joined ("lap", "top"). A material a
 constraint states comes first (matching/recommend/requirements.py)."""
 
 import math
@@ -19,9 +20,9 @@ from catalog.retrieval import CANDIDATES, NOT_CATEGORY
 def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
     """The ids the partial tier finds for `query`, best first."""
     read, guessed, sources = spelling.known(query.keywords)
-    for keyword in list(sources):  # "eye liner" also as the eyeliner titles say
-        for joined in compounds.joined(keyword):
-            read.append(joined)
+    for keyword in list(sources):  # "eye liner" also as eyeliner, "facewash" as face wash
+        for spelt in [*compounds.joined(keyword), *compounds.apart(keyword)]:
+            read.append(spelt)
             sources.append(keyword)
     for word in compounds.joined_apart(query.reading, query.keywords):  # "lap", "top"
         read.append([text.stem(word)])
@@ -29,7 +30,7 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
     units = text.model_units(query.keywords)
     outside = text.outside_units(query.keywords)
     guessed -= heads.confirmed(query.reading, guessed, units, outside)
-    named = heads.named(read, sources, guessed, units, outside)
+    named = heads.named(read, sources, guessed, units, outside, query.reading)
     return _partial(
         read, guessed, named, filters, limit, meaning.of(query), units, outside, query.required
     )

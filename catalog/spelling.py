@@ -107,9 +107,10 @@ def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str], list[str]
     """The keywords as the partial tier reads them: a word the catalog does not know read as
     the two words it holds standing together ("waterbottle": water bottle, catalog/compounds.py),
     else its misspelling corrected (below), else left out; and the corrected words, which are
-    guesses. A word the catalog knows keeps its spelling: "backpack" read also as "back pack"
-    would count twice in the titles that say both. Last, the keyword each read one was read
-    from."""
+    guesses. A word the catalog knows keeps its spelling here: "backpack" read also as "back
+    pack" would count twice in the titles that say both (the partial tier adds the two words
+    where more titles write them: catalog/compounds.py). Last, the keyword each read one was
+    read from."""
     read: list[list[str]] = []
     guessed: set[str] = set()
     sources: list[str] = []

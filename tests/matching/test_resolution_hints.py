@@ -44,6 +44,10 @@ SHELF = [
     (5032, "Portable Wooden Laptop Table with Foldable Legs for Bed and Sofa", "Furniture"),
     (5033, "Tummy Trimmer for Men and Women, Ab Exerciser", "Fitness Accessories"),
     (5034, "Cordless Beard Trimmer, 20 Length Settings", "Personal Care Appliances"),
+    (5035, "Plastic Dustbin with Lid for Home, Kitchen, Office", "Household Supplies"),
+    (5036, "Clean & Clear Foaming Facewash for Oily Skin", "Skin Care"),
+    (5037, "Himalaya Purifying Neem Face Wash, 150 ml", "Skin Care"),
+    (5038, "Cetaphil Gentle Face Wash for Dry Skin", "Skin Care"),
 ]
 
 
@@ -202,6 +206,29 @@ def test_a_misspelt_thing_the_models_reading_names_weighs_as_that_thing(client, 
 
     assert ids[0] == 5028, ids
     assert set(ids[1:4]) == {5025, 5026, 5027}, ids
+
+
+def test_a_keyword_of_what_the_thing_is_for_names_no_product(client, engine, shelf, settings):
+    """ "office" stands past the thing in the model's reading ("... for office use"): the
+    partial tier serves the kettle, never the dustbin that holds "office" alone (by the words
+    alone: the semantic signal, off here, might leave the dustbin out by itself)."""
+    settings.SEMANTIC_SEARCH = False
+    ids = served(
+        client, engine, "electric ketle for office use", ["electric ketle", "office"],
+        normalized="electric ketle for office use",
+    )  # fmt: skip
+
+    assert ids == [5028], ids
+
+
+def test_a_word_more_titles_write_as_two_is_read_as_two_too(client, engine, shelf, settings):
+    """One title writes "facewash", two write "face wash": the partial tier reads the keyword
+    both ways, and serves the face wash that names no skin at all (what it is for)."""
+    settings.SEMANTIC_SEARCH = False
+    ids = served(client, engine, "facewash for oily skin", ["facewash", "oily skin"])
+
+    assert ids[0] == 5036, ids  # every word
+    assert {5037, 5038} <= set(ids), ids
 
 
 def test_a_keyword_of_two_words_the_titles_join_reaches_the_partial_tier_joined(
