@@ -55,15 +55,21 @@ def joined(keyword: str) -> list[list[str]]:
 
 
 def apart(keyword: str) -> list[list[str]]:
-    """The keyword with a word read as the two words that more titles write it as ("facewash":
-    face wash, not "backpack": back pack), as stems; none when fewer or none do."""
-    return [
-        spelt
-        for spelt in spellings(keyword)
-        if len(spelt) > len(terms := text.query_terms(keyword))
-        and _count([term for term in spelt if term not in terms])
-        > _count([term for term in terms if term not in spelt])
-    ]
+    """The keyword with its first word of two parts read as the two words, as stems, where more
+    titles write them so than write the word whole, or both are common ("facewash": face wash;
+    not "backpack": back pack); none otherwise, and none for a word no title holds whole
+    (catalog/spelling.py reads that one in two already)."""
+    words = [word for word in text.words(keyword) if word not in text.STOP_WORDS]
+    for at, word in enumerate(words):
+        if (parts := split(word)) is None:
+            continue
+        whole = fulltext.documents_with(text.stem(word), fulltext.COMMON)
+        two = fulltext.documents_with(list(parts), fulltext.COMMON)
+        if whole and (two > whole or two >= fulltext.COMMON):
+            stems = [text.stem(each) for each in words]
+            return [[*stems[:at], *parts, *stems[at + 1 :]]]
+        return []
+    return []
 
 
 def joined_apart(reading: str, keywords: Sequence[str]) -> list[str]:
@@ -97,10 +103,6 @@ def _split_anew(word: str) -> tuple[str, str] | None:
         if _held(pair[1]) and (len(first) == 1 or _held(pair[0])) and _held(pair):
             return pair
     return None
-
-
-def _count(terms: Sequence[str]) -> int:
-    return fulltext.documents_with(terms[0] if len(terms) == 1 else list(terms), fulltext.COMMON)
 
 
 def _held(term: str | Sequence[str]) -> bool:

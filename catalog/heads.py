@@ -11,13 +11,19 @@ more products are (catalog/holdings.py): "ghadi" corrected into "khadi" beside "
 nothing, "blankit" corrected into "blanket" beside "winter" names the blanket. A corrected word
 that is the thing the model's reading of the request (its normalized query) names is no guess:
 "ketle" of "latest electric ketle" is a kettle, and weighs as a kettle does beside "electric".
-A word the model's reading holds only past its first phrase says what the thing is for or goes
-with ("office" of "electric kettle for office use"): it names no product beside a word that does.
+A word the model's reading holds only past "for", "with" and the like says what the thing is for
+or goes with ("office" of "electric kettle for office use"): it names no product beside a word
+that does.
 """
 
+import re
 from collections.abc import Sequence
 
 from catalog import holdings, measures, spelling, text, types
+
+# The words that start what a thing is for or goes with: a list of things ("lipstick, kajal and
+# eyeliner") or a budget ("under 500") starts none.
+_PURPOSE = re.compile(r"\b(?:for|with|compatible|fits|suitable|including)\b", re.IGNORECASE)
 
 
 def named(
@@ -62,11 +68,14 @@ def confirmed(
 
 
 def what_for(reading: str) -> set[str]:
-    """The stems the model's reading of the request holds only past its first phrase, where a
-    title says what the thing is for or goes with ("office" of "electric kettle for office
-    use", "iphone" of "case for iphone 13"): they name no product the shopper wants."""
-    first = set(text.query_terms(types.first_phrase(reading)))
-    return set(text.query_terms(reading)) - first
+    """The stems the model's reading of the request holds only past the words that start what
+    the thing is for or goes with ("office" of "electric kettle for office use", "iphone" of
+    "case for iphone 13"): they name no product the shopper wants. None where the reading
+    starts with them ("for office: electric kettle") or has none."""
+    thing, *rest = _PURPOSE.split(reading, maxsplit=1)
+    if not rest or not text.words(thing):
+        return set()
+    return set(text.query_terms(rest[0])) - set(text.query_terms(thing))
 
 
 def keeps_guess(others: set[str], guesses: set[str]) -> bool:

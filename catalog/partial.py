@@ -3,10 +3,10 @@ hold a word that names a product in one of them (catalog/heads.py) and ranks by 
 holds, a rare word weighing more than a common one, so that a weak word ("kitchen") lowers a
 product instead of removing them all. The keywords are read as the catalog writes them
 (catalog/spelling.py, catalog/compounds.py): a word no title holds as the two words it stands
-for, else corrected; two words also as the one word titles write ("eye liner"), a word also
-as the two more titles write ("facewash"), two one-word keywords standing together in the
-normalized query joined ("lap", "top"). A material a
-constraint states comes first (matching/recommend/requirements.py)."""
+for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
+the two more titles write ("facewash"), two one-word keywords standing together in the
+normalized query joined ("lap", "top"). A material a constraint states comes first
+(matching/recommend/requirements.py)."""
 
 import math
 from collections.abc import Sequence

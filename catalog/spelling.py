@@ -108,9 +108,9 @@ def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str], list[str]
     the two words it holds standing together ("waterbottle": water bottle, catalog/compounds.py),
     else its misspelling corrected (below), else left out; and the corrected words, which are
     guesses. A word the catalog knows keeps its spelling here: "backpack" read also as "back
-    pack" would count twice in the titles that say both (the partial tier adds the two words
-    where more titles write them: catalog/compounds.py). Last, the keyword each read one was
-    read from."""
+    pack" would count twice in the titles that say both; the partial tier adds the two words
+    only where more titles write them so than whole (catalog/compounds.py). Last, the keyword
+    each read one was read from."""
     read: list[list[str]] = []
     guessed: set[str] = set()
     sources: list[str] = []

@@ -5,9 +5,11 @@ its segments as it writes, and its planner keeps no statistics."""
 
 from django.db import connection
 
-# The share of the catalog whose writing stales the planner's statistics (autovacuum's default).
-# ANALYZE reads a sample of every table, most of a second of the database's time at 1M products,
-# which an edit of a few products of a large catalog spares.
+# The share of the catalog one import writes that stales the planner's statistics (autovacuum's
+# default share; it counts every change since the last ANALYZE, this one import's alone, so a
+# run of small imports leaves the statistics to autovacuum or to the next large import).
+# ANALYZE reads a sample of every table, most of a second of the database's time at 1M
+# products, which an edit of a few products of a large catalog spares.
 STALE_SHARE = 0.1
 
 

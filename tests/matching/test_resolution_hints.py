@@ -48,6 +48,10 @@ SHELF = [
     (5036, "Clean & Clear Foaming Facewash for Oily Skin", "Skin Care"),
     (5037, "Himalaya Purifying Neem Face Wash, 150 ml", "Skin Care"),
     (5038, "Cetaphil Gentle Face Wash for Dry Skin", "Skin Care"),
+    (5039, "Skybags Campus Backpack, 30 L", "Backpacks"),
+    (5040, "Wildcraft Backpack for Travel", "Backpacks"),
+    (5041, "Travel Back Pack, Foldable", "Backpacks"),
+    (5042, "Study Desk for Kids, Wooden", "Furniture"),
 ]
 
 
@@ -229,6 +233,30 @@ def test_a_word_more_titles_write_as_two_is_read_as_two_too(client, engine, shel
 
     assert ids[0] == 5036, ids  # every word
     assert {5037, 5038} <= set(ids), ids
+
+
+def test_keywords_that_all_say_what_it_is_for_still_name_what_they_name(
+    client, engine, shelf, settings
+):
+    """Every keyword stands past "for" in the reading: they name the products, there being
+    nothing else to name, and the desk that holds one of them is served."""
+    settings.SEMANTIC_SEARCH = False
+    ids = served(
+        client, engine, "something for office desk", ["office", "desk"],
+        normalized="something for office desk",
+    )  # fmt: skip
+
+    assert 5042 in ids, ids
+
+
+def test_a_word_more_titles_write_whole_is_not_read_as_two(client, engine, shelf, settings):
+    """Three titles write "backpack", one "back pack": the partial tier reads the keyword as
+    written only, so the back pack, which holds no other word asked, is not served."""
+    settings.SEMANTIC_SEARCH = False
+    ids = served(client, engine, "waterproof backpack", ["backpack", "waterproof"])
+
+    assert {5039, 5040} <= set(ids), ids
+    assert 5041 not in ids, ids
 
 
 def test_a_keyword_of_two_words_the_titles_join_reaches_the_partial_tier_joined(
