@@ -8,8 +8,8 @@ from django.db import connection
 # The share of the catalog one import writes that stales the planner's statistics (autovacuum's
 # default share; it counts every change since the last ANALYZE, this one import's alone, so a
 # run of small imports leaves the statistics to autovacuum or to the next large import).
-# ANALYZE reads a sample of every table, most of a second of the database's time at 1M
-# products, which an edit of a few products of a large catalog spares.
+# ANALYZE reads a sample of every table, database time beside the shoppers' searches that an
+# edit of a few products of a large catalog spares (docs/benchmarks.md, "Scale").
 STALE_SHARE = 0.1
 
 
