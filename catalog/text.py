@@ -119,7 +119,13 @@ SHOPPING = frozenset(
     # for it, and beside a misspelt word it would be all a search could read.
     | {"stylish", "trendy", "fashionable", "classy", "premium", "nice", "beautiful", "perfect"}
     | {"awesome", "amazing", "excellent", "superb", "comfortable", "comfy"}
+    # What others made of it: "top rated", "best selling", "most reviewed".
+    | {"rated", "rating", "ratings", "reviewed", "reviews", "selling", "seller", "sellers"}
+    | {"bestselling", "trusted", "recommend"}
 )
+# Words that say how much of a word of shopping they stand before ("top rated", "highly rated",
+# "most popular"): left out with it, kept anywhere else ("crop top").
+_SHOPPING_DEGREE = frozenset({"top", "highly", "most", "very", "really", "super", "much"})
 
 
 def asks_cheap(phrases: Sequence[str]) -> bool:
@@ -138,12 +144,19 @@ def with_audience(keywords: Sequence[str], normalized: str) -> list[str]:
 
 
 def without_shopping_words(keywords: Sequence[str]) -> list[str]:
-    """The keywords with their words of shopping left out (SHOPPING), and those that held
-    nothing else."""
+    """The keywords with their words of shopping left out (SHOPPING), with the word of degree
+    before one ("top rated", "most popular"), and those that held nothing else."""
     kept = []
     for keyword in keywords:
         written = keyword.split()
-        left = [part for part in written if not set(words(part)) <= SHOPPING]
+        shopping = [set(words(part)) <= SHOPPING for part in written]
+        left = [
+            part
+            for part, is_shopping, after in zip(
+                written, shopping, [*shopping[1:], False], strict=True
+            )
+            if not is_shopping and not (after and set(words(part)) <= _SHOPPING_DEGREE)
+        ]
         if left:
             kept.append(" ".join(left) if len(left) < len(written) else keyword)
     return kept

@@ -82,3 +82,19 @@ def test_near(phrase, title, near):
 def test_accessory_of(heads, title, asked, accessory):
     terms = text.terms(title)
     assert text.accessory_of(heads, terms, {text.stem(word) for word in asked}) is accessory
+
+
+@pytest.mark.parametrize(
+    ("keywords", "kept"),
+    [
+        (["buy online", "doormat", "best quality"], ["doormat"]),
+        (["top rated", "ceiling fan"], ["ceiling fan"]),  # "rated" names no product
+        (["highly rated trimmer", "men"], ["trimmer", "men"]),
+        (["most popular", "best selling backpack"], ["backpack"]),
+        (["crop top"], ["crop top"]),  # "top" is a thing where no praise follows it
+        (["top"], ["top"]),
+        (["top rated crop top"], ["crop top"]),
+    ],
+)
+def test_words_of_shopping_and_the_degree_before_them_are_left_out(keywords, kept):
+    assert text.without_shopping_words(keywords) == kept
