@@ -7,7 +7,6 @@ A line that fails validation is rejected with its number and reason; the rest ar
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -15,8 +14,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from catalog import semantic, upkeep, versions
-from catalog.documents import read
+from catalog import import_helper, semantic, upkeep, versions
 from catalog.import_format import LineError, ProductRecord, Row, parse_line
 from catalog.models import Creator, Product, Video
 from kernel.inserts import upsert
@@ -70,6 +68,7 @@ class ImportSummary:
     videos: int = 0
     creators: int = 0
     cleaned_ids: set[int] = field(default_factory=set)  # text cleaned (catalog.text.clean)
+    helped: int = 0  # batches read in the helper process (catalog/import_helper.py)
 
     @property
     def cleaned(self) -> int:
@@ -111,22 +110,16 @@ class _Writer:
                 Creator.objects.filter(username__in=unknown).values_list("username", "id")
             )
 
-    def write(self, records: dict[int, ProductRecord], meanings: Sequence[bytes | None]) -> None:
+    def write(self, records: dict[int, ProductRecord], readings: Sequence[Row]) -> None:
         """Upsert one batch; `records` holds at most one record per product id (the last one),
-        `meanings` their embeddings in the same order."""
+        `readings` what search reads of each, with its embedding, in the same order."""
         now = timezone.now()
         self._write_creators(records, now)
 
         existing = set(Product.objects.filter(AnyOf(F("id"), records)).values_list("id", flat=True))
         products = [
-            {
-                **record.product,
-                **read(record.product),
-                "embedding": meaning,
-                "created_at": now,
-                "updated_at": now,
-            }
-            for record, meaning in zip(records.values(), meanings, strict=True)
+            {**record.product, **reading, "created_at": now, "updated_at": now}
+            for record, reading in zip(records.values(), readings, strict=True)
         ]
         upsert(Product, products, key="id", update=PRODUCT_FIELDS, insert_only=["created_at"])
 
@@ -159,38 +152,30 @@ class _Writer:
         self.summary.creators = len(self.creators)
 
 
-class _Embedder:
-    """Embeds each batch (catalog/semantic.py) on a thread of its own while the batch before
-    it is written: the model's work and the database's overlap (the tokenizer and the vector
-    arithmetic run outside Python's lock), so embeddings cost the import little time."""
+class _Reader:
+    """Reads each batch (what search reads of its products, and their embeddings:
+    catalog/import_helper.py), in the helper process where one is up, while the batch before it
+    is written: the helper reads a batch while this process parses the next and writes the one
+    before."""
 
-    def __init__(self) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
-        self.waiting: tuple[dict[int, ProductRecord], Future[list[bytes | None]]] | None = None
-
-    def __enter__(self) -> "_Embedder":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+    def __init__(self, helper: import_helper.Helper) -> None:
+        self.helper = helper
+        self.embed = semantic.enabled()
+        self.waiting: tuple[dict[int, ProductRecord], Callable[[], list[Row]]] | None = None
 
     def write_after(self, batch: dict[int, ProductRecord], writer: _Writer) -> None:
-        """Start embedding `batch`, then write the batch before it."""
-        started = self.pool.submit(_meanings, list(batch.values()))
-        self.flush(writer)
-        self.waiting = (batch, started)
+        """Start reading `batch`, then write the batch before it."""
+        rows = [record.product for record in batch.values()]
+        answer = self.helper.submit(rows, self.embed, started=len(batch) >= BATCH_SIZE)
+        before, self.waiting = self.waiting, (batch, answer)
+        if before is not None:
+            writer.write(before[0], before[1]())
 
     def flush(self, writer: _Writer) -> None:
         if self.waiting is not None:
-            batch, meanings = self.waiting
+            batch, answer = self.waiting
             self.waiting = None
-            writer.write(batch, meanings.result())
-
-
-def _meanings(records: list[ProductRecord]) -> list[bytes | None]:
-    if not semantic.enabled():
-        return [None] * len(records)
-    return list(semantic.embeddings([semantic.product_text(record.product) for record in records]))
+            writer.write(batch, answer())
 
 
 def catalog_import(
@@ -208,7 +193,8 @@ def catalog_import(
     writer = _Writer(summary)
     batch: dict[int, ProductRecord] = {}
     semantic.warm()  # the model loaded before the transaction, never while it holds locks
-    with _Embedder() as embedder, transaction.atomic():
+    with import_helper.Helper() as helper, transaction.atomic():
+        reader = _Reader(helper)
         for number, raw in enumerate(lines, start=1):
             if on_line:
                 on_line(len(raw))
@@ -224,11 +210,12 @@ def catalog_import(
             batch.pop(record.product["id"], None)
             batch[record.product["id"]] = record
             if len(batch) >= BATCH_SIZE:
-                embedder.write_after(batch, writer)
+                reader.write_after(batch, writer)
                 batch = {}
         if batch and not (strict and summary.rejected):
-            embedder.write_after(batch, writer)
-        embedder.flush(writer)
+            reader.write_after(batch, writer)
+        reader.flush(writer)
+        summary.helped = helper.helped
         if summary.created or summary.updated:
             versions.changed()
         if strict and summary.rejected:
