@@ -40,20 +40,22 @@ def understood(query: SearchQuery) -> SearchQuery:
 
 
 def in_catalog_words(query: SearchQuery) -> SearchQuery:
-    """The query, its keywords given way to the model's reading of the request when they name
-    things no product holds and nothing else, and the reading names one a product holds: a
+    """The query, the model's reading of the request searched first when a keyword names only
+    things no product holds, under any name, and the reading names one a product holds: a
     model that restated "sardi ke liye kambal" as "warm blanket for winter" but kept "kambal"
-    and "sardi" as its keywords, or "pani ki botal" beside "steel" (a word that names no
-    thing, kept beside the reading). Keywords that name no thing alone ("5g", "128gb") stay,
-    and so does a misspelt one ("umbrela": the reading names no other thing)."""
+    and "sardi" as its keywords, "pani ki botal" beside "steel", or "zapatillas para correr
+    hombre" as "running shoes for men" with "correr" and "hombre" beside "zapatillas" (which
+    the catalog knows as sneakers). Such a keyword is left out; the others stay beside the
+    reading. Keywords that name no thing ("5g", "128gb") stay, and so does a misspelt one
+    ("umbrela": the reading names no other thing)."""
     if not query.reading:
         return query
     things = {keyword: _things_held(keyword) for keyword in query.keywords}
-    named = [held for found in things.values() for held in found]
-    if any(named) or not named or not any(_things_held(query.reading)):
+    unheld = [keyword for keyword, found in things.items() if found and not any(found)]
+    if not unheld or not any(_things_held(query.reading)):
         return query
-    describing = [keyword for keyword, found in things.items() if not found]
-    return replace(query, keywords=[*text.without_shopping_words([query.reading]), *describing])
+    kept = [keyword for keyword in query.keywords if keyword not in unheld]
+    return replace(query, keywords=[*text.without_shopping_words([query.reading]), *kept])
 
 
 def _things_held(phrase: str) -> list[bool]:

@@ -52,6 +52,8 @@ SHELF = [
     (5040, "Wildcraft Backpack for Travel", "Backpacks"),
     (5041, "Travel Back Pack, Foldable", "Backpacks"),
     (5042, "Study Desk for Kids, Wooden", "Furniture"),
+    (5043, "Campus Men's Running Shoes", "Sports Shoes"),
+    (5044, "Red Tape Casual Sneakers", "Casual Shoes"),
 ]
 
 
@@ -155,6 +157,22 @@ def test_keywords_in_words_the_catalog_does_not_hold_give_way_to_the_models_read
     )
 
     assert ids[:1] == [5022], ids
+
+
+def test_a_keyword_no_product_holds_gives_way_though_another_is_known_by_another_name(
+    client, engine, shelf
+):
+    """ "zapatillas" is known as sneakers (catalog/synonyms.py); "correr" and "hombre" are
+    words of no title: searched beside them, the restatement would find nothing."""
+    ids = served(
+        client,
+        engine,
+        "zapatillas para correr hombre",
+        ["zapatillas", "correr", "hombre"],
+        normalized="running shoes for men",
+    )
+
+    assert ids[:1] == [5043], ids
 
 
 def test_categories_that_hold_nothing_of_the_wanted_kind_confine_no_tier(client, engine, shelf):
