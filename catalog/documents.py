@@ -14,10 +14,10 @@ turn it into the search index and the vocabulary (catalog/fulltext.py).
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from catalog import brands, text, types
+from catalog import brands, semantic, text, types
 
 # The fields search tells apart, in the order of their weight.
 FIELDS = ("title", "tags", "brand", "category", "description")
@@ -94,3 +94,15 @@ def read(fields: dict[str, Any]) -> dict[str, Any]:
         ),
         "brand_key": brands.brand_key(fields.get("brand"), title),
     }
+
+
+def readings(rows: Sequence[dict[str, Any]], embed: bool) -> list[dict[str, Any]]:
+    """What is written with each product given as its column values (`Product.TEXT_FIELDS`):
+    what search reads of it (read()) and its embedding (catalog/semantic.py; None unless
+    `embed`), the rows embedded together."""
+    meanings: list[bytes | None] = [None] * len(rows)
+    if embed and rows:
+        meanings = semantic.embeddings([semantic.product_text(row) for row in rows])
+    return [
+        {**read(row), "embedding": meaning} for row, meaning in zip(rows, meanings, strict=True)
+    ]

@@ -16,14 +16,9 @@ or goes with ("office" of "electric kettle for office use"): it names no product
 that does.
 """
 
-import re
 from collections.abc import Sequence
 
 from catalog import holdings, measures, spelling, text, types
-
-# The words that start what a thing is for or goes with: a list of things ("lipstick, kajal and
-# eyeliner") or a budget ("under 500") starts none.
-_PURPOSE = re.compile(r"\b(?:for|with|compatible|fits|suitable|including)\b", re.IGNORECASE)
 
 
 def named(
@@ -72,7 +67,8 @@ def what_for(reading: str) -> set[str]:
     the thing is for or goes with ("office" of "electric kettle for office use", "iphone" of
     "case for iphone 13"): they name no product the shopper wants. None where the reading
     starts with them ("for office: electric kettle") or has none."""
-    thing, *rest = _PURPOSE.split(reading, maxsplit=1)
+    # A list of things ("lipstick, kajal and eyeliner") or a budget ("under 500") starts none.
+    thing, *rest = types.PURPOSE.split(reading, maxsplit=1)
     if not rest or not text.words(thing):
         return set()
     return set(text.query_terms(rest[0])) - set(text.query_terms(thing))

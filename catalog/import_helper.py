@@ -7,10 +7,10 @@ and its embedding (catalog/semantic.py) are most of an import's work, and all of
 in one process, under Python's one lock, they and the parsing and writing take turns on one
 core, whatever the machine has. The helper runs them on another core. It is started with the
 import's first full batch and sent batches once it says it is up (its modules and the model
-loaded, under a second): until then, and for an import of one batch, the importing process reads
-them itself, so that a small import never waits for a process to start. It stops with the
-import. A helper that cannot start, or stops, is replaced by the importing process itself, from
-the batch it did not answer on: the import is slower, never different, and nothing is lost.
+loaded): until then, and for an import of one batch, the importing process reads them itself,
+so that a small import never waits for a process to start. It stops with the import. A helper
+that cannot start, or stops, is replaced by the importing process itself, from the batch it did
+not answer on: the import is slower, never different, and nothing is lost.
 
 The two processes speak over the helper's standard input and output, a frame each way per
 batch: its length (4 bytes) and the batch in `marshal`'s form (text fields in, documents and
@@ -21,24 +21,23 @@ import contextlib
 import marshal
 import os
 import queue
+import signal
 import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 from catalog import semantic
-from catalog.documents import read
+from catalog.documents import readings
 
-# The fields a product's reading and embedding are made of.
-FIELDS = ("title", "tags", "brand", "category_l1", "category_l2", "description", "declared_type")
 COMMAND = [sys.executable, "-m", "catalog.import_helper"]
 # Whether a batch waits for the helper to be up rather than being read here meanwhile (tests
 # set it, to know which process read what).
 WAIT_UNTIL_UP = False
-# A batch the helper has not answered in this long (it reads one in a tenth of a second) is
+# A batch the helper has not answered in this long (far longer than a batch takes) is
 # read here, and the helper stopped.
 ANSWER_WITHIN_S = 120.0
 _LENGTH = struct.Struct("!I")
@@ -46,17 +45,6 @@ _UP = "up"
 _NOT_YET = object()
 
 Row = dict[str, Any]
-
-
-def made(rows: Sequence[Row], embed: bool) -> list[Row]:
-    """What search reads of each row (its column values), with its embedding (None unless
-    `embed`)."""
-    meanings: list[bytes | None] = [None] * len(rows)
-    if embed and rows:
-        meanings = semantic.embeddings([semantic.product_text(row) for row in rows])
-    return [
-        {**read(row), "embedding": meaning} for row, meaning in zip(rows, meanings, strict=True)
-    ]
 
 
 class Helper:
@@ -78,10 +66,9 @@ class Helper:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def submit(self, rows: Sequence[Row], embed: bool, *, started: bool) -> Callable[[], list[Row]]:
-        """Send a batch to the helper (started when `started` asks for it and none runs yet);
-        read it here while none is up."""
-        texts = [{name: row.get(name) for name in FIELDS} for row in rows]
+    def submit(self, texts: list[Row], embed: bool, *, started: bool) -> Callable[[], list[Row]]:
+        """Send a batch, each product's text columns (`Product.TEXT_FIELDS`), to the helper
+        (started when `started` asks for it and none runs yet); read it here while none is up."""
         if started and self.process is None and not self.failed:
             self._start(embed)
         if self.process is None or not self._is_up():
@@ -98,7 +85,7 @@ class Helper:
         found = self._next() if self.process is not None else None
         if not isinstance(found, list) or len(found) != len(texts):
             self._lost()
-            return made(texts, embed)
+            return readings(texts, embed)
         self.helped += 1
         return found
 
@@ -175,7 +162,7 @@ def _take(stream: IO[bytes] | None, answers: "queue.SimpleQueue[Any]") -> None:
 
 
 def _here(texts: list[Row], embed: bool) -> Callable[[], list[Row]]:
-    found = made(texts, embed)
+    found = readings(texts, embed)
     return lambda: found
 
 
@@ -202,7 +189,9 @@ def _receive(stream: IO[bytes] | None) -> Any:
 
 def serve() -> None:
     """The helper's loop: a batch in, its readings out, until the importing process closes the
-    pipe. Anything else printed goes to standard error, never into a frame."""
+    pipe. Anything else printed goes to standard error, never into a frame. A Ctrl-C at the
+    terminal is the importing process's to handle: it stops the helper by closing the pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     batches = sys.stdin.buffer
@@ -214,7 +203,7 @@ def serve() -> None:
             texts, embed = _receive(batches)
         except EOFError:
             return
-        _send(answers, made(texts, embed))
+        _send(answers, readings(texts, embed))
 
 
 if __name__ == "__main__":

@@ -165,8 +165,11 @@ class _Reader:
 
     def write_after(self, batch: dict[int, ProductRecord], writer: _Writer) -> None:
         """Start reading `batch`, then write the batch before it."""
-        rows = [record.product for record in batch.values()]
-        answer = self.helper.submit(rows, self.embed, started=len(batch) >= BATCH_SIZE)
+        texts = [
+            {name: record.product.get(name) for name in Product.TEXT_FIELDS}
+            for record in batch.values()
+        ]
+        answer = self.helper.submit(texts, self.embed, started=len(batch) >= BATCH_SIZE)
         before, self.waiting = self.waiting, (batch, answer)
         if before is not None:
             writer.write(before[0], before[1]())

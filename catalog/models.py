@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from catalog import semantic
-from catalog.documents import read
+from catalog.documents import readings
 from kernel.fields import JSONField
 
 # Creator usernames: what the import accepts and what lookups check before they query.
@@ -171,12 +171,9 @@ class Product(models.Model):
         """Save, with the search document, the type and brand and the embedding of the text
         as it is now."""
         fields = {name: getattr(self, name) for name in self.TEXT_FIELDS}
-        for name, value in read(fields).items():
-            setattr(self, name, value)
         # Off, a stale vector is dropped: `manage.py embed_catalog` writes it once it is on.
-        self.embedding = (
-            semantic.embeddings([semantic.product_text(fields)])[0] if semantic.enabled() else None
-        )
+        for name, value in readings([fields], semantic.enabled())[0].items():
+            setattr(self, name, value)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and set(update_fields) & set(self.TEXT_FIELDS):
             kwargs["update_fields"] = {*update_fields, *self.READ_FIELDS, "embedding"}

@@ -26,11 +26,14 @@ from itertools import pairwise
 
 from catalog import measures, synonyms, text
 
+# The words that start what a thing is for or goes with (catalog/heads.py reads past them).
+_PURPOSE_WORDS = "for|with|compatible|fits|suitable|including"
+PURPOSE = re.compile(rf"\b(?:{_PURPOSE_WORDS})\b", re.IGNORECASE)
 # Where a title's next phrase starts: what the product fits, comes with, or is described by;
 # in a shopper's words, a price or what is ruled out too.
 _CUT = re.compile(
-    r"[()\[\]{}|,;:]|\s[-\u2013\u2014/]\s|\b(?:for|with|compatible|fits|suitable|featuring"
-    r"|including|includes|without|under|below|above|between|within|upto|except|but|not)\b",
+    rf"[()\[\]{{}}|,;:]|\s[-\u2013\u2014/]\s|\b(?:{_PURPOSE_WORDS}|featuring|includes|without"
+    r"|under|below|above|between|within|upto|except|but|not)\b",
     re.IGNORECASE,
 )
 # A title's word as the type reader takes it: letters and digits, an apostrophe or a hyphen

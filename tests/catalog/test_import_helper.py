@@ -47,7 +47,7 @@ def stored_as_read_here() -> None:
     products = list(Product.objects.order_by("id"))
     assert len(products) == COUNT
     fields = [
-        {name: getattr(product, name) for name in import_helper.FIELDS} for product in products
+        {name: getattr(product, name) for name in Product.TEXT_FIELDS} for product in products
     ]
     meanings = semantic.embeddings([semantic.product_text(row) for row in fields])
     for product, row, meaning in zip(products, fields, meanings, strict=True):
@@ -99,7 +99,7 @@ answers = sys.stdout.buffer
 helper._send(answers, helper._UP)
 for _ in range({answered}):
     texts, embed = helper._receive(sys.stdin.buffer)
-    helper._send(answers, helper.made(texts, embed))
+    helper._send(answers, helper.readings(texts, embed))
 texts, embed = helper._receive(sys.stdin.buffer)
 {then}
 """
