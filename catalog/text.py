@@ -143,9 +143,27 @@ def with_audience(keywords: Sequence[str], normalized: str) -> list[str]:
     return [*keywords, *dict.fromkeys(word for word in words(normalized) if word in AUDIENCE)]
 
 
-def without_shopping_words(keywords: Sequence[str]) -> list[str]:
+def without_shopping_words(keywords: Sequence[str], normalized: str = "") -> list[str]:
     """The keywords with their words of shopping left out (SHOPPING), with the word of degree
-    before one ("top rated", "most popular"), and those that held nothing else."""
+    before one ("top rated", "most popular"), and those that held nothing else; and a keyword
+    that is a word of degree alone where the normalized query has it before another keyword
+    ("top wireless earbuds" kept as "top" and "wireless earbuds": praise, where "top for women"
+    or "crop top" is the thing)."""
+    kept = _without_shopping(keywords)
+    said = words(normalized)
+    starts = {words(keyword)[0] for keyword in kept if words(keyword)} - AUDIENCE
+    held = {word for keyword in kept for word in words(keyword)}
+    # Before a thing and after no word of one: "lap top table" is a laptop table.
+    padded = ["", *said, ""]
+    praise = {
+        word
+        for before, word, following in zip(padded, padded[1:], padded[2:], strict=False)
+        if word in _SHOPPING_DEGREE and following in starts and before not in held
+    }
+    return [keyword for keyword in kept if not set(words(keyword)) <= praise]
+
+
+def _without_shopping(keywords: Sequence[str]) -> list[str]:
     kept = []
     for keyword in keywords:
         written = keyword.split()

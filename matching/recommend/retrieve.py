@@ -30,9 +30,8 @@ def query_of(
     out."""
     refinement = options.refinement
     # A hint, not an order: words of shopping ("buy", "best", "online") search for nothing.
-    keywords = text.with_audience(
-        text.without_shopping_words(resolution.keywords), resolution.normalized_query
-    )
+    said = resolution.normalized_query
+    keywords = text.with_audience(text.without_shopping_words(resolution.keywords, said), said)
     return search.SearchQuery(
         text=normalize(intent),
         keywords=keywords,
@@ -42,7 +41,7 @@ def query_of(
         budget_max=budget.max_usd,
         only_categories=bool(refinement and refinement.categories),
         excluded=stems(excluded),
-        wanted=types.wanted_kinds([resolution.normalized_query, *resolution.keywords[:1]]),
+        wanted=types.wanted_kinds([resolution.normalized_query, *keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
         audiences=audiences.asked([resolution.target_audience or "", *keywords]),
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),

@@ -98,3 +98,18 @@ def test_accessory_of(heads, title, asked, accessory):
 )
 def test_words_of_shopping_and_the_degree_before_them_are_left_out(keywords, kept):
     assert text.without_shopping_words(keywords) == kept
+
+
+@pytest.mark.parametrize(
+    ("keywords", "normalized", "kept"),
+    [
+        (["top", "wireless earbuds"], "top wireless earbuds", ["wireless earbuds"]),
+        (["top", "smartwatch", "women"], "top smartwatch for women", ["smartwatch", "women"]),
+        (["top", "black", "women"], "black top for women", ["top", "black", "women"]),
+        (["top", "women"], "top women", ["top", "women"]),  # who it is for is no thing
+        (["lap", "top", "table"], "lap top table for bed", ["lap", "top", "table"]),
+        (["top"], "", ["top"]),
+    ],
+)
+def test_a_word_of_degree_kept_alone_is_praise_where_a_thing_follows_it(keywords, normalized, kept):
+    assert text.without_shopping_words(keywords, normalized) == kept
