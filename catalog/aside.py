@@ -1,6 +1,7 @@
 """Products served after the rest: of another size or material than the shopper stated
 (catalog/measures.py, catalog/materials.py), or for someone, or a vehicle, other than the
-shopper asked for (catalog/audiences.py, catalog/vehicles.py).
+shopper asked for (catalog/audiences.py, catalog/vehicles.py), or for animals when the shopper
+named none (catalog/animals.py).
 
 Retrieval (catalog/search.py) reads the title and type of each product a tier finds when the
 query states a measure or an audience; a product of another size, or for another audience, is
@@ -12,10 +13,10 @@ dropped.
 
 from collections.abc import Sequence
 
-from catalog import audiences, materials, measures, vehicles
-from catalog.models import Product
+from catalog import animals, audiences, materials, measures, vehicles
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
+from catalog.services import products_for_cards
 
 
 def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[int]:
@@ -23,18 +24,23 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
     (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
     do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
     (catalog/vehicles.py: a handlebar mount for a car) or makes a part asked of another
-    material (catalog/materials.py: a silicone strap for a metal one); adds to `typed` those
-    read of a kind the query wants, but for the audience and vehicle asked."""
-    if not (query.measures or query.audiences or query.vehicles or query.materials) or not ids:
+    material (catalog/materials.py: a silicone strap for a metal one) or is for animals where
+    the query names none (catalog/animals.py: a dog shampoo); adds to `typed` those read of a
+    kind the query wants, but for the audience and vehicle asked."""
+    judged = query.measures or query.audiences or query.vehicles or query.materials
+    if not (judged or query.no_animals) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
     # memory card): the size is what is judged here.
     heads = {kind[-1] for kind in query.wanted if kind}
-    rows = Product.objects.filter(pk__in=ids).values_list("pk", "title", "product_type")
     other: set[int] = set()
-    for pk, title, product_type in rows:
-        for_others = audiences.for_others(query.audiences, title) or vehicles.for_others(
-            query.vehicles, title
+    # Read as its card will be (and kept for it: the products served are among these).
+    for pk, product in products_for_cards(ids).items():
+        title, product_type = product.title, product.product_type
+        for_others = (
+            audiences.for_others(query.audiences, title)
+            or vehicles.for_others(query.vehicles, title)
+            or (query.no_animals and animals.for_animals(product, title))
         )
         # Of another size, the thing asked for is still near; for someone else, it is not:
         # a women's trimmer comes after a shaver for anyone when a man asked for a trimmer.

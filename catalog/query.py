@@ -34,6 +34,9 @@ class SearchQuery:
     # The vehicles the shopper rides (catalog/vehicles.py: "car", "bicycle"): a product whose
     # title names only others is served after every product that does not.
     vehicles: tuple[str, ...] = ()
+    # The shopper named no animal (catalog/animals.py): a product for animals ("Dog Shampoo")
+    # is served after every product that is not.
+    no_animals: bool = False
     # What the shopper asked a part to be made of (catalog/materials.py: "metal" of "metal
     # strap"): a product whose title makes that part of another is served after, as another
     # size is.

@@ -18,6 +18,8 @@ applies it; the gateway itself has no such switch.
 - `audiences`: whom the shopper asked for ("men", "girls") orders nothing, and the fuzzy tier
   asks for it inside the resolved categories too (catalog/audiences.py).
 - `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing (catalog/vehicles.py).
+- `animals`: a product for animals is served as any other where the shopper names none
+  (catalog/animals.py).
 - `materials`: a material a constraint states ("material: genuine leather") weighs as any other
   word in the partial tier (matching/recommend/requirements.py), and a part's material ("metal
   strap") sets nothing aside (catalog/materials.py).
@@ -38,6 +40,7 @@ SIGNALS = (
     "sizes",
     "audiences",
     "vehicles",
+    "animals",
     "materials",
     "cheap",
 )
@@ -55,6 +58,7 @@ def chosen() -> list[str]:
 def apply(names: list[str]) -> None:
     """Turn the signals off in this process (after Django is set up)."""
     from catalog import (
+        animals,
         audiences,
         compounds,
         heads,
@@ -79,7 +83,7 @@ def apply(names: list[str]) -> None:
     if "rates" in names:
         budget.usd_rate = lambda currency: Decimal(1)
     if "hints" in names:
-        text.without_shopping_words = list  # type: ignore[assignment]
+        text.without_shopping_words = lambda keywords, normalized="": list(keywords)
         compounds.spellings = lambda keyword: []
         compounds.kinds = tuple  # type: ignore[assignment]
         spelling.corrected_kinds = tuple  # type: ignore[assignment]
@@ -100,6 +104,8 @@ def apply(names: list[str]) -> None:
         audiences.for_anyone = lambda keywords: []
     if "vehicles" in names:
         vehicles.asked = lambda phrases: ()
+    if "animals" in names:
+        animals.asked = lambda phrases: True
     if "materials" in names:
         retrieve.required = lambda resolution, keywords: ()
         materials.wanted = lambda keywords: ()

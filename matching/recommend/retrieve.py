@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import orjson
 from django.conf import settings
 
-from catalog import audiences, materials, measures, search, text, types, vehicles, versions
+from catalog import animals, audiences, materials, measures, search, text, types, vehicles, versions
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
@@ -45,6 +45,7 @@ def query_of(
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
         audiences=audiences.asked([resolution.target_audience or "", *keywords]),
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),
+        no_animals=not animals.asked([said, *keywords, *resolution.categories]),
         materials=materials.wanted(keywords),
         required=required(resolution, keywords),
         cheapest_first=text.asks_cheap([resolution.normalized_query, *resolution.keywords]),
