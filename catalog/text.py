@@ -126,6 +126,9 @@ SHOPPING = frozenset(
 # Words that say how much of a word of shopping they stand before ("top rated", "highly rated",
 # "most popular"): left out with it, kept anywhere else ("crop top").
 _SHOPPING_DEGREE = frozenset({"top", "highly", "most", "very", "really", "super", "much"})
+# And words that go with a word of shopping they stand before, and are things elsewhere: "hot
+# deals", "hot selling" (a hot water bag).
+_BEFORE_SHOPPING = _SHOPPING_DEGREE | {"hot"}
 
 
 def asks_cheap(phrases: Sequence[str]) -> bool:
@@ -173,7 +176,7 @@ def _without_shopping(keywords: Sequence[str]) -> list[str]:
             for part, is_shopping, after in zip(
                 written, shopping, [*shopping[1:], False], strict=True
             )
-            if not is_shopping and not (after and set(words(part)) <= _SHOPPING_DEGREE)
+            if not is_shopping and not (after and set(words(part)) <= _BEFORE_SHOPPING)
         ]
         if left:
             kept.append(" ".join(left) if len(left) < len(written) else keyword)

@@ -94,6 +94,8 @@ def test_accessory_of(heads, title, asked, accessory):
         (["crop top"], ["crop top"]),  # "top" is a thing where no praise follows it
         (["top"], ["top"]),
         (["top rated crop top"], ["crop top"]),
+        (["hot selling", "kurti"], ["kurti"]),  # "hot" of the sale
+        (["hot water bag"], ["hot water bag"]),  # "hot" of the thing
     ],
 )
 def test_words_of_shopping_and_the_degree_before_them_are_left_out(keywords, kept):
