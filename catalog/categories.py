@@ -1,8 +1,11 @@
 """The catalog's category names: what the engine may answer, and what the semantic tier maps a
 query onto when the engine named none."""
 
+from collections.abc import Sequence
+
 from django.db import connection
 
+from catalog import text
 from kernel.cache import cached
 
 CATEGORIES_CACHE_S = 300
@@ -29,3 +32,15 @@ def catalog_categories() -> list[str]:
         return sorted(names)
 
     return list(cached("catalog:categories", CATEGORIES_CACHE_S, compute))
+
+
+def named_by(phrases: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The catalog's category names (lower case) that one of `phrases` (stems in order) of two
+    words or more names whole: "sports shoes" ruled out names the "Sports Shoes" department. A
+    word alone names none ("shoes": a "Shoes" department holds slippers too)."""
+    named = {tuple(phrase) for phrase in phrases if len(phrase) > 1}
+    if not named:
+        return ()
+    return tuple(
+        name.lower() for name in catalog_categories() if tuple(text.query_terms(name)) in named
+    )

@@ -54,6 +54,8 @@ class Filters:
     exclude: Sequence[int] = ()
     # Stems or phrases (stems in order) no product's title, tags or brand may hold.
     ruled_out: Sequence[Sequence[str]] = ()
+    # Categories (lower-case names) the shopper ruled out by name: none of their products.
+    ruled_out_categories: Sequence[str] = ()
     # What the shopper wants (catalog/types.py): products of one of these kinds come first,
     # before the resolved categories' others; never a filter.
     kinds: Sequence[types.Kind] = ()
@@ -286,7 +288,7 @@ def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
         where.append(f"p.id NOT IN ({', '.join(['%s'] * len(filters.exclude))})")
         params.extend(filters.exclude)
     if filters.ruled_out:
-        held, held_params = _holding(filters.ruled_out)
+        held, held_params = _holding(filters.ruled_out, filters.ruled_out_categories)
         where.append(f"NOT {held}")
         params.extend(held_params)
     if filters.categories:
@@ -301,28 +303,39 @@ def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
     return " AND ".join(where) or "1 = 1", params, inside, inside_params
 
 
-# Where a product holds what the shopper ruled out: never the categories (what was asked for)
-# nor the description (it names what a product is not: "no plastic smell").
+# Where a product holds what the shopper ruled out: never the categories' words (what was asked
+# for) nor the description (it names what a product is not: "no plastic smell"); a category
+# only when a phrase ruled out names it whole (categories.named_by).
 RULED_OUT_FIELDS = ("title", "tags", "brand")
 
 
-def _holding(ruled_out: Sequence[Sequence[str]]) -> tuple[str, list[Any]]:
+def _holding(
+    ruled_out: Sequence[Sequence[str]], categories: Sequence[str] = ()
+) -> tuple[str, list[Any]]:
     """The SQL condition of a product (aliased `p`) holding any of `ruled_out` in the fields
-    of RULED_OUT_FIELDS, a phrase's words near each other (search.rules_out checks them)."""
+    of RULED_OUT_FIELDS, a phrase's words near each other (search.rules_out checks them), or
+    of one of `categories`."""
     match = Match(ruled_out, fields=RULED_OUT_FIELDS, every=False)
     if connection.vendor == "postgresql":
-        return "(p.search_vector @@ to_tsquery('simple', %s))", [pg_query(match)]
-    return (
-        "(p.id IN (SELECT rowid FROM catalog_product_fts WHERE catalog_product_fts MATCH %s))",
-        [fts5_query(match)],
-    )
+        held, params = "p.search_vector @@ to_tsquery('simple', %s)", [pg_query(match)]
+    else:
+        held = "p.id IN (SELECT rowid FROM catalog_product_fts WHERE catalog_product_fts MATCH %s)"
+        params = [fts5_query(match)]
+    if categories:
+        marks = ", ".join(["%s"] * len(categories))
+        held = f"{held} OR COALESCE(lower(p.category_l2), '') IN ({marks})"
+        params = [*params, *categories]
+    return f"({held})", params
 
 
-def holding(ids: Sequence[int], ruled_out: Sequence[Sequence[str]]) -> set[int]:
-    """Which of the products `ids` hold any of `ruled_out` (see _holding)."""
+def holding(
+    ids: Sequence[int], ruled_out: Sequence[Sequence[str]], categories: Sequence[str] = ()
+) -> set[int]:
+    """Which of the products `ids` hold any of `ruled_out` or are of `categories` (see
+    _holding)."""
     if not ids or not ruled_out:
         return set()
-    held, params = _holding(ruled_out)
+    held, params = _holding(ruled_out, categories)
     marks = ", ".join(["%s"] * len(ids))
     with connection.cursor() as cursor:
         cursor.execute(

@@ -45,6 +45,9 @@ class SearchQuery:
     # leather", matching/recommend/requirements.py): the partial tier serves a product holding
     # more of them first.
     required: tuple[str, ...] = ()
+    # The categories (lower-case names) a phrase the shopper ruled out names whole ("sports
+    # shoes": catalog/categories.py's named_by): none of their products is served either.
+    ruled_out_categories: tuple[str, ...] = ()
     # The brand key of a brand the keywords name (catalog/brands.py), "" for none: set by search.
     brand: str = ""
     # The shopper asked for it cheap and named no figure (text.asks_cheap): within each tier's

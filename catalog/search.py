@@ -127,6 +127,7 @@ def tier_ids(
         within=query.only_categories or tier == "strict" or loose,
         exclude=tuple(exclude),
         ruled_out=tuple(tuple(terms) for terms in query.excluded),
+        ruled_out_categories=query.ruled_out_categories,
         kinds=tuple(tuple(kind) for kind in query.wanted),
         brand=query.brand,
         cheapest_first=query.cheapest_first,

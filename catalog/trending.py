@@ -44,7 +44,8 @@ def trending_ids(query: SearchQuery, limit: int, *, exclude: Iterable[int] = ())
     )
     skip = set(exclude)
     if query.excluded:
-        skip |= fulltext.holding([product_id for product_id, _ in pool], query.excluded)
+        pooled = [product_id for product_id, _ in pool]
+        skip |= fulltext.holding(pooled, query.excluded, query.ruled_out_categories)
     chosen = []
     for product_id, price in pool:
         if product_id in skip or not within_budget(query, price):

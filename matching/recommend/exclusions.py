@@ -70,6 +70,9 @@ class Excluded:
     words: str
     terms: tuple[str, ...]
     other_names: tuple[tuple[str, ...], ...] = ()  # the same thing in other words
+    # The phrase as ruled out, with the asked thing it named ("sports shoes" where the shopper
+    # asked for shoes): what a category's name is compared with (catalog/categories.py).
+    whole: tuple[str, ...] = ()
 
 
 def _phrases(resolution: Resolution) -> list[str]:
@@ -125,7 +128,7 @@ def ruled_out(resolution: Resolution) -> list[Excluded]:
         if terms and terms not in kept:
             words = " ".join(word for word in text.words(phrase) if text.stem(word) in terms)
             other = _other_names(terms, asked, whole[len(terms) :])
-            kept[terms] = Excluded(words, terms, other)
+            kept[terms] = Excluded(words, terms, other, whole)
             if len(terms) == 2:  # "cat-eye" is written "cateye" too
                 joined = "".join(words.split())
                 kept.setdefault((text.stem(joined),), Excluded(joined, (text.stem(joined),)))

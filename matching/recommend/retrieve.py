@@ -7,7 +7,18 @@ from collections.abc import Sequence
 import orjson
 from django.conf import settings
 
-from catalog import animals, audiences, materials, measures, search, text, types, vehicles, versions
+from catalog import (
+    animals,
+    audiences,
+    categories,
+    materials,
+    measures,
+    search,
+    text,
+    types,
+    vehicles,
+    versions,
+)
 from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
@@ -41,6 +52,7 @@ def query_of(
         budget_max=budget.max_usd,
         only_categories=bool(refinement and refinement.categories),
         excluded=stems(excluded),
+        ruled_out_categories=categories.named_by([item.whole for item in excluded]),
         wanted=types.wanted_kinds([resolution.normalized_query, *keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
         audiences=audiences.asked([resolution.target_audience or "", *keywords]),

@@ -209,6 +209,29 @@ def test_a_thing_is_ruled_out_under_its_other_names_too(client, engine):
     assert body["retrieval"]["excluded"] == ["trainers"]
 
 
+def test_a_department_ruled_out_by_its_whole_name_is_never_served(client, engine):
+    """ "not sports shoes": the Sports Shoes department's titles say "Running Shoe", never
+    "sports shoes"; a ruled-out word alone names no department (a "Shoes" one holds slippers)."""
+    _shelved("Sports Shoes", [(3301, "Men's Running Shoe"), (3302, "Men's Cricket Shoes")])
+    _shelved("Formal Shoes", [(3303, "Men's Formal Shoes"), (3304, "Men's Oxford Shoes")])
+    _shelved("Shoes", [(3305, "Men's Slippers")])
+
+    body = _asked(
+        client, engine, "shoes for men but not sports shoes", normalized_query="men's shoes",
+        keywords=["shoes", "men"], categories=["Men's Shoes"], exclude=["sports shoes"],
+    )  # fmt: skip
+
+    served = [item["product"]["id"] for item in body["items"]]
+    assert set(served[:2]) == {"3303", "3304"}, served
+    assert not {"3301", "3302"} & set(served), served
+    body = _asked(
+        client, engine, "slippers for men, no shoes", normalized_query="men's slippers",
+        keywords=["slippers", "men"], categories=["Shoes"], exclude=["shoes"],
+    )  # fmt: skip
+
+    assert [item["product"]["id"] for item in body["items"]][:1] == ["3305"]
+
+
 def test_a_kind_of_the_thing_asked_is_ruled_out_under_its_other_names_too(client, engine):
     _shelved(
         "Socks",
