@@ -34,14 +34,37 @@ _ACCEPTS = {
     "kids": {"kids", "boys", "girls"},
     "adults": {"men", "women", "adults"},
 }
+# Whom a shopper names by relation ("for my father", "mere papa ke liye", "for my son"): read in
+# requests only, never in titles ("Mother Sparsh" is a brand of baby care, "Mother Dairy" ghee).
+_RELATIONS = {
+    text.stem(word): audience
+    for audience, words in {
+        "men": (
+            *("father", "dad", "daddy", "papa", "husband", "boyfriend", "brother"),
+            *("grandfather", "grandpa", "uncle", "bhai", "pati", "pitaji"),
+        ),
+        "women": (
+            *("mother", "mom", "mum", "mummy", "maa", "wife", "girlfriend", "sister"),
+            *("grandmother", "grandma", "aunt", "didi", "behen", "patni", "mataji"),
+        ),
+        "boys": ("son", "beta", "bete", "nephew"),
+        "girls": ("daughter", "beti", "niece"),
+    }.items()
+    for word in words
+}
 _BABY = text.stem("baby")
 # "Baby pink" is a colour, not an audience.
 _COLOURS = frozenset({"pink", "blue", "yellow", "green", "peach", "purple", "lilac", "white"})
 
 
 def asked(phrases: Iterable[str]) -> tuple[str, ...]:
-    """The audiences the phrases (a target audience, keywords) name, in order of name."""
-    return tuple(sorted({found for phrase in phrases for found in _named(text.terms(phrase))}))
+    """The audiences the phrases (a target audience, keywords, the model's reading) name, in
+    order of name, a relation as whom it names ("father": men)."""
+    found: set[str] = set()
+    for phrase in phrases:
+        terms = text.terms(phrase)
+        found |= _named(terms) | {_RELATIONS[term] for term in terms if term in _RELATIONS}
+    return tuple(sorted(found))
 
 
 def for_anyone(keywords: Sequence[Sequence[str]]) -> list[list[str]]:

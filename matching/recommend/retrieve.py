@@ -55,7 +55,7 @@ def query_of(
         ruled_out_categories=categories.named_by([item.whole for item in excluded]),
         wanted=types.wanted_kinds([resolution.normalized_query, *keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
-        audiences=audiences.asked([resolution.target_audience or "", *keywords]),
+        audiences=audiences.asked([resolution.target_audience or "", said, *keywords]),
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),
         no_animals=not animals.asked([said, *keywords, *resolution.categories]),
         materials=materials.wanted(keywords),

@@ -98,6 +98,26 @@ def test_whom_a_title_is_for(asked, title, for_others):
     assert audiences.for_others(asked, title) is for_others
 
 
+def test_whom_a_shopper_names_by_relation_is_served_first(client, engine, shelf):
+    """ "for my wife" names women in the model's reading alone: no keyword says "women"."""
+    ids = served(
+        client, engine, "watch for my wife", ["analog watch"], ["Watches"],
+        normalized="analog watch for wife",
+    )  # fmt: skip
+
+    assert set(ids[:2]) == {6012, 6013}, ids  # women accept girls
+    assert ids[2:] == [6011], ids  # the database alone: the men's watch first, by its id
+
+
+def test_a_relation_names_an_audience_in_requests_never_in_titles():
+    assert audiences.asked(["watch for my father"]) == ("men",)
+    assert audiences.asked(["mere papa ke liye ghadi"]) == ("men",)
+    assert audiences.asked(["perfume for wife"]) == ("women",)
+    assert audiences.asked(["shoes for my son", "shoes"]) == ("boys",)
+    # A brand of baby care is no mother's: the title names a baby.
+    assert audiences.for_others(["kids"], "Mother Sparsh Baby Wipes") is False
+
+
 def test_the_audiences_asked_for_are_read_from_keywords_and_the_target_audience():
     assert audiences.asked(["men's socks", "crew socks"]) == ("men",)
     assert audiences.asked(["babies", "school bag for girls"]) == ("girls", "kids")
