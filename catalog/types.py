@@ -151,16 +151,26 @@ def wanted_kinds(phrases: Iterable[str]) -> tuple[Kind, ...]:
     """The kinds of thing a request wants: each phrase's (the model's reading of the whole
     request, its first keyword) type, with the word before it that says which ("protein
     powder" wants a powder of protein, not a rooting powder), and the type's other names
-    (catalog/synonyms.py: a bicycle is a cycle)."""
+    (catalog/synonyms.py: a bicycle is a cycle). A type alone, read before what it is for,
+    gives way to the same type that says which ("refill for my mop" read "refill", its keyword
+    "mop refill": a mop's refill, not a detergent's)."""
     found: dict[Kind, None] = {}
+    before_purpose: set[Kind] = set()
     for phrase in phrases:
-        kept = next((kept for part in _CUT.split(phrase) if (kept := _kept(_words(part)))), [])
+        parts = _CUT.split(phrase)
+        at, kept = next(
+            ((at, kept) for at, part in enumerate(parts) if (kept := _kept(_words(part)))),
+            (0, []),
+        )
         if not kept:
             continue
         which = tuple(text.stem(word) for word in kept[-2:-1])
         for name in synonyms.same_thing(text.stem(kept[-1])):
             found[(*which, name)] = None
-    return tuple(found)
+            if not which and any(_words(part) for part in parts[at + 1 :]):
+                before_purpose.add((name,))
+    said = {kind[-1] for kind in found if len(kind) > 1}
+    return tuple(kind for kind in found if kind not in before_purpose or kind[-1] not in said)
 
 
 def first_phrase(phrase: str) -> str:

@@ -70,6 +70,16 @@ def test_a_request_wants_a_kind_of_thing_in_any_of_its_names():
     assert not is_kind(kinds, "bell", ["cycl", "bell", "for", "bicycl"])
 
 
+def test_a_thing_read_before_what_it_is_for_gives_way_to_the_same_thing_that_says_which():
+    kinds = wanted_kinds(["refill for my mop", "mop refill"])
+
+    assert kinds == (("mop", "refil"),)
+    assert not is_kind(kinds, "refil", ["lizol", "floor", "cleaner", "liquid", "refil", "pack"])
+    # Read alone, or as a keyword of its own, a thing stays wanted in any of its kinds.
+    assert wanted_kinds(["beard trimmer", "trimmer"]) == (("beard", "trimmer"), ("trimmer",))
+    assert wanted_kinds(["refill for my mop"]) == (("refil",),)
+
+
 def test_the_word_that_says_which_kind_may_be_written_as_two():
     kinds = wanted_kinds(["weightlifting belt"])
 
