@@ -3,12 +3,12 @@
 shopper asked for (catalog/audiences.py, catalog/vehicles.py), or for animals when the shopper
 named none (catalog/animals.py).
 
-Retrieval (catalog/search.py) reads the title and type of each product a tier finds when the
-query states a measure or an audience; a product of another size, or for another audience, is
-set aside and the tier asked again in its place, so that a 128 GB card found by a looser tier
-comes before a 256 GB card found by a tighter one, and men's socks that only say "socks"
-before women's socks that say "men" nowhere. The set-aside products are served after, never
-dropped.
+Retrieval (catalog/search.py) reads the title, type and category of each product a tier finds
+when the query states a measure or an audience, or names no animal; a product of another size,
+or for another audience, is set aside and the tier asked again in its place, so that a 128 GB
+card found by a looser tier comes before a 256 GB card found by a tighter one, and men's socks
+that only say "socks" before women's socks that say "men" nowhere. The set-aside products are
+served after, never dropped.
 """
 
 from collections.abc import Sequence
@@ -40,7 +40,7 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
         for_others = (
             audiences.for_others(query.audiences, title)
             or vehicles.for_others(query.vehicles, title)
-            or (query.no_animals and animals.for_animals(product, title))
+            or (query.no_animals and animals.for_animals(product))
         )
         # Of another size, the thing asked for is still near; for someone else, it is not:
         # a women's trimmer comes after a shaver for anyone when a man asked for a trimmer.

@@ -3,8 +3,9 @@ asked, "Women's Low Cut Socks" are for someone else and are served after the res
 retrieval set-aside, catalog/aside.py), never dropped. A title that names nobody is for anyone
 ("Unisex" names nobody: "Unisex Adult Cycle" names adults).
 
-An audience is asked for in the resolution's target audience or its keywords ("men", "for
-girls"); a title names one in its words ("Men's", "for Boys & Girls"). Each asked audience
+An audience is asked for in the resolution's target audience, its keywords or its reading of the
+request ("men", "for girls", or by relation: "for my father"); a title names one in its words
+("Men's", "for Boys & Girls"). Each asked audience
 accepts its own and those a shopper asking for it would be glad of: women the titles that say
 girls and girls those that say women (the catalog's and the shoppers' word for young women as
 much as for children: "ladkiyon ke liye watch"), a child those that say kids, boys or girls.
@@ -35,7 +36,8 @@ _ACCEPTS = {
     "adults": {"men", "women", "adults"},
 }
 # Whom a shopper names by relation ("for my father", "mere papa ke liye", "for my son"): read in
-# requests only, never in titles ("Mother Sparsh" is a brand of baby care, "Mother Dairy" ghee).
+# requests only, never in titles ("Mother Sparsh" is a brand of baby care, "Mother Dairy" ghee),
+# and only after a word that says whose ("boyfriend jeans" are women's, "beta alanine" no boy's).
 _RELATIONS = {
     text.stem(word): audience
     for audience, words in {
@@ -52,6 +54,10 @@ _RELATIONS = {
     }.items()
     for word in words
 }
+_WHOSE = frozenset(
+    text.stem(word)
+    for word in ("for", "my", "his", "her", "our", "their", "mere", "meri", "mera", "apne", "apni")
+)
 _BABY = text.stem("baby")
 # "Baby pink" is a colour, not an audience.
 _COLOURS = frozenset({"pink", "blue", "yellow", "green", "peach", "purple", "lilac", "white"})
@@ -63,7 +69,12 @@ def asked(phrases: Iterable[str]) -> tuple[str, ...]:
     found: set[str] = set()
     for phrase in phrases:
         terms = text.terms(phrase)
-        found |= _named(terms) | {_RELATIONS[term] for term in terms if term in _RELATIONS}
+        found |= _named(terms)
+        found |= {
+            _RELATIONS[term]
+            for before, term in zip(["", *terms], terms, strict=False)
+            if term in _RELATIONS and before in _WHOSE
+        }
     return tuple(sorted(found))
 
 

@@ -13,10 +13,15 @@ CATEGORIES_CACHE_S = 300
 
 def catalog_categories() -> list[str]:
     """Every category name (level 1 and 2) the catalog uses: what the engine may answer."""
+    return sorted({*_names("category_l1"), *_names("category_l2")})
+
+
+def _names(level: str) -> list[str]:
+    """The names one level of categories uses, kept for CATEGORIES_CACHE_S."""
 
     def compute() -> list[str]:
         names: set[str] = set()
-        for level in ("category_l1", "category_l2"):
+        if level in ("category_l1", "category_l2"):
             # Each name found by one step down the column's index from the one before (a
             # "loose index scan"): as many steps as names, however many products (a DISTINCT
             # reads the whole table: seconds at a million products).
@@ -31,16 +36,17 @@ def catalog_categories() -> list[str]:
                 names.update(row[0] for row in cursor.fetchall())
         return sorted(names)
 
-    return list(cached("catalog:categories", CATEGORIES_CACHE_S, compute))
+    return list(cached(f"catalog:categories:{level}", CATEGORIES_CACHE_S, compute))
 
 
 def named_by(phrases: Sequence[Sequence[str]]) -> tuple[str, ...]:
-    """The catalog's category names (lower case) that one of `phrases` (stems in order) of two
-    words or more names whole: "sports shoes" ruled out names the "Sports Shoes" department. A
-    word alone names none ("shoes": a "Shoes" department holds slippers too)."""
+    """The catalog's second-level category names (lower case) that one of `phrases` (stems in
+    order) of two words or more names whole: "sports shoes" ruled out names the "Sports Shoes"
+    department. A word alone names none ("shoes": a "Shoes" department holds slippers too), nor
+    does a first-level name (a department of departments: "Pet Supplies" of "Dog supplies")."""
     named = {tuple(phrase) for phrase in phrases if len(phrase) > 1}
     if not named:
         return ()
     return tuple(
-        name.lower() for name in catalog_categories() if tuple(text.query_terms(name)) in named
+        name.lower() for name in _names("category_l2") if tuple(text.query_terms(name)) in named
     )

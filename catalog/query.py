@@ -67,6 +67,8 @@ def fits(query: SearchQuery, product: Product | None) -> bool:
     its categories when they are a filter, and holds nothing the shopper ruled out."""
     if product is None or (query.excluded and rules_out(query.excluded, product)):
         return False
+    if (product.category_l2 or "").lower() in query.ruled_out_categories:
+        return False
     sold_there = not product.regions or query.region is None or query.region in product.regions
     if query.only_categories:
         named = {(name or "").casefold() for name in (product.category_l1, product.category_l2)}

@@ -33,8 +33,8 @@ asked for before products that only mention it), then those of the resolved cate
 product itself before accessories of it, then the database's relevance score, then the best
 sellers with creators.
 Across the tiers, a product whose title states another size than the shopper stated ("256GB"
-for "64gb"), or names only someone else than the shopper asked for ("Women's" for men), comes
-after those that do not (catalog/aside.py).
+for "64gb"), or names only someone else than the shopper asked for ("Women's" for men), or is
+for animals when the shopper named none, comes after those that do not (catalog/aside.py).
 
 Every tier, and the trending fill after them, keeps to the region (products sold there or
 everywhere) and to the budget: a stated maximum is never exceeded, a stated minimum never

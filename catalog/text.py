@@ -148,7 +148,8 @@ def with_audience(keywords: Sequence[str], normalized: str) -> list[str]:
 
 def without_shopping_words(keywords: Sequence[str], normalized: str = "") -> list[str]:
     """The keywords with their words of shopping left out (SHOPPING), with the word of degree
-    before one ("top rated", "most popular"), and those that held nothing else; and a keyword
+    before one ("top rated", "most popular", "hot deals"), and those that held nothing else;
+    and a keyword
     that is a word of degree alone where the normalized query has it before another keyword
     ("top wireless earbuds" kept as "top" and "wireless earbuds": praise, where "top for women"
     or "crop top" is the thing)."""
@@ -167,6 +168,8 @@ def without_shopping_words(keywords: Sequence[str], normalized: str = "") -> lis
 
 
 def _without_shopping(keywords: Sequence[str]) -> list[str]:
+    """The keywords with their words of shopping and the words of degree before them left
+    out, and those that held nothing else."""
     kept = []
     for keyword in keywords:
         written = keyword.split()

@@ -157,7 +157,7 @@ def wanted_kinds(phrases: Iterable[str]) -> tuple[Kind, ...]:
     found: dict[Kind, None] = {}
     before_purpose: set[Kind] = set()
     for phrase in phrases:
-        parts = _CUT.split(phrase)
+        parts, cuts = _CUT.split(phrase), [cut.group() for cut in _CUT.finditer(phrase)]
         at, kept = next(
             ((at, kept) for at, part in enumerate(parts) if (kept := _kept(_words(part)))),
             (0, []),
@@ -165,9 +165,15 @@ def wanted_kinds(phrases: Iterable[str]) -> tuple[Kind, ...]:
         if not kept:
             continue
         which = tuple(text.stem(word) for word in kept[-2:-1])
+        # "refill for my mop": a thing after a word of purpose ("watch for women" names none).
+        for_a_thing = (
+            at < len(cuts)
+            and PURPOSE.fullmatch(cuts[at].strip()) is not None
+            and bool(_kept(_words(parts[at + 1])))
+        )
         for name in synonyms.same_thing(text.stem(kept[-1])):
             found[(*which, name)] = None
-            if not which and any(_words(part) for part in parts[at + 1 :]):
+            if not which and for_a_thing:
                 before_purpose.add((name,))
     said = {kind[-1] for kind in found if len(kind) > 1}
     return tuple(kind for kind in found if kind not in before_purpose or kind[-1] not in said)

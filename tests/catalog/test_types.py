@@ -78,6 +78,8 @@ def test_a_thing_read_before_what_it_is_for_gives_way_to_the_same_thing_that_say
     # Read alone, or as a keyword of its own, a thing stays wanted in any of its kinds.
     assert wanted_kinds(["beard trimmer", "trimmer"]) == (("beard", "trimmer"), ("trimmer",))
     assert wanted_kinds(["refill for my mop"]) == (("refil",),)
+    # What follows "for" must name a thing: a watch for women is any watch, an analog one too.
+    assert ("watch",) in wanted_kinds(["watch for women", "analog watch"])
 
 
 def test_the_word_that_says_which_kind_may_be_written_as_two():

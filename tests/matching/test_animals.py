@@ -44,16 +44,17 @@ def test_a_shopper_who_names_an_animal_is_served_by_the_words(client, engine, sh
     ("category_l1", "category_l2", "title", "for_animals"),
     [
         ("pet supplies", "Dog supplies", "Chew Sticks, 1 kg", True),
-        ("Pets", "Food", "Adult Cat Food, 6 kg", True),
-        ("Pets", "Food", "Basmati Rice, 5 kg", False),  # a title naming no animal
+        ("Pets", "Food", "Adult Cat Food, 6 kg", True),  # a top category of one department
         ("shoes", "Formal Shoes", "Hush Puppies Men's Oxford", False),  # a brand
         ("fashion", "Sunglasses", "Cat Eye Sunglasses for Women", False),
-        ("home, kitchen, pets", "Refurbished & Open Box", "Mixer Grinder", False),
+        ("home, kitchen, pets", "Refurbished & Open Box", "PET Water Bottle, 1 L", False),
+        ("sports", "Fishing", "Spinning Reel", False),
+        ("toys", "Stuffed Animals", "Teddy Bear", False),
     ],
 )
 def test_whose_department_says_it_is_for_animals(category_l1, category_l2, title, for_animals):
     product = Product(title=title, category_l1=category_l1, category_l2=category_l2)
-    assert animals.for_animals(product, title) is for_animals
+    assert animals.for_animals(product) is for_animals
 
 
 def test_the_animals_a_shopper_names():

@@ -114,8 +114,12 @@ def test_a_relation_names_an_audience_in_requests_never_in_titles():
     assert audiences.asked(["mere papa ke liye ghadi"]) == ("men",)
     assert audiences.asked(["perfume for wife"]) == ("women",)
     assert audiences.asked(["shoes for my son", "shoes"]) == ("boys",)
-    # A brand of baby care is no mother's: the title names a baby.
-    assert audiences.for_others(["kids"], "Mother Sparsh Baby Wipes") is False
+    # Only after a word that says whose: these name no one.
+    assert audiences.asked(["boyfriend jeans for women"]) == ("women",)
+    assert audiences.asked(["beta alanine"]) == ()
+    assert audiences.asked(["mother sparsh baby wipes"]) == ("kids",)
+    # Titles are never read so: a gift "for Mother" names no audience a man's request refuses.
+    assert audiences.for_others(["men"], "Gift Hamper for Mother") is False
 
 
 def test_the_audiences_asked_for_are_read_from_keywords_and_the_target_audience():

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from catalog.models import Product
+from catalog.query import SearchQuery, fits
 from tests.factories import ProductFactory, VideoFactory
 
 pytestmark = pytest.mark.django_db
@@ -323,3 +324,13 @@ def test_a_things_name_that_begins_with_no_rules_nothing_out(client, engine):
 
     assert "3501" in {item["product"]["id"] for item in body["items"]}
     assert body["retrieval"]["excluded"] == []
+
+
+def test_a_loaded_product_of_a_ruled_out_department_is_checked_out_too():
+    """The answer checks loaded products once more (catalog/query.py `fits`), departments too."""
+    query = SearchQuery(
+        text="shoes", keywords=["shoes"], categories=[], ruled_out_categories=("sports shoes",)
+    )
+
+    assert not fits(query, Product(title="Men's Running Shoe", category_l2="Sports Shoes"))
+    assert fits(query, Product(title="Men's Formal Shoe", category_l2="Formal Shoes"))
