@@ -2,6 +2,7 @@
 query onto when the engine named none."""
 
 from collections.abc import Sequence
+from typing import Literal
 
 from django.db import connection
 
@@ -9,6 +10,7 @@ from catalog import text
 from kernel.cache import cached
 
 CATEGORIES_CACHE_S = 300
+Level = Literal["category_l1", "category_l2"]
 
 
 def catalog_categories() -> list[str]:
@@ -16,25 +18,22 @@ def catalog_categories() -> list[str]:
     return sorted({*_names("category_l1"), *_names("category_l2")})
 
 
-def _names(level: str) -> list[str]:
+def _names(level: Level) -> list[str]:
     """The names one level of categories uses, kept for CATEGORIES_CACHE_S."""
 
     def compute() -> list[str]:
-        names: set[str] = set()
-        if level in ("category_l1", "category_l2"):
-            # Each name found by one step down the column's index from the one before (a
-            # "loose index scan"): as many steps as names, however many products (a DISTINCT
-            # reads the whole table: seconds at a million products).
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "WITH RECURSIVE names(name) AS ("
-                    f"SELECT MIN({level}) FROM catalog_product WHERE {level} > '' "
-                    f"UNION ALL SELECT (SELECT MIN({level}) FROM catalog_product "
-                    f"WHERE {level} > names.name) FROM names WHERE names.name IS NOT NULL) "
-                    "SELECT name FROM names WHERE name IS NOT NULL"
-                )
-                names.update(row[0] for row in cursor.fetchall())
-        return sorted(names)
+        # Each name found by one step down the column's index from the one before (a "loose
+        # index scan"): as many steps as names, however many products (a DISTINCT reads the
+        # whole table: seconds at a million products). `level` is one of two column names.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "WITH RECURSIVE names(name) AS ("
+                f"SELECT MIN({level}) FROM catalog_product WHERE {level} > '' "
+                f"UNION ALL SELECT (SELECT MIN({level}) FROM catalog_product "
+                f"WHERE {level} > names.name) FROM names WHERE names.name IS NOT NULL) "
+                "SELECT name FROM names WHERE name IS NOT NULL"
+            )
+            return sorted(row[0] for row in cursor.fetchall())
 
     return list(cached(f"catalog:categories:{level}", CATEGORIES_CACHE_S, compute))
 
