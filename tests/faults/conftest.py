@@ -19,15 +19,22 @@ from tests.support.network import free_port
 from tests.support.receiver import Receiver
 from tests.support.worker import purge
 
+FAULTS = Path(__file__).resolve().parent
+TALLY = "fault tally"  # the user property a fault test's tally travels in, from any worker
+
 
 @pytest.fixture(autouse=True)
-def _alone() -> None:
-    """The fault suite stops and restarts servers (PostgreSQL with GATEWAY_FAULTS_RESTART_DB=1)
-    and holds workers to deadlines: it runs in a pytest of its own, never beside other tests."""
-    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
-        pytest.skip(
-            "the fault suite runs alone: `pytest -m fault` without -n (make test runs it so)"
-        )
+def _apart(request: pytest.FixtureRequest) -> None:
+    """The fault suite holds workers to deadlines and stops servers: it never runs beside the
+    rest of the suite (`make test` runs it in a pytest of its own, two fault tests at a time),
+    and a test that stops the PostgreSQL server every test shares (marked `alone`) runs with no
+    test beside it at all."""
+    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) <= 1:
+        return
+    if request.node.get_closest_marker("alone") is not None:
+        pytest.skip("stops a server every test shares: runs alone (`pytest -m alone tests/faults`)")
+    if any(not Path(item.path).is_relative_to(FAULTS) for item in request.session.items):
+        pytest.skip("the fault suite runs apart from the rest: `pytest tests/faults`")
 
 
 @pytest.fixture
@@ -143,17 +150,35 @@ def tally(merchants: dict[str, Receiver], intent_ids: set[str]) -> Tally:
 
 
 @pytest.fixture
-def report(capsys) -> Callable[[str, Tally], None]:
-    """Print a fault test's tally on the terminal, passed or not."""
+def report(request: pytest.FixtureRequest) -> Callable[[str, Tally], None]:
+    """Keep a fault test's tally for the end of the run, passed or not (pytest_terminal_summary
+    prints it, on parallel workers too)."""
 
-    def show(name: str, counted: Tally) -> None:
-        with capsys.disabled():
-            print(
-                f"\nfault: {name}: created {counted.created}, delivered {counted.delivered}, "
-                f"duplicated {counted.duplicated} (same webhook-id), lost {counted.lost}"
+    def keep(name: str, counted: Tally) -> None:
+        request.node.user_properties.append(
+            (
+                TALLY,
+                f"fault: {name}: created {counted.created}, delivered {counted.delivered}, "
+                f"duplicated {counted.duplicated} (same webhook-id), lost {counted.lost}",
             )
+        )
 
-    return show
+    return keep
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "teardown":  # the last report of a test: it holds all it kept
+        _tallies.extend(str(line) for name, line in report.user_properties if name == TALLY)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _tallies:
+        terminalreporter.section("fault tallies")
+        for line in _tallies:
+            terminalreporter.write_line(line)
+
+
+_tallies: list[str] = []
 
 
 def own_cluster(does: str) -> list[str]:

@@ -14,7 +14,7 @@ from tests.faults.conftest import database_answers, own_cluster
 from tests.support.web import WebServer
 from tests.support.worker import wait_until
 
-pytestmark = [pytest.mark.fault, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.fault, pytest.mark.alone, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_stopped_database_is_503_with_retry_after_then_answers_again(tmp_path):

@@ -150,6 +150,7 @@ def test_misbehaving_merchants_cost_the_others_nothing(
         assert all(request.path == "/hook" for request in redirects.received)
 
 
+@pytest.mark.alone
 def test_postgresql_restarted_during_delivery_loses_nothing(
     client, receiver, tmp_path, broker_url, report
 ):
