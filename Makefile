@@ -62,16 +62,19 @@ lint: install
 typecheck: install
 	$(BIN)/mypy .
 
-# The suite runs on parallel workers, one a core and at most 4 (each has a Redis database, a var/
-# directory and a test database of its own: tests/support/isolation.py). `--dist load` hands out
-# tests by their place in the collection: the contract fuzzing's tests share one node id, which
-# the grouping modes (loadscope, loadgroup) would run once. Then the fault suite runs alone: it
-# stops servers, and restarts PostgreSQL where GATEWAY_FAULTS_RESTART_DB=1.
-PYTEST_WORKERS ?= auto
+# The suite runs on parallel workers, one a core and one more, at most 4 (each has a Redis
+# database, a var/ directory and a test database of its own: tests/support/isolation.py): many
+# tests wait on processes of their own, and the worker more keeps the cores busy meanwhile.
+# `--dist load` hands out tests by their place in the collection: the contract fuzzing's tests
+# share one node id, which the grouping modes (loadscope, loadgroup) would run once. Then the
+# fault suite runs apart, two tests at a time (they hold workers to deadlines), and last, alone,
+# its tests that stop the PostgreSQL server every test shares (GATEWAY_FAULTS_RESTART_DB=1).
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 PARALLEL := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist load
 pytest: install dev-signing-key sidecars
 	$(BIN)/pytest $(PARALLEL) --ignore=tests/faults
-	$(BIN)/pytest tests/faults
+	$(BIN)/pytest -n 2 --dist load -m "not alone" tests/faults
+	$(BIN)/pytest -m alone tests/faults
 
 # The edit loop: everything but the slow suites (docs/development.md lists what each runs). The
 # suites left out are not even collected: the contract fuzzing plans its cases as it is collected.

@@ -35,6 +35,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _starts_processes(item):
             item.add_marker(pytest.mark.processes)
+    items[:] = _spread(items)
+
+
+def _spread(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The modules with tests that start processes, spread evenly over the run, each whole. Those
+    tests mostly wait (on a server to start, a timeout to pass): spread, parallel workers keep
+    the cores busy with the other tests meanwhile, where in the collection's order they come
+    together (tests/gateway, tests/merchants) and every worker waits at once. The last tenth of
+    the run is left to the other tests, short ones, so that no long test ends it alone."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    waiting: list[list[pytest.Item]] = []
+    rest: list[list[pytest.Item]] = []
+    for module in modules.values():
+        starts = any(item.get_closest_marker("processes") for item in module)
+        (waiting if starts else rest).append(module)
+    if not waiting or not rest:
+        return items
+    after: dict[int, list[list[pytest.Item]]] = {}
+    for n, module in enumerate(waiting):
+        after.setdefault(n * len(rest) * 9 // (10 * len(waiting)), []).append(module)
+    spread: list[pytest.Item] = []
+    for n, module in enumerate(rest):
+        for starting in after.get(n, []):
+            spread += starting
+        spread += module
+    return spread
 
 
 @pytest.fixture(autouse=True)
