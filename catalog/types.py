@@ -33,7 +33,7 @@ PURPOSE = re.compile(rf"\b(?:{_PURPOSE_WORDS})\b", re.IGNORECASE)
 # in a shopper's words, a price or what is ruled out too.
 _CUT = re.compile(
     rf"[()\[\]{{}}|,;:]|\s[-\u2013\u2014/]\s|\b(?:{_PURPOSE_WORDS}|featuring|includes|without"
-    r"|under|below|above|between|within|upto|except|but|not)\b",
+    r"|free from|free of|under|below|above|between|within|upto|except|but|not)\b",
     re.IGNORECASE,
 )
 # A title's word as the type reader takes it: letters and digits, an apostrophe or a hyphen
@@ -64,7 +64,7 @@ _NO_THING = MATERIALS | frozenset(
     # who it is for, and words of sale
     | {"men", "mens", "man", "women", "womens", "woman", "ladies", "gents", "boys", "boy"}
     | {"girls", "girl", "kids", "kid", "children", "child", "baby", "babies", "unisex", "adults"}
-    | {"adult", "toddlers", "infants", "new", "brand", "original"}
+    | {"adult", "toddlers", "infants", "new", "brand", "original", "gift", "gifts"}
     | text.SHOPPING
     | {"premium", "quality", "edition", "model", "series", "version", "collection", "design"}
     | {"style", "type", "variant", "year", "years", "month", "months", "days", "day", "hours"}

@@ -33,6 +33,13 @@ from tests.factories import ProductFactory
         ("Agaro 33398 Rapid 1000-Watt, 10-Litre Wet & Dry Vacuum Cleaner", None, "cleaner"),
         ("NIVIA Encounter Stockings-Large", None, "stock"),  # a size is no thing
         ("Lunchbox with 3 Compartments for Kids", None, "lunchbox"),  # a word alone is it
+        # What it is without comes after "free from", as after "without".
+        ("Ajmal Musk Rose Concentrated Floral Perfume Free From Alcohol 12ml", None, "perfum"),
+        ("Herbal Shampoo Free of Sulphates", None, "shampoo"),
+        # A gift is what a thing is given as, not a thing.
+        ("Ajmal Blu EDP 90ML Long Lasting Scent Spray Citrus Perfume Gift For Men", None, "perfum"),
+        ("Women's Perfume Gift Set 4x20 ML", None, "perfum"),
+        ("Chocolate Gift Hamper", None, "hamper"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
