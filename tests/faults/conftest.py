@@ -21,6 +21,7 @@ from tests.support.worker import purge
 
 FAULTS = Path(__file__).resolve().parent
 TALLY = "fault tally"  # the user property a fault test's tally travels in, from any worker
+_tallies: list[str] = []  # the run's tallies, printed at its end (pytest_terminal_summary)
 
 
 @pytest.fixture(autouse=True)
@@ -176,9 +177,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.section("fault tallies")
         for line in _tallies:
             terminalreporter.write_line(line)
-
-
-_tallies: list[str] = []
 
 
 def own_cluster(does: str) -> list[str]:
