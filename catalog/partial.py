@@ -12,7 +12,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from catalog import compounds, fulltext, heads, meaning, ordering, spelling, synonyms, text
+from catalog import (
+    compounds,
+    fulltext,
+    heads,
+    meaning,
+    measures,
+    ordering,
+    spelling,
+    synonyms,
+    text,
+)
 from catalog.query import SearchQuery
 from catalog.retrieval import CANDIDATES, NOT_CATEGORY
 
@@ -32,7 +42,16 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
     guessed -= heads.confirmed(query.reading, guessed, units, outside)
     named = heads.named(read, sources, guessed, units, outside, query.reading)
     return _partial(
-        read, guessed, named, filters, limit, meaning.of(query), units, outside, query.required
+        read,
+        guessed,
+        named,
+        filters,
+        limit,
+        meaning.of(query),
+        units,
+        outside,
+        query.required,
+        query.measures,
     )
 
 
@@ -46,8 +65,11 @@ def _partial(
     units: Sequence[tuple[str, ...]] = (),
     loose: set[str] | frozenset[str] = frozenset(),
     required: Sequence[str] = (),
+    sizes: Sequence[measures.Measure] = (),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
+    whose title states another size than the shopper's (`sizes`: catalog/measures.py, "3 L"
+    for 5 litres) after the rest of their kind, however many words they hold; those
     holding the most of the `required` words first (a constraint states them), then the most
     of the keywords' words, each word weighing more the fewer products
     hold it (a rare "cooker" outweighs a common "kitchen"), then those of the resolved
@@ -91,13 +113,16 @@ def _partial(
     ]
     if sense is not None:
         kept = meaning.fused(sense, kept)
-    # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
-    # weight; stable: the database's order (categories first, its score) within one weight.
+    # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), of the
+    # size asked before another size (served after in any case, catalog/aside.py: sorted here,
+    # the tier's few ids are those of the size asked), then by weight; stable: the database's
+    # order (categories first, its score) within one weight.
     must = set(required)
     kept.sort(
         key=lambda pair: (
             not pair[0].typed,
             not pair[0].branded,
+            measures.contradicts(sizes, pair[0].title),
             -len(must & held(pair[0])),
             -round(pair[1], 6),
         )
