@@ -1,5 +1,6 @@
-"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L", and
-counts: "pack of 3", "set of 6", "5 pairs".
+"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L";
+counts: "pack of 3", "set of 6", "5 pairs"; and sizes of what is worn or fitted: "large",
+"XL", "(M)", "Double Extra Large" (diapers of size L are not the XL ones).
 
 A shopper who asks for a 64 GB memory card, a 65 litre rucksack or a 1 ton air conditioner
 does not want the 256 GB card, the 48 litre rucksack or the 1.5 ton one, though each holds every
@@ -43,6 +44,21 @@ _COUNT = re.compile(
     r"|(?<![\w.,])(\d{1,3})\s?-?\s?(?:pcs|pc|pieces|piece|pairs|pair|pack|packs|units|nos)(?!\w)"
 )
 COUNT = "count"
+# A size of what is worn or fitted, on one ladder from "extra small" to "extra extra extra
+# large": a word, each "extra" (or "x", or "double" before one) a step further ("X-Large",
+# "Double Extra Large"), or letters of two or more ("XL", "XXL", "3XL", "XS"); one letter only
+# where a size is plainly meant, in brackets, after "size" or in a list of sizes ("(L)",
+# "Size M", "S, M, L, XL"): "5 L" is five litres, and a lone "m" or "s" is anything.
+SIZE = "size"
+_SIZE_STEPS = {"small": 2.0, "medium": 3.0, "large": 4.0, "s": 2.0, "m": 3.0, "l": 4.0}
+_SIZE_WORD = re.compile(r"\b((?:(?:extra|x|double)[\s-]?)*)(small|medium|large)\b")
+_LETTERS = r"\d?x{0,3}[sml]"
+_SIZE_LETTERS = re.compile(
+    r"(?<![\w'\u2019.-])(\d?x{1,3}[sl])(?![\w'\u2019-])|\(\s?([sml])\s?\)|\bsize:?\s?([sml])\b"
+)
+_SIZE_LIST = re.compile(
+    rf"(?<![\w'\u2019.-])(?:{_LETTERS})(?:\s?[,/]\s?(?:{_LETTERS}))+(?![\w'\u2019-])"
+)
 # Two values count as equal within this share of the larger ("1.0 ton" is "1 ton").
 TOLERANCE = 0.005
 
@@ -59,7 +75,27 @@ def measures(text: str) -> tuple[Measure, ...]:
         found[(kind, round(float(digits.replace(",", ".")) * size, 6))] = None
     for of, before in _COUNT.findall(lowered):
         found[(COUNT, float(of or before))] = None
+    found.update(dict.fromkeys((SIZE, step) for step in _sizes(lowered)))
     return tuple(found)
+
+
+def _sizes(lowered: str) -> list[float]:
+    """The sizes a lower-cased text states, as steps of the ladder (small 2, large 4, XL 5)."""
+    steps = [
+        _step(word, len(re.findall(r"extra|x|double", extras)))
+        for extras, word in _SIZE_WORD.findall(lowered)
+    ]
+    letters = [next(filter(None, found)) for found in _SIZE_LETTERS.findall(lowered)]
+    letters += [part for run in _SIZE_LIST.findall(lowered) for part in re.split(r"[\s,/]+", run)]
+    for written in letters:  # "xl": large, one step further; "3xl": three; "xxs": small, two
+        further = written[:-1]
+        steps.append(_step(written[-1], int(further[0]) if further[:1].isdigit() else len(further)))
+    return steps
+
+
+def _step(size: str, further: int) -> float:
+    """The ladder's step of a size `further` steps past it ("extra large": large, 1)."""
+    return _SIZE_STEPS[size] + (further if size in ("large", "l") else -further)
 
 
 def without(text: str) -> str:

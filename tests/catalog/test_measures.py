@@ -29,7 +29,17 @@ from catalog.measures import contradicts, measures, wanted
         ("cotton socks 3-pack", (("count", 3.0),)),
         # Numbers without a unit, and units inside other words, state nothing.
         ("v236w x200 tablet", ()),
-        ("gloves size L", ()),
+        ("Pureit classic 14 L, for men's use", (("l", 14.0),)),  # a lone "l" or "s": no size
+        # Sizes: words, each "extra" a step further; letters of two or more, or bracketed.
+        ("gloves size L", (("size", 4.0),)),
+        ("Wonder Pants Large (L) Size", (("size", 4.0),)),
+        ("Pants, Extra Extra Extra Large size (XXXL)", (("size", 7.0),)),
+        ("Double Extra Large size baby Diapers (XXL)", (("size", 6.0),)),
+        ("Helmet (Black, X-Large)", (("size", 5.0),)),
+        ("Huggies Extra Small (XS), 48 Count", (("size", 1.0),)),
+        ("Bean Bag Cover 4XL", (("size", 8.0),)),
+        ("Clip Sealer Large, Medium, Small", (("size", 4.0), ("size", 3.0), ("size", 2.0))),
+        ("largest display, free size", ()),
         ("Apple iPhone 12 (64GB) - packed with", (("gb", 64.0),)),
     ],
 )  # fmt: skip
@@ -49,12 +59,16 @@ def test_a_request_s_measures_come_from_each_of_its_texts_once():
         ("memory card 64gb", "Samsung EVO Plus 256GB microSDXC memory card", True),
         ("65 litre rucksack", "Clownfish 48 Litres travel backpack", True),
         ("water glasses set of 6", "Treo glass tumbler set of 3, 300 ml", True),
+        ("diaper pants large size", "Wonder Pants Extra Large (XL) Size Baby Diaper Pants", True),
+        ("medium dog bed", "Dog Bed for Small Dogs", True),
         # The size asked, however written, or among others the title states: never.
         ("1 ton air conditioner", "Hitachi Split AC - 1.0 Ton", False),
         ("1kg whey protein", "MuscleBlaze whey (chocolate, 1 kg / 2.2 lb), 24g protein", False),
         ("1 litre bottle", "Cello steel bottle, 1000 ml", False),
         ("3 litre pressure cooker", "Pigeon pressure cooker combo - 2 L, 3 L and 5 L", False),
         ("baby wipes pack of 3", "Baby wipes, 72 pcs (pack of 3)", False),
+        ("diaper pants large size", "Baby Diaper Pants, Large (L), 64 Count", False),
+        ("t-shirt size M", "Cotton T-Shirt (S, M, L, XL)", False),
         # A title that states no measure of the kind may be the thing: never.
         ("memory card 64gb", "SanDisk Ultra microSD UHS-I card", False),
         ("1 ton air conditioner", "Lloyd 5 star inverter split AC, 1200 W", False),

@@ -25,6 +25,10 @@ SHELF = [
     # A count: how many come together.
     (5031, "Treo Glass Tumbler Set of 3", "Kitchen"),
     (5032, "Borosil Glass Tumbler, Set of 6, Clear Crystal Finish", "Kitchen"),
+    # A size of what is worn: "Extra Large" holds "large", and is another size.
+    (5041, "Huggies Wonder Pants Extra Large (XL) Size Baby Diaper Pants, 56 Count", "Diapers"),
+    (5042, "Pampers Baby Diaper Pants, Double Extra Large (XXL), 28 Count", "Diapers"),
+    (5043, "Huggies Wonder Pants Large (L) Size Baby Diaper Pants, 64 Count", "Diapers"),
 ]
 
 
@@ -66,6 +70,15 @@ def test_another_count_is_served_after_the_count_asked(client, engine, shelf):
     )
 
     assert ids[:2] == [5032, 5031], ids
+
+
+def test_a_size_of_what_is_worn_is_served_before_the_sizes_further_up_its_ladder(
+    client, engine, shelf
+):
+    ids = served(client, engine, "diaper pants large size", ["diaper pants", "large"])
+
+    assert ids[0] == 5043, ids  # every title holds "large"; one alone is of that size
+    assert set(ids[1:]) == {5041, 5042}, ids
 
 
 def test_a_request_that_states_no_size_is_served_as_before(client, engine, shelf):
