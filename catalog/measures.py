@@ -98,6 +98,12 @@ def _step(size: str, further: int) -> float:
     return _SIZE_STEPS[size] + (further if size in ("large", "l") else -further)
 
 
+def written(text: str) -> list[str]:
+    """The parts of a text that state a measure or a count, as written ("65 litre")."""
+    lowered = text.lower()
+    return [found.group() for pattern in (_MEASURE, _COUNT) for found in pattern.finditer(lowered)]
+
+
 def without(text: str) -> str:
     """The text with its measures and counts left out ("water bottle 1 litre": water bottle)."""
     return _COUNT.sub(" ", _MEASURE.sub(" ", text.lower()))
@@ -122,6 +128,17 @@ def contradicts(asked: Sequence[Measure], title: str) -> bool:
         if of_kind and not any(_equal(amount, value) for amount in of_kind):
             return True
     return False
+
+
+def states(asked: Sequence[Measure], title: str) -> bool:
+    """Whether `title` states one of the measures asked, however written ("65 Ltrs" for
+    "65 litre")."""
+    if not asked:
+        return False
+    stated = measures(title)
+    return any(
+        unit == kind and _equal(amount, value) for kind, value in asked for unit, amount in stated
+    )
 
 
 def _equal(first: float, second: float) -> bool:

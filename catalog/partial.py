@@ -6,7 +6,9 @@ product instead of removing them all. The keywords are read as the catalog write
 for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
 the two more titles write ("facewash"), two one-word keywords standing together in the
 normalized query joined ("lap", "top"). A material a constraint states comes first
-(matching/recommend/requirements.py)."""
+(matching/recommend/requirements.py); a title stating the size asked holds its words however
+written ("65 Ltrs": "65 litre"), one stating another size comes after the rest of its kind
+(catalog/measures.py)."""
 
 import math
 from collections.abc import Sequence
@@ -52,6 +54,12 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
         outside,
         query.required,
         query.measures,
+        {
+            term
+            for keyword in query.keywords
+            for part in measures.written(keyword)
+            for term in text.terms(part)
+        },
     )
 
 
@@ -66,12 +74,14 @@ def _partial(
     loose: set[str] | frozenset[str] = frozenset(),
     required: Sequence[str] = (),
     sizes: Sequence[measures.Measure] = (),
+    size_words: set[str] | frozenset[str] = frozenset(),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
     whose title states another size than the shopper's (`sizes`: catalog/measures.py, "3 L"
-    for 5 litres) after the rest of their kind, however many words they hold; those
-    holding the most of the `required` words first (a constraint states them), then the most
-    of the keywords' words, each word weighing more the fewer products
+    for 5 litres) after the rest of their kind, however many words they hold, and those that
+    state the size asked holding its words (`size_words`), however written ("65 Ltrs" holds
+    "65 litre"); those holding the most of the `required` words first (a constraint states
+    them), then the most of the keywords' words, each word weighing more the fewer products
     hold it (a rare "cooker" outweighs a common "kitchen"), then those of the resolved
     categories, then by the database's score of every word. A corrected word (`guessed`)
     weighs least: a shopper's word in another language can be corrected into a rare word of
@@ -103,6 +113,8 @@ def _partial(
         present: set[str | tuple[str, ...]] = {term for field in fields for term in field}
         present |= {unit for unit in counted if any(text.adjacent(unit, f) for f in fields)}
         present |= {word for word, members in families if members & present}  # steel: metal
+        if size_words and measures.states(sizes, candidate.title):
+            present |= size_words  # "65 Ltrs" holds "65 litre"
         return present & weight.keys()
 
     whole = sum(weight.values())

@@ -4,7 +4,7 @@ states."""
 
 import pytest
 
-from catalog.measures import contradicts, measures, wanted
+from catalog.measures import contradicts, measures, states, wanted, written
 
 
 @pytest.mark.parametrize(
@@ -80,3 +80,22 @@ def test_a_title_contradicts_a_request_that_states_another_size_of_its_kind(aske
 
 def test_a_request_without_measures_is_contradicted_by_nothing():
     assert contradicts((), "Samsung EVO Plus 256GB") is False
+
+
+def test_the_parts_of_a_text_that_state_measures_are_found_as_written():
+    assert written("65 litre rucksack, pack of 2") == ["65 litre", "pack of 2"]
+    assert written("trekking rucksack") == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "title", "stated"),
+    [
+        ("65 litre rucksack", "Aristocrat 65 Ltrs Red Rucksack", True),
+        ("65 litre rucksack", "Axen Rucksack 65L Trekking", True),
+        ("65 litre rucksack", "Clownfish 48 Litres travel backpack", False),
+        ("65 litre rucksack", "Trekking Rucksack with Rain Cover", False),
+        ("trekking rucksack", "Aristocrat 65 Ltrs Red Rucksack", False),  # none asked
+    ],
+)  # fmt: skip
+def test_a_title_states_a_measure_asked_however_it_writes_it(asked, title, stated):
+    assert states(wanted([asked]), title) is stated

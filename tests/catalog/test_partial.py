@@ -77,6 +77,31 @@ def test_a_product_of_another_size_than_the_shopper_stated_ranks_after_the_other
     assert unkinded[-1] == 4001
 
 
+@override_settings(SEMANTIC_SEARCH=False)  # the words' weights alone
+def test_a_title_that_states_the_size_asked_holds_its_words_however_it_writes_them(kitchen):
+    """ "5 litre" asked: a cooker whose title writes "5 L" states that size, and holds "5 litre"
+    as much as one that writes it so; it then outweighs a cooker of no stated size that holds
+    two other words asked ("steel", "kitchen"), which it would not with "5" alone."""
+    for pid, title in (
+        (4013, "Butterfly Pressure Cooker 5 L"),
+        (4014, "Steel Kitchen Pressure Cooker"),
+    ):
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="Home",
+            category_l2="Cookware", price_usd=Decimal("20.00"), regions=[],
+        )  # fmt: skip
+    asked = replace(
+        plan(["pressure cooker", "5 litre", "kitchen", "steel"]),
+        wanted=tuple(types.wanted_kinds(["pressure cooker"])),
+        measures=[("l", 5.0)],
+    )
+
+    found = tier_ids("partial", asked, 10)
+
+    assert found[0] == 4002, found  # "5 Litre", as asked
+    assert found.index(4013) < found.index(4014) < found.index(4001), found
+
+
 def test_a_product_must_hold_a_word_that_names_one(kitchen):
     # "pressure" names no product: no keyword ends in it. The washer holds it, not "cooker".
     found = tier_ids("partial", plan(["pressure cooker", "steam"]), 10)
