@@ -7,8 +7,7 @@ for, else corrected; two words also as the one word titles write ("eye liner"), 
 the two more titles write ("facewash"), two one-word keywords standing together in the
 normalized query joined ("lap", "top"). A material a constraint states comes first
 (matching/recommend/requirements.py); a title stating the size asked holds its words however
-written ("65 Ltrs": "65 litre"), one stating another size comes after the rest of its kind
-(catalog/measures.py)."""
+written ("65 Ltrs": "65 litre", catalog/measures.py)."""
 
 import math
 from collections.abc import Sequence
@@ -77,17 +76,15 @@ def _partial(
     size_words: set[str] | frozenset[str] = frozenset(),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
-    whose title states another size than the shopper's (`sizes`: catalog/measures.py, "3 L"
-    for 5 litres) after the rest of their kind, however many words they hold, and those that
-    state the size asked holding its words (`size_words`), however written ("65 Ltrs" holds
-    "65 litre"); those holding the most of the `required` words first (a constraint states
-    them), then the most of the keywords' words, each word weighing more the fewer products
-    hold it (a rare "cooker" outweighs a common "kitchen"), then those of the resolved
-    categories, then by the database's score of every word. A corrected word (`guessed`)
-    weighs least: a shopper's word in another language can be corrected into a rare word of
-    this one ("ghadi" into "khadi"). A model number or measure (`units`: "1.5", "x200") counts
-    only where its terms stand together; `loose`: the terms the keywords hold outside units
-    too."""
+    that state a size asked (`sizes`: catalog/measures.py) holding its words (`size_words`),
+    however written ("65 Ltrs" holds "65 litre"); those holding the most of the `required`
+    words first (a constraint states them), then the most of the keywords' words, each word
+    weighing more the fewer products hold it (a rare "cooker" outweighs a common "kitchen"),
+    then those of the resolved categories, then by the database's score of every word. A
+    corrected word (`guessed`) weighs least: a shopper's word in another language can be
+    corrected into a rare word of this one ("ghadi" into "khadi"). A model number or measure
+    (`units`: "1.5", "x200") counts only where its terms stand together; `loose`: the terms
+    the keywords hold outside units too."""
     words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
     if len(words) < 2:
         return []  # one word: the word tiers asked for it whole
@@ -125,16 +122,13 @@ def _partial(
     ]
     if sense is not None:
         kept = meaning.fused(sense, kept)
-    # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), of the
-    # size asked before another size (served after in any case, catalog/aside.py: sorted here,
-    # the tier's few ids are those of the size asked), then by weight; stable: the database's
-    # order (categories first, its score) within one weight.
+    # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
+    # weight; stable: the database's order (categories first, its score) within one weight.
     must = set(required)
     kept.sort(
         key=lambda pair: (
             not pair[0].typed,
             not pair[0].branded,
-            measures.contradicts(sizes, pair[0].title),
             -len(must & held(pair[0])),
             -round(pair[1], 6),
         )

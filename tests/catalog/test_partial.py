@@ -60,23 +60,6 @@ def test_a_weak_word_lowers_a_product_instead_of_removing_every_one(kitchen):
     assert retrieval.match_tier == "partial"
 
 
-def test_a_product_of_another_size_than_the_shopper_stated_ranks_after_the_others(kitchen):
-    """The 3-litre cooker holds one word more ("deluxe") than the 5-litre one, and leads
-    until the shopper states 5 litres: then the size asked comes first, the other after it
-    but still before what is no cooker (the wanted kind first), never dropped
-    (catalog/measures.py)."""
-    words = ["pressure cooker", "kitchen", "deluxe"]
-    cookers = replace(plan(words), wanted=tuple(types.wanted_kinds(["pressure cooker"])))
-
-    assert tier_ids("partial", cookers, 10)[:2] == [4001, 4002]
-    sized = replace(cookers, measures=[("l", 5.0)])
-    assert tier_ids("partial", sized, 10)[:3] == [4002, 4001, 4003]
-    # Read for no kind, the other size comes after every product that states none.
-    unkinded = tier_ids("partial", replace(plan(words), measures=[("l", 5.0)]), 10)
-    assert unkinded[0] == 4002
-    assert unkinded[-1] == 4001
-
-
 @override_settings(SEMANTIC_SEARCH=False)  # the words' weights alone
 def test_a_title_that_states_the_size_asked_holds_its_words_however_it_writes_them(kitchen):
     """ "5 litre" asked: a cooker whose title writes "5 L" states that size, and holds "5 litre"
