@@ -49,11 +49,12 @@ MATERIALS = frozenset(
 )
 # Words that name no thing, whatever they stand beside.
 _NO_THING = MATERIALS | frozenset(
-    # colours
+    # colours ("cream" and "coffee" are not among them: in a title they name the thing, "Face
+    # Cream", "Instant Coffee"; as a colour they stand in brackets, which start another phrase)
     {"black", "white", "red", "blue", "green", "yellow", "pink", "purple", "orange", "brown"}
     | {"grey", "gray", "silver", "gold", "golden", "beige", "maroon", "navy", "multicolor"}
-    | {"multicolour", "multi", "cream", "ivory", "transparent", "clear", "dark", "light", "rose"}
-    | {"teal", "olive", "khaki", "peach", "wine", "mustard", "charcoal", "coffee", "sky", "royal"}
+    | {"multicolour", "multi", "ivory", "transparent", "clear", "dark", "light", "rose", "teal"}
+    | {"olive", "khaki", "peach", "wine", "mustard", "charcoal", "sky", "royal"}
     # measures and counts
     | {"cm", "mm", "m", "inch", "inches", "in", "ft", "feet", "kg", "g", "gm", "gms", "gram"}
     | {"grams", "ml", "l", "ltr", "ltrs", "litre", "litres", "liter", "liters", "w", "watt"}

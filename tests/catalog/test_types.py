@@ -40,6 +40,10 @@ from tests.factories import ProductFactory
         ("Ajmal Blu EDP 90ML Long Lasting Scent Spray Citrus Perfume Gift For Men", None, "perfum"),
         ("Women's Perfume Gift Set 4x20 ML", None, "perfum"),
         ("Chocolate Gift Hamper", None, "hamper"),
+        # "Cream" and "coffee" name a thing; as a colour they stand in brackets.
+        ("Himalaya Diaper Rash Cream, 20g", None, "cream"),
+        ("Levista Strong Instant Coffee (200 Gram Pouch)", None, "coffe"),
+        ("Rangnavi Women Cotton Kurta (Cream)", None, "kurta"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
@@ -59,6 +63,7 @@ def test_a_type_the_catalog_gives_wins_over_the_title():
         ("nivia football for weekend matches", "footbal"),
         ("men's analog watch under $50", "watch"),
         ("hair straightener, not a brush or comb", "straighten"),
+        ("night cream for dry skin", "cream"),
         ("", ""),
     ],
 )
