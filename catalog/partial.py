@@ -115,10 +115,12 @@ def _partial(
         return present & weight.keys()
 
     whole = sum(weight.values())
+    # Each candidate read once: reading a title's measures is the dearest part of it.
+    holding = {candidate.product_id: held(candidate) for candidate in found}
     kept = [
         (candidate, sum(weight[item] for item in holds) / whole)
         for candidate in found
-        if (holds := held(candidate)) & heads
+        if (holds := holding[candidate.product_id]) & heads
     ]
     if sense is not None:
         kept = meaning.fused(sense, kept)
@@ -129,7 +131,7 @@ def _partial(
         key=lambda pair: (
             not pair[0].typed,
             not pair[0].branded,
-            -len(must & held(pair[0])),
+            -len(must & holding[pair[0].product_id]),
             -round(pair[1], 6),
         )
     )
