@@ -1,6 +1,6 @@
 """Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L";
-counts: "pack of 3", "set of 6", "5 pairs"; and sizes of what is worn or fitted: "large",
-"XL", "(M)", "Double Extra Large" (diapers of size L are not the XL ones).
+counts: "pack of 3", "set of two", "5 pairs", "a pair"; and sizes of what is worn or fitted:
+"large", "XL", "(M)", "Double Extra Large" (diapers of size L are not the XL ones).
 
 A shopper who asks for a 64 GB memory card, a 65 litre rucksack or a 1 ton air conditioner
 does not want the 256 GB card, the 48 litre rucksack or the 1.5 ton one, though each holds every
@@ -9,7 +9,8 @@ a known kind, read in one base per kind (a kilogram is 1,000 grams, a terabyte 1
 a product *contradicts* a wanted measure when its title states a measure of that kind and none
 equal to it. Retrieval serves such products after every product that does not
 (catalog/search.py), never in their place: a title that states no measure of the kind may still
-be the thing ("SanDisk microSDXC card" of an unstated size).
+be the thing ("SanDisk microSDXC card" of an unstated size). A total yields to each one's
+measure where a title states both: "2.5 kg x 2pc (total = 5 kg)" is a pair of 2.5 kg dumbbells.
 """
 
 import re
@@ -38,11 +39,17 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
 # Any unit word, the longest first (catalog/types.py reads a model's name ending in one too).
 UNIT_PATTERN = "|".join(sorted(UNITS, key=len, reverse=True))
 _MEASURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s?-?\s?({UNIT_PATTERN})(?!\w)")
-# How many come together, a count: "pack of 3", "set of 6", "5 pairs", "12 pcs", "2-pack".
+# How many come together, a count: "pack of 3", "set of two", "5 pairs", "12 pcs", "2-pack";
+# and "a pair" (or "in pair", "pair of"), two.
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10}
 _COUNT = re.compile(
-    r"\b(?:pack|set|combo|box|bundle) of (\d{1,3})(?!\w)"
+    rf"\b(?:pack|set|combo|box|bundle) of (\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})(?!\w)"
     r"|(?<![\w.,])(\d{1,3})\s?-?\s?(?:pcs|pc|pieces|piece|pairs|pair|pack|packs|units|nos)(?!\w)"
+    r"|\b(?:a|in|one|1) (pair)\b|^(pair) of\b|\b(pair)$"
 )
+# A measure of all of them together, where the title states each one's too: "2.5 kg x 2pc
+# (total = 5 kg)" is a dumbbell of 2.5 kg, not of 5.
+_TOTAL = re.compile(r"(?:\btotal\b(?:\s?[:=]|\s(?:of|weight))?|=)\s?$")
 COUNT = "count"
 # A size of what is worn or fitted, on one ladder from "extra small" to "extra extra extra
 # large": a word, each "extra" (or "x", or "double" before one) a step further ("X-Large",
@@ -68,13 +75,20 @@ Measure = tuple[str, float]  # (the kind's base unit, the value in it)
 def measures(text: str) -> tuple[Measure, ...]:
     """The measures a text states, in order, each once."""
     found: dict[Measure, None] = {}
+    totals: dict[Measure, None] = {}
     lowered = text.lower()
-    for number, unit in _MEASURE.findall(lowered):
+    for match in _MEASURE.finditer(lowered):
+        number, unit = match.groups()
         kind, size = UNITS[unit]
         digits = number.replace(",", "") if re.search(r",\d{3}", number) else number
-        found[(kind, round(float(digits.replace(",", ".")) * size, 6))] = None
-    for of, before in _COUNT.findall(lowered):
-        found[(COUNT, float(of or before))] = None
+        measure = (kind, round(float(digits.replace(",", ".")) * size, 6))
+        total = _TOTAL.search(lowered[max(0, match.start() - 12) : match.start()])
+        (totals if total else found)[measure] = None
+    for written in _COUNT.findall(lowered):
+        count = next(filter(None, written))
+        found[(COUNT, 2.0 if count == "pair" else float(_NUMBER_WORDS.get(count) or count))] = None
+    kinds = {kind for kind, _ in found}
+    found.update(dict.fromkeys(total for total in totals if total[0] not in kinds))
     found.update(dict.fromkeys((SIZE, step) for step in _sizes(lowered)))
     return tuple(found)
 
@@ -133,9 +147,11 @@ def contradicts(asked: Sequence[Measure], title: str) -> bool:
 def states(asked: Sequence[Measure], title: str) -> bool:
     """Whether `title` states one of the measures asked, however written ("65 Ltrs" for
     "65 litre")."""
-    if not asked:
-        return False
-    stated = measures(title)
+    return bool(asked) and among(asked, measures(title))
+
+
+def among(asked: Sequence[Measure], stated: Sequence[Measure]) -> bool:
+    """Whether one of the measures asked is among those a title states (`measures`)."""
     return any(
         unit == kind and _equal(amount, value) for kind, value in asked for unit, amount in stated
     )

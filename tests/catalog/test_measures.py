@@ -27,6 +27,15 @@ from catalog.measures import contradicts, measures, states, wanted, written
         ("5 pairs of socks for men", (("count", 5.0),)),
         ("wet wipes, 72 pcs (pack of 2)", (("count", 72.0), ("count", 2.0))),
         ("cotton socks 3-pack", (("count", 3.0),)),
+        ("dumbbells (pack of two)", (("count", 2.0),)),  # a count in words
+        ("pair of 5 kg dumbbells", (("g", 5000.0), ("count", 2.0))),  # a pair is two
+        ("dumbbells (sold in pair)", (("count", 2.0),)),
+        ("repair kit with a pairing guide", ()),
+        # A total where the title states each one's too: each one's is the measure.
+        ("dumbbells (2.5 kg x 2pc (total = 5 kg))", (("g", 2500.0), ("count", 2.0))),
+        ("dumbbell 2 kg pair (2kg x 2 units = 4kg)", (("g", 2000.0), ("count", 2.0))),
+        ("dumbbell set, total weight 10 kg", (("g", 10000.0),)),  # a total alone is its measure
+        ("cast iron dumbbells (0.5+ 0.5= 1 kg)", (("g", 1000.0),)),
         # Numbers without a unit, and units inside other words, state nothing.
         ("v236w x200 tablet", ()),
         ("Pureit classic 14 L, for men's use", (("l", 14.0),)),  # a lone "l" or "s": no size

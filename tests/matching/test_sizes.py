@@ -29,6 +29,10 @@ SHELF = [
     (5041, "Huggies Wonder Pants Extra Large (XL) Size Baby Diaper Pants, 56 Count", "Diapers"),
     (5042, "Pampers Baby Diaper Pants, Double Extra Large (XXL), 28 Count", "Diapers"),
     (5043, "Huggies Wonder Pants Large (L) Size Baby Diaper Pants, 64 Count", "Diapers"),
+    # A pair: two of each one's weight, whatever the two weigh together.
+    (5051, "RubX Round Dumbbells (Sold in Pair) (2.5 kg x 2pc (Total = 5 kg))", "Fitness"),
+    (5052, "Klikfit Rubber Fixed Dumbbells, 5 kg (5kg x 2pcs)", "Fitness"),
+    (5053, "Aurion PVC Hand Weight Dumbbells", "Fitness"),
 ]
 
 
@@ -79,6 +83,15 @@ def test_a_size_of_what_is_worn_is_served_before_the_sizes_further_up_its_ladder
 
     assert ids[0] == 5043, ids  # every title holds "large"; one alone is of that size
     assert set(ids[1:]) == {5041, 5042}, ids
+
+
+def test_a_pair_is_two_of_the_weight_asked_not_two_that_weigh_it_together(client, engine, shelf):
+    ids = served(
+        client, engine, "pair of 5 kg dumbbells", ["dumbbells", "5 kg", "pair"], ["Fitness"]
+    )
+
+    assert ids[0] == 5052, ids  # 5 kg each, a pair of them
+    assert ids.index(5051) > ids.index(5053), ids  # 2.5 kg each: after one of no stated weight
 
 
 def test_a_request_that_states_no_size_is_served_as_before(client, engine, shelf):
