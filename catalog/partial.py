@@ -5,9 +5,9 @@ product instead of removing them all. The keywords are read as the catalog write
 (catalog/spelling.py, catalog/compounds.py): a word no title holds as the two words it stands
 for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
 the two more titles write ("facewash"), two one-word keywords standing together in the
-normalized query joined ("lap", "top"). A material a constraint states comes first
-(matching/recommend/requirements.py); a title stating the size asked holds its words however
-written ("65 Ltrs": "65 litre", catalog/measures.py)."""
+normalized query joined ("lap", "top"). A material or a measure a constraint states comes
+first (matching/recommend/requirements.py); a title stating the size asked holds its words
+however written ("65 Ltrs": "65 litre", catalog/measures.py)."""
 
 import math
 from collections.abc import Sequence
@@ -26,6 +26,10 @@ from catalog import (
 )
 from catalog.query import SearchQuery
 from catalog.retrieval import CANDIDATES, NOT_CATEGORY
+
+# What a title holds when it states a measure a constraint states ("65 litre capacity"): it
+# counts as a required word does.
+STATED = ("measure stated",)
 
 
 def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
@@ -53,6 +57,7 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
         outside,
         query.required,
         query.measures,
+        query.required_measures,
         {
             term
             for keyword in query.keywords
@@ -73,12 +78,14 @@ def _partial(
     loose: set[str] | frozenset[str] = frozenset(),
     required: Sequence[str] = (),
     sizes: Sequence[measures.Measure] = (),
+    stated: Sequence[measures.Measure] = (),
     size_words: set[str] | frozenset[str] = frozenset(),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
     that state a size asked (`sizes`: catalog/measures.py) holding its words (`size_words`),
     however written ("65 Ltrs" holds "65 litre"); those holding the most of the `required`
-    words first (a constraint states them), then the most of the keywords' words, each word
+    words and the measures `stated` first (a constraint states them), then the most of the
+    keywords' words, each word
     weighing more the fewer products hold it (a rare "cooker" outweighs a common "kitchen"),
     then those of the resolved categories, then by the database's score of every word. A
     corrected word (`guessed`) weighs least: a shopper's word in another language can be
@@ -110,15 +117,18 @@ def _partial(
         present: set[str | tuple[str, ...]] = {term for field in fields for term in field}
         present |= {unit for unit in counted if any(text.adjacent(unit, f) for f in fields)}
         present |= {word for word, members in families if members & present}  # steel: metal
-        if size_words and measures.states(sizes, candidate.title):
+        said = measures.measures(candidate.title) if sizes or stated else ()
+        if measures.among(stated, said):
+            present.add(STATED)
+        if size_words and measures.among(sizes, said):
             present |= size_words  # "65 Ltrs" holds "65 litre"
-        return present & weight.keys()
+        return present & (weight.keys() | {STATED})
 
     whole = sum(weight.values())
     # Each candidate read once: reading a title's measures is the dearest part of it.
     holding = {candidate.product_id: held(candidate) for candidate in found}
     kept = [
-        (candidate, sum(weight[item] for item in holds) / whole)
+        (candidate, sum(weight.get(item, 0.0) for item in holds) / whole)
         for candidate in found
         if (holds := holding[candidate.product_id]) & heads
     ]
@@ -126,7 +136,7 @@ def _partial(
         kept = meaning.fused(sense, kept)
     # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
     # weight; stable: the database's order (categories first, its score) within one weight.
-    must = set(required)
+    must: set[str | tuple[str, ...]] = {*required, STATED}
     kept.sort(
         key=lambda pair: (
             not pair[0].typed,

@@ -45,6 +45,9 @@ class SearchQuery:
     # leather", matching/recommend/requirements.py): the partial tier serves a product holding
     # more of them first.
     required: tuple[str, ...] = ()
+    # The measures a constraint states too ("65 litre capacity", "weight: 5 kg each"): the
+    # partial tier serves a product whose title states one first, as a required material.
+    required_measures: Sequence[tuple[str, float]] = ()
     # The categories (lower-case names) a phrase the shopper ruled out names whole ("sports
     # shoes": catalog/categories.py's named_by): none of their products is served either.
     ruled_out_categories: tuple[str, ...] = ()

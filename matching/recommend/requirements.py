@@ -1,15 +1,17 @@
 """Resolve, what the shopper requires: the materials (catalog/types.py's MATERIALS) among the
 keywords' words that the model also wrote in a constraint that rules nothing out ("leather" of
-the keywords ["gym belt", "leather"] and the constraint "material: genuine leather"). The
-partial tier (catalog/partial.py) serves a product holding more of them before one holding more
-of the other words: a leather gym belt before a nylon one that says "gym", "back" and "support".
+the keywords ["gym belt", "leather"] and the constraint "material: genuine leather"), and the
+measures a constraint states ("65 litre capacity", catalog/measures.py). The partial tier
+(catalog/partial.py) serves a product holding more of them before one holding more of the other
+words: a leather gym belt before a nylon one that says "gym", "back" and "support", a rucksack
+of "65 Ltrs" before one that says "trekking" and "hiking" and no size.
 Other stated words ("anti-slip", "for dry skin") weigh as the keywords' other words do: read
 first, they cost more products than they found (docs/relevance.md, "Whom it is for, what it is
 made of")."""
 
 from collections.abc import Sequence
 
-from catalog import text, types
+from catalog import measures, text, types
 from matching.engine.resolution import Resolution
 from matching.recommend.exclusions import requirement
 
@@ -24,3 +26,8 @@ def required(resolution: Resolution, keywords: Sequence[str]) -> tuple[str, ...]
         if word in types.MATERIALS
     }
     return tuple(sorted(stated & asked))
+
+
+def required_measures(resolution: Resolution) -> tuple[measures.Measure, ...]:
+    """The measures a constraint that rules nothing out states ("weight: 5 kg each")."""
+    return measures.wanted(requirement(constraint) for constraint in resolution.constraints)

@@ -26,7 +26,7 @@ from matching.recommend.budget import Priced
 from matching.recommend.exclusions import Excluded, stems
 from matching.recommend.offer import Offer
 from matching.recommend.options import Options
-from matching.recommend.requirements import required
+from matching.recommend.requirements import required, required_measures
 
 
 def query_of(
@@ -60,6 +60,7 @@ def query_of(
         no_animals=not animals.asked([said, *keywords, *resolution.categories]),
         materials=materials.wanted(keywords),
         required=required(resolution, keywords),
+        required_measures=required_measures(resolution),
         cheapest_first=text.asks_cheap([resolution.normalized_query, *resolution.keywords]),
         reading=resolution.normalized_query,
     )

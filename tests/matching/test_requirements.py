@@ -1,13 +1,13 @@
-"""A material the shopper states is required (matching/recommend/requirements.py): in the partial
-tier, a product that holds a keyword's material the model also wrote as a constraint comes
-before one that holds more of the other words; a constraint that rules the material out
-requires nothing. Through the whole stack: HTTP, litellm to the scripted engine, retrieval on
-the database under test."""
+"""A material or a measure the shopper states is required (matching/recommend/requirements.py):
+in the partial tier, a product that holds a keyword's material the model also wrote as a
+constraint, or states a measure a constraint states, comes before one that holds more of the
+other words; a constraint that rules the material out requires nothing. Through the whole
+stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
 
 import pytest
 
 from matching.engine.resolution import Resolution
-from matching.recommend.requirements import required
+from matching.recommend.requirements import required, required_measures
 from tests.matching.shelf_search import served, shelve
 
 pytestmark = pytest.mark.django_db
@@ -16,6 +16,8 @@ SHELF = [
     # More of the words asked for, first by id: the weights of words alone rank it first.
     (7001, "Kobo Nylon Gym Belt, Weight Lifting, Back Support", "Fitness"),
     (7002, "Aurion Genuine Leather Gym Belt", "Fitness"),
+    (7011, "Trekking and Hiking Rucksack for Travel", "Rucksacks"),
+    (7012, "Safari 65 Ltrs Rucksack", "Rucksacks"),
 ]
 
 
@@ -48,16 +50,34 @@ def test_a_material_no_constraint_states_weighs_as_a_word(client, engine, shelf)
     assert ids == [7001, 7002], ids
 
 
+RUCKSACK = ["rucksack", "65 litre", "trekking", "hiking"]
+
+
+def test_a_stated_measure_comes_before_more_of_the_other_words(client, engine, shelf):
+    ids = served(client, engine, "65 litre rucksack", RUCKSACK, constraints=["65 litre capacity"])
+
+    assert ids == [7012, 7011], ids
+
+
+def test_a_measure_no_constraint_states_weighs_as_its_words(client, engine, shelf):
+    ids = served(client, engine, "65 litre rucksack", RUCKSACK)
+
+    assert ids == [7011, 7012], ids
+
+
+def _resolution(*constraints: str) -> Resolution:
+    return Resolution(
+        normalized_query="",
+        keywords=[],
+        categories=[],
+        intent_tags=[],
+        constraints=list(constraints),
+    )
+
+
 def test_what_a_constraint_requires():
     def of(*constraints: str) -> tuple[str, ...]:
-        resolution = Resolution(
-            normalized_query="",
-            keywords=[],
-            categories=[],
-            intent_tags=[],
-            constraints=list(constraints),
-        )
-        return required(resolution, ["leather belt", "cotton"])
+        return required(_resolution(*constraints), ["leather belt", "cotton"])
 
     assert of("material: genuine leather") == ("leather",)
     assert of("100% cotton", "leather") == ("cotton", "leather")
@@ -65,3 +85,11 @@ def test_what_a_constraint_requires():
     assert of("full size, not leather") == ()
     assert of("cotton, not leather") == ("cotton",)
     assert of("soft") == ()
+
+
+def test_the_measures_a_constraint_requires():
+    assert required_measures(_resolution("weight: 5 kg each", "set of 2")) == (
+        ("g", 5000.0),
+        ("count", 2.0),
+    )
+    assert required_measures(_resolution("not 2.5 kg", "anti-slip")) == ()
