@@ -72,6 +72,22 @@ def apart(keyword: str) -> list[list[str]]:
     return []
 
 
+def whole_and_parts(keyword: str, spelt: Sequence[str]) -> tuple[str, tuple[str, str]] | None:
+    """The word written whole and the two it stands for, of a keyword and one of its other
+    spellings (above): "eyeliner" and ("eye", "liner") of "eye liner" spelt eyeliner."""
+    said = [text.stem(word) for word in text.words(keyword) if word not in text.STOP_WORDS]
+    longer, shorter = (said, spelt) if len(said) > len(spelt) else (spelt, said)
+    if len(longer) != len(shorter) + 1:
+        return None
+    at = next(
+        (at for at, (one, other) in enumerate(zip(shorter, longer, strict=False)) if one != other),
+        None,
+    )
+    if at is None or tuple(longer[at + 2 :]) != tuple(shorter[at + 1 :]):
+        return None
+    return shorter[at], (longer[at], longer[at + 1])
+
+
 def joined_apart(reading: str, keywords: Sequence[str]) -> list[str]:
     """Two one-word keywords that stand together in the model's reading of the request, joined
     as the catalog holds them: ["lap", "top", "table"] of "lap top table for bed" is a laptop

@@ -5,9 +5,11 @@ product instead of removing them all. The keywords are read as the catalog write
 (catalog/spelling.py, catalog/compounds.py): a word no title holds as the two words it stands
 for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
 the two more titles write ("facewash"), two one-word keywords standing together in the
-normalized query joined ("lap", "top"). A material or a measure a constraint states comes
-first (matching/recommend/requirements.py); a title stating the size asked holds its words
-however written ("65 Ltrs": "65 litre", catalog/measures.py)."""
+normalized query joined ("lap", "top"); a word of two parts counts once, as its parts,
+whichever way a title writes it ("Eyeliner" holds eye and liner, "Eye Liner" eyeliner). A
+material or a measure a constraint states comes first (matching/recommend/requirements.py); a
+title stating the size asked holds its words however written ("65 Ltrs": "65 litre",
+catalog/measures.py)."""
 
 import math
 from collections.abc import Sequence
@@ -35,10 +37,13 @@ STATED = ("measure stated",)
 def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
     """The ids the partial tier finds for `query`, best first."""
     read, guessed, sources = spelling.known(query.keywords)
+    wholes: dict[str, tuple[str, str]] = {}
     for keyword in list(sources):  # "eye liner" also as eyeliner, "facewash" as face wash
         for spelt in [*compounds.joined(keyword), *compounds.apart(keyword)]:
             read.append(spelt)
             sources.append(keyword)
+            if found := compounds.whole_and_parts(keyword, spelt):
+                wholes[found[0]] = found[1]
     for word in compounds.joined_apart(query.reading, query.keywords):  # "lap", "top"
         read.append([text.stem(word)])
         sources.append(word)
@@ -58,6 +63,7 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
         query.required,
         query.measures,
         query.required_measures,
+        wholes,
         {
             term
             for keyword in query.keywords
@@ -79,13 +85,15 @@ def _partial(
     required: Sequence[str] = (),
     sizes: Sequence[measures.Measure] = (),
     stated: Sequence[measures.Measure] = (),
+    wholes: dict[str, tuple[str, str]] | None = None,
     size_words: set[str] | frozenset[str] = frozenset(),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
     that state a size asked (`sizes`: catalog/measures.py) holding its words (`size_words`),
     however written ("65 Ltrs" holds "65 litre"); those holding the most of the `required`
     words and the measures `stated` first (a constraint states them), then the most of the
-    keywords' words, each word
+    keywords' words, a word of two parts (`wholes`: "eyeliner", eye and liner) once however
+    written, each word
     weighing more the fewer products hold it (a rare "cooker" outweighs a common "kitchen"),
     then those of the resolved categories, then by the database's score of every word. A
     corrected word (`guessed`) weighs least: a shopper's word in another language can be
@@ -111,12 +119,18 @@ def _partial(
     found = _holding_heads(heads, weight, filters, words, heads & guessed)
 
     families = [(word, members) for word, members in synonyms.families().items() if word in weight]
+    compound = {
+        whole: parts for whole, parts in (wholes or {}).items() if {whole, *parts} <= weight.keys()
+    }
 
     def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
         fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]
         present: set[str | tuple[str, ...]] = {term for field in fields for term in field}
         present |= {unit for unit in counted if any(text.adjacent(unit, f) for f in fields)}
         present |= {word for word, members in families if members & present}  # steel: metal
+        for whole, parts in compound.items():  # "microsd" holds micro and sd, and back
+            if whole in present or any(text.adjacent(parts, field) for field in fields):
+                present |= {whole, *parts}
         said = measures.measures(candidate.title) if sizes or stated else ()
         if measures.among(stated, said):
             present.add(STATED)
@@ -124,11 +138,20 @@ def _partial(
             present |= size_words  # "65 Ltrs" holds "65 litre"
         return present & (weight.keys() | {STATED})
 
+    def score(holds: set[str | tuple[str, ...]]) -> float:
+        """The weights of the words held, a word of two parts once however written: the more of
+        its weight whole and its parts' together."""
+        total = sum(weight.get(item, 0.0) for item in holds)
+        for one, (first, second) in compound.items():
+            if one in holds:
+                total -= min(weight[one], weight[first] + weight[second])
+        return total
+
     whole = sum(weight.values())
     # Each candidate read once: reading a title's measures is the dearest part of it.
     holding = {candidate.product_id: held(candidate) for candidate in found}
     kept = [
-        (candidate, sum(weight.get(item, 0.0) for item in holds) / whole)
+        (candidate, score(holds) / whole)
         for candidate in found
         if (holds := holding[candidate.product_id]) & heads
     ]

@@ -197,16 +197,26 @@ def describes_only(phrase: str) -> bool:
 def is_kind(kinds: Iterable[Kind], product_type: str, title: Iterable[str]) -> bool:
     """Whether a product of `product_type`, its title's terms `title`, is one of `kinds`; the
     word that says which kind may stand in the title as two ("Weight Lifting Belt" is a
-    weightlifting belt)."""
+    weightlifting belt), or end a word of two parts ("MicroSD Card" is an SD card)."""
     terms: list[str] | None = None
     for kind in kinds:
         if kind[-1] != product_type:
             continue
         if terms is None:
             terms = list(title)
-        if all(word in terms or _written_apart(word, terms) for word in kind[:-1]):
+        if all(
+            word in terms or _written_apart(word, terms) or _ending(word, terms)
+            for word in kind[:-1]
+        ):
             return True
     return False
+
+
+def _ending(word: str, terms: list[str]) -> bool:
+    """Whether a term is `word` after another word of three letters or more ("microsd": sd)."""
+    return len(word) > 1 and any(
+        term.endswith(word) and len(term) - len(word) >= 3 and term.isalpha() for term in terms
+    )
 
 
 def _written_apart(word: str, terms: list[str]) -> bool:

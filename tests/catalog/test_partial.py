@@ -39,6 +39,15 @@ def kitchen(db):
         )  # fmt: skip
 
 
+def shelve(rows, category):
+    """Products of (id, title) rows in one category, alike in all else."""
+    for pid, title in rows:
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="Home",
+            category_l2=category, price_usd=Decimal("20.00"), regions=[],
+        )  # fmt: skip
+
+
 def plan(keywords, categories=()):
     return SearchQuery(text="", keywords=list(keywords), categories=list(categories))
 
@@ -65,14 +74,10 @@ def test_a_title_that_states_the_size_asked_holds_its_words_however_it_writes_th
     """ "5 litre" asked: a cooker whose title writes "5 L" states that size, and holds "5 litre"
     as much as one that writes it so; it then outweighs a cooker of no stated size that holds
     two other words asked ("steel", "kitchen"), which it would not with "5" alone."""
-    for pid, title in (
-        (4013, "Butterfly Pressure Cooker 5 L"),
-        (4014, "Steel Kitchen Pressure Cooker"),
-    ):
-        ProductFactory(
-            id=pid, title=title, tags=[], brand=None, category_l1="Home",
-            category_l2="Cookware", price_usd=Decimal("20.00"), regions=[],
-        )  # fmt: skip
+    shelve(
+        [(4013, "Butterfly Pressure Cooker 5 L"), (4014, "Steel Kitchen Pressure Cooker")],
+        "Cookware",
+    )
     asked = replace(
         plan(["pressure cooker", "5 litre", "kitchen", "steel"]),
         wanted=tuple(types.wanted_kinds(["pressure cooker"])),
@@ -211,3 +216,28 @@ def test_a_number_that_stands_alone_counts_beside_the_same_number_in_a_unit(cool
     found = tier_ids("partial", plan(["1.5 ton 5 star split ac"]), 10)
 
     assert found[:2] == [4102, 4105]
+
+
+@override_settings(SEMANTIC_SEARCH=False)  # the words' weights alone
+def test_a_word_of_two_parts_weighs_as_its_parts_however_it_is_written(db):
+    """ "eye liner" asked: "Eyeliner" holds eye and liner as a title that writes them apart
+    would, so it outweighs a bin liner that holds "black" too (read as the one word alone, a
+    rare "eyeliner" would weigh less than "black" and "liner" together); the word counts once,
+    whichever way a title writes it."""
+    shelve(
+        [
+            (4061, "Lakme Eyeliner"),
+            (4062, "Black Bin Liner"),
+            (4063, "Black Shelf Liner"),
+            (4064, "Black Umbrella"),
+            (4065, "Eye Drops"),
+            (4066, "Maybelline Black Eye Liner"),
+        ],
+        "Beauty",
+    )
+
+    found = tier_ids("partial", plan(["eye liner", "black"]), 10)
+
+    assert found[0] == 4066, found  # the compound and "black"
+    assert found[1] == 4061, found
+    assert set(found[2:]) == {4062, 4063}, found

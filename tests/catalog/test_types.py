@@ -104,6 +104,16 @@ def test_the_word_that_says_which_kind_may_be_written_as_two():
     assert not is_kind(kinds, "belt", ["men", "leather", "belt"])
 
 
+def test_the_word_that_says_which_kind_may_end_a_word_of_two_parts():
+    kinds = wanted_kinds(["micro sd card"])
+
+    assert kinds == (("sd", "card"),)
+    assert is_kind(kinds, "card", ["hp", "64gb", "microsd", "memori", "card"])  # an SD card
+    assert is_kind(kinds, "card", ["sandisk", "ultra", "sd", "card"])
+    assert not is_kind(kinds, "card", ["xsd", "card"])  # no word of three letters before it
+    assert not is_kind(kinds, "card", ["gift", "card"])
+
+
 @pytest.mark.parametrize(
     ("brand", "title", "key"),
     [
