@@ -28,7 +28,7 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
     the query names none (catalog/animals.py: a dog shampoo); adds to `typed` those read of a
     kind the query wants, but for the audience and vehicle asked."""
     judged = query.measures or query.audiences or query.vehicles or query.materials
-    if not (judged or query.no_animals) or not ids:
+    if not (judged or query.no_animals or query.no_babies) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
     # memory card): the size is what is judged here.
@@ -42,12 +42,15 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
             or vehicles.for_others(query.vehicles, title)
             or (query.no_animals and animals.for_animals(product))
         )
-        # Of another size, the thing asked for is still near; for someone else, it is not:
-        # a women's trimmer comes after a shaver for anyone when a man asked for a trimmer.
+        # Of another size, or for a baby when the shopper named no one, the thing asked for is
+        # still near; for someone else named, it is not: a women's trimmer comes after a shaver
+        # for anyone when a man asked for a trimmer, a baby's mattress protector before a
+        # nappy changing mat.
         if product_type in heads and not for_others:
             typed.add(pk)
         if (
             for_others
+            or (query.no_babies and audiences.for_babies(title))
             or measures.contradicts(query.measures, title)
             or materials.contradicts(query.materials, title)
         ):

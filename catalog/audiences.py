@@ -59,6 +59,12 @@ _WHOSE = frozenset(
     for word in ("for", "my", "his", "her", "our", "their", "mere", "meri", "mera", "apne", "apni")
 )
 _BABY = text.stem("baby")
+# The words that name a baby, in a title or a request: a shopper who names no one, asking for a
+# blanket or a pillow, is not served a newborn's first.
+_BABIES = frozenset(
+    text.stem(word)
+    for word in ("baby", "babies", "infant", "infants", "newborn", "newborns", "toddler")
+)
 # "Baby pink" is a colour, not an audience.
 _COLOURS = frozenset({"pink", "blue", "yellow", "green", "peach", "purple", "lilac", "white"})
 
@@ -76,6 +82,23 @@ def asked(phrases: Iterable[str]) -> tuple[str, ...]:
             if term in _RELATIONS and before in _WHOSE
         }
     return tuple(sorted(found))
+
+
+def names_young(phrases: Iterable[str]) -> bool:
+    """Whether the phrases (a target audience, keywords, the reading, categories) name a baby
+    or a child: a shopper who does is served for them as asked."""
+    young = _NAMED["kids"] | _NAMED["boys"] | _NAMED["girls"] | _BABIES
+    return any(term in young for phrase in phrases for term in text.terms(phrase))
+
+
+def for_babies(title: str) -> bool:
+    """Whether a title names a baby ("Milestone Blanket for Baby", "Newborn Pillow"; not "Baby
+    Pink")."""
+    terms = text.terms(title)
+    return any(
+        term in _BABIES and not (term == _BABY and following in _COLOURS)
+        for term, following in zip(terms, [*terms[1:], ""], strict=True)
+    )
 
 
 def for_anyone(keywords: Sequence[Sequence[str]]) -> list[list[str]]:

@@ -37,6 +37,9 @@ class SearchQuery:
     # The shopper named no animal (catalog/animals.py): a product for animals ("Dog Shampoo")
     # is served after every product that is not.
     no_animals: bool = False
+    # The shopper named no one young (catalog/audiences.py): a product whose title names a baby
+    # ("Milestone Blanket for Baby") is served after every product that does not.
+    no_babies: bool = False
     # What the shopper asked a part to be made of (catalog/materials.py: "metal" of "metal
     # strap"): a product whose title makes that part of another is served after, as another
     # size is.

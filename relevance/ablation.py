@@ -15,8 +15,9 @@ applies it; the gateway itself has no such switch.
   a corrected word names nothing beside another word, and is a guess even where the normalized
   query names it; keywords the catalog cannot read are searched as they are (catalog/wanted.py).
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/aside.py).
-- `audiences`: whom the shopper asked for ("men", "girls") orders nothing, and the fuzzy tier
-  asks for it inside the resolved categories too (catalog/audiences.py).
+- `audiences`: whom the shopper asked for ("men", "girls") orders nothing, nor a baby's
+  product where the shopper names no one young, and the fuzzy tier asks for it inside the
+  resolved categories too (catalog/audiences.py).
 - `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing (catalog/vehicles.py).
 - `animals`: a product for animals is served as any other where the shopper names none
   (catalog/animals.py).
@@ -102,6 +103,7 @@ def apply(names: list[str]) -> None:
     if "audiences" in names:
         audiences.asked = lambda phrases: ()
         audiences.for_anyone = lambda keywords: []
+        audiences.names_young = lambda phrases: True
     if "vehicles" in names:
         vehicles.asked = lambda phrases: ()
     if "animals" in names:

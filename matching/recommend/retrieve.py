@@ -58,6 +58,9 @@ def query_of(
         audiences=audiences.asked([resolution.target_audience or "", said, *keywords]),
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),
         no_animals=not animals.asked([said, *keywords, *resolution.categories]),
+        no_babies=not audiences.names_young(
+            [resolution.target_audience or "", said, *keywords, *resolution.categories]
+        ),
         materials=materials.wanted(keywords),
         required=required(resolution, keywords),
         required_measures=required_measures(resolution),

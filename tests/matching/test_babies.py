@@ -1,0 +1,63 @@
+"""A product for a baby is served after the rest when the shopper names no one young
+(catalog/audiences.py, catalog/aside.py), never in place of one, and before what is not the
+thing asked; a shopper who names a baby or a child is served by the words asked. Through the
+whole stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
+
+import pytest
+
+from catalog import audiences
+from tests.matching.shelf_search import served, shelf_fixture
+
+pytestmark = pytest.mark.django_db
+
+SHELF = [
+    # For babies first by id, holding every word asked for: the database alone would rank them
+    # first.
+    (7201, "Milestone Blanket for Baby, Soft Winter Photo Blanket", "Bedroom Linen"),
+    (7202, "Newborn Soft Blanket for Winter", "Bedroom Linen"),
+    (7203, "Mink Blanket for Double Bed, Winter", "Bedroom Linen"),
+    (7204, "Fleece Blanket for Winter", "Bedroom Linen"),
+    # Not a blanket: a looser word of the request alone.
+    (7205, "Winter Jacket, Soft Fleece", "Bedroom Linen"),
+]
+
+
+shelf = shelf_fixture(SHELF)
+
+
+def test_a_product_for_a_baby_is_served_after_the_rest(client, engine, shelf):
+    ids = served(client, engine, "soft winter blanket", ["blanket", "winter", "soft"])
+
+    assert set(ids[:2]) == {7203, 7204}, ids
+    assert set(ids[2:4]) == {7201, 7202}, ids  # served after, never dropped
+    assert ids[4:] == [7205], ids  # the thing asked, for a baby, before something else
+
+
+def test_a_shopper_who_names_one_young_is_served_by_the_words(client, engine, shelf):
+    ids = served(client, engine, "blanket for my baby", ["blanket", "baby"])
+
+    assert ids[0] == 7201, ids
+    ids = served(client, engine, "winter blanket", ["winter blanket"], audience="kids")
+
+    assert ids.index(7201) < ids.index(7203), ids  # not set aside: the words decide
+
+
+@pytest.mark.parametrize(
+    ("title", "for_babies"),
+    [
+        ("Snowie Soft Milestone Blanket for Baby", True),
+        ("My Newborn Baby Soft Neck Support Pillow", True),
+        ("Aaram Toddler Sleeping Mattress Protector", True),
+        ("Women's Kurti, Baby Pink", False),  # a colour
+        ("Sleepsia Pillow for Side Sleepers", False),
+    ],
+)
+def test_whose_title_says_it_is_for_a_baby(title, for_babies):
+    assert audiences.for_babies(title) is for_babies
+
+
+def test_the_young_a_shopper_names():
+    assert audiences.names_young(["blanket for my baby"])
+    assert audiences.names_young(["toy car for kids"])
+    assert audiences.names_young(["Baby Products"])
+    assert not audiences.names_young(["soft pillow for good sleep", "pillow", "Bedroom Linen"])
