@@ -19,14 +19,18 @@ from catalog.retrieval import TIERS
 from catalog.services import products_for_cards
 
 
-def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[int]:
+def set_aside(
+    query: SearchQuery, ids: Sequence[int], typed: set[int], nearer: set[int] | None = None
+) -> set[int]:
     """Those of `ids` whose title states a measure of another size than the query's
     (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
     do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
     (catalog/vehicles.py: a handlebar mount for a car) or makes a part asked of another
     material (catalog/materials.py: a silicone strap for a metal one) or is for animals where
     the query names none (catalog/animals.py: a dog shampoo); adds to `typed` those read of a
-    kind the query wants, but for the audience and vehicle asked."""
+    kind the query wants, but for the audience and vehicle asked; and to `nearer` those set
+    aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
+    the size asked before those of another)."""
     judged = query.measures or query.audiences or query.vehicles or query.materials
     if not (judged or query.no_animals or query.no_babies) or not ids:
         return set()
@@ -48,22 +52,33 @@ def set_aside(query: SearchQuery, ids: Sequence[int], typed: set[int]) -> set[in
         # nappy changing mat.
         if product_type in heads and not for_others:
             typed.add(pk)
-        if (
+        otherwise = (
             for_others
-            or (query.no_babies and audiences.for_babies(title))
             or measures.contradicts(query.measures, title)
             or materials.contradicts(query.materials, title)
-        ):
+        )
+        if otherwise:
             other.add(pk)
+        elif query.no_babies and audiences.for_babies(title):
+            other.add(pk)
+            if nearer is not None:
+                nearer.add(pk)
     return other
 
 
 def served_after(
-    found: dict[int, str], aside: dict[int, str], typed: set[int], limit: int
+    found: dict[int, str],
+    aside: dict[int, str],
+    typed: set[int],
+    limit: int,
+    nearer: set[int] | None = None,
 ) -> dict[int, str]:
     """The products of the asked size first, those of another size after them; except that one
     of the wanted kind comes before one of the asked size that is not and that its own tier or a
-    looser one found (a 5.5 litre pressure cooker before a 3 litre water heater)."""
+    looser one found (a 5.5 litre pressure cooker before a 3 litre water heater). Of those set
+    aside, those `nearer` (a baby's, of the size asked) first."""
+    if nearer:
+        aside = dict(sorted(aside.items(), key=lambda item: item[0] not in nearer))
     ordered: dict[int, str] = {}
     waiting = [product_id for product_id in aside if product_id in typed]
     for product_id, tier in found.items():
