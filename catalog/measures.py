@@ -30,6 +30,9 @@ UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("ton", "tons", "tonne", "tonnes", "tonelada", "toneladas"), ("ton", 1.0)),
     **dict.fromkeys(("mm",), ("mm", 1.0)),
     **dict.fromkeys(("cm",), ("mm", 10.0)),
+    # A screen's or a bag's inches are a kind of their own: "80 cm (32 inches)" rounds the
+    # centimetres, and a shopper asks in either.
+    **dict.fromkeys(("inch", "inches"), ("inch", 1.0)),
     **dict.fromkeys(("mah",), ("mah", 1.0)),
     **dict.fromkeys(("w", "watt", "watts"), ("w", 1.0)),
 }

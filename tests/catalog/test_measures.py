@@ -21,6 +21,8 @@ from catalog.measures import contradicts, measures, states, wanted, written
         ("whey (1 kg / 2.2 lb), 24g protein", (("g", 1000.0), ("g", 24.0))),
         ("exercise mat (4mm-6mm)", (("mm", 4.0), ("mm", 6.0))),
         ("botella de 1 litro", (("l", 1.0),)),
+        ("Mi 80 cm (32 inches) Smart TV", (("mm", 800.0), ("inch", 32.0))),  # a kind of its own
+        ("laptop bag 15.6 inch", (("inch", 15.6),)),
         # Counts: how many come together, before or after the number.
         ("2 in 1 hair dryer, pack of 3", (("count", 3.0),)),
         ("Borosil mug set of 6 - 190 ml", (("l", 0.19), ("count", 6.0))),
@@ -70,6 +72,7 @@ def test_a_request_s_measures_come_from_each_of_its_texts_once():
         ("water glasses set of 6", "Treo glass tumbler set of 3, 300 ml", True),
         ("diaper pants large size", "Wonder Pants Extra Large (XL) Size Baby Diaper Pants", True),
         ("medium dog bed", "Dog Bed for Small Dogs", True),
+        ("32 inch smart tv", "OnePlus 108 cm (43 inches) Y Series Smart TV", True),
         # The size asked, however written, or among others the title states: never.
         ("1 ton air conditioner", "Hitachi Split AC - 1.0 Ton", False),
         ("1kg whey protein", "MuscleBlaze whey (chocolate, 1 kg / 2.2 lb), 24g protein", False),
@@ -78,6 +81,8 @@ def test_a_request_s_measures_come_from_each_of_its_texts_once():
         ("baby wipes pack of 3", "Baby wipes, 72 pcs (pack of 3)", False),
         ("diaper pants large size", "Baby Diaper Pants, Large (L), 64 Count", False),
         ("t-shirt size M", "Cotton T-Shirt (S, M, L, XL)", False),
+        ("32 inch smart tv", "Mi 80 cm (32 inches) HD Ready Smart TV", False),  # cm rounded
+        ("80 cm tv", "Samsung 80 cm (32 Inches) Wondertainment Series TV", False),
         # A title that states no measure of the kind may be the thing: never.
         ("memory card 64gb", "SanDisk Ultra microSD UHS-I card", False),
         ("1 ton air conditioner", "Lloyd 5 star inverter split AC, 1200 W", False),
