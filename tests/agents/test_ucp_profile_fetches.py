@@ -16,6 +16,7 @@ from merchants.delivery.hosts import host_allows
 from merchants.endpoints import endpoint_target
 from tests.agents.test_ucp_releases import answered, stated
 from tests.support.dripping import Dripping
+from tests.support.minutes import a_whole_minute_ahead
 from tests.support.worker import wait_until
 
 pytestmark = pytest.mark.django_db
@@ -99,8 +100,7 @@ def test_profile_fetches_have_a_destination_bound_of_their_own(
 ):
     settings.WEBHOOK_HOST_PER_MINUTE = 2  # what merchants' deliveries may send the host
     monkeypatch.setattr(ucp_platforms, "FETCHES_PER_DESTINATION_PER_MINUTE", 4)
-    if time.time() % 60 > 50:  # the bounds count by the clock's minute: all in one of them
-        time.sleep(61 - time.time() % 60)
+    a_whole_minute_ahead()  # the bounds count by the clock's minute: all in one of them
     urls = [platforms.platform("2026-08-25") for _ in range(5)]  # one destination
 
     statuses = [

@@ -20,6 +20,7 @@ from merchants.endpoints import (
 from merchants.models import DeliveryStatus, MerchantAgent, WebhookDelivery
 from merchants.verification import endpoint_verify
 from tests.protocol import create_intent, fan_out, patch, post, register
+from tests.support.minutes import a_whole_minute_ahead
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +119,7 @@ def _written_as_spellings(client, receiver_url: str, count: int, *, verified: bo
 
 def test_four_spellings_of_one_address_share_one_bucket(client, receiver, settings):
     settings.WEBHOOK_HOST_PER_MINUTE = 2
+    a_whole_minute_ahead()  # the bound counts by the clock's minute: all in one of them
     _written_as_spellings(client, receiver.url, 4)
 
     outcomes = [delivery_attempt(delivery_id=d.pk) for d in WebhookDelivery.objects.all()]
@@ -135,6 +137,7 @@ def test_four_spellings_of_one_address_share_one_bucket(client, receiver, settin
 
 def test_verifications_to_four_spellings_share_one_bucket(client, receiver, settings):
     settings.WEBHOOK_HOST_PER_MINUTE = 2
+    a_whole_minute_ahead()  # the bound counts by the clock's minute: all in one of them
     _written_as_spellings(client, receiver.url, 4, verified=False)
 
     outcomes = [endpoint_verify(merchant_pk=m.pk) for m in MerchantAgent.objects.all()]
