@@ -20,7 +20,7 @@ from catalog.services import products_for_cards
 
 
 def set_aside(
-    query: SearchQuery, ids: Sequence[int], typed: set[int], nearer: set[int] | None = None
+    query: SearchQuery, ids: Sequence[int], typed: set[int], nearer: set[int]
 ) -> set[int]:
     """Those of `ids` whose title states a measure of another size than the query's
     (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
@@ -61,8 +61,7 @@ def set_aside(
             other.add(pk)
         elif query.no_babies and audiences.for_babies(title):
             other.add(pk)
-            if nearer is not None:
-                nearer.add(pk)
+            nearer.add(pk)
     return other
 
 
@@ -71,7 +70,7 @@ def served_after(
     aside: dict[int, str],
     typed: set[int],
     limit: int,
-    nearer: set[int] | None = None,
+    nearer: set[int],
 ) -> dict[int, str]:
     """The products of the asked size first, those of another size after them; except that one
     of the wanted kind comes before one of the asked size that is not and that its own tier or a

@@ -96,9 +96,14 @@ def for_babies(title: str) -> bool:
     Pink")."""
     terms = text.terms(title)
     return any(
-        term in _BABIES and not (term == _BABY and following in _COLOURS)
+        term in _BABIES and not _a_colour(term, following)
         for term, following in zip(terms, [*terms[1:], ""], strict=True)
     )
+
+
+def _a_colour(term: str, following: str) -> bool:
+    """Whether a term and the one after it name a colour ("baby pink"), not an audience."""
+    return term == _BABY and following in _COLOURS
 
 
 def for_anyone(keywords: Sequence[Sequence[str]]) -> list[list[str]]:
@@ -124,7 +129,7 @@ def _named(terms: Sequence[str]) -> set[str]:
     found = set()
     for at, term in enumerate(terms):
         following = terms[at + 1] if at + 1 < len(terms) else ""
-        if term == _BABY and following in _COLOURS:
+        if _a_colour(term, following):
             continue
         found |= {audience for audience, stems in _NAMED.items() if term in stems}
     return found
