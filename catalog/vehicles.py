@@ -7,12 +7,18 @@ one that names the shopper's among others ("Charger for Car and Bike") is for th
 The vehicles are classes of words: a car; a two-wheeler (motorcycle, scooter, "scooty"); a
 bicycle ("cycle"). "Bike" names both of the last two, as shoppers and titles use it, unless
 a word beside it names one ("Mountain Bike Cycle Helmet", "bike or motorcycle helmet").
+
+The home is such a place too, against the car alone: "a vacuum cleaner for home" asked, "Car
+Vacuum Cleaner" is for another place, as "a car air freshener" asked, "Room Freshener for
+Home" is; a product for the home ("home", "house", "room") that names a bicycle (an exercise
+bike) is not for another place.
 """
 
 from collections.abc import Collection, Iterable, Sequence
 
 from catalog import text
 
+HOME = "home"
 _CLASSES: dict[str, frozenset[str]] = {
     text.stem(word): frozenset(classes)
     for words, classes in (
@@ -23,6 +29,7 @@ _CLASSES: dict[str, frozenset[str]] = {
         ),
         (("bicycle", "bicycles", "cycle", "cycles", "cycling"), ("bicycle",)),
         (("bike", "bikes"), ("two-wheeler", "bicycle")),
+        (("home", "homes", "house", "houses", "room", "rooms"), (HOME,)),
     )
     for word in words
 }
@@ -38,6 +45,8 @@ def for_others(wanted: Collection[str], title: str) -> bool:
     if not wanted:
         return False
     named = _named(text.terms(title))
+    if set(wanted) == {HOME}:
+        named &= {HOME, "car"}  # the home is set against the car alone
     return bool(named) and not named & set(wanted)
 
 

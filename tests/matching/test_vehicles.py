@@ -1,12 +1,13 @@
 """The vehicle the shopper rides is served first (catalog/vehicles.py, catalog/aside.py): a
 product whose title names only other vehicles (a handlebar mount, for a car) comes after every
-product that names the shopper's or none, never in place of one. Through the whole stack: HTTP,
+product that names the shopper's or none, never in place of one; the home is such a place,
+against the car. Through the whole stack: HTTP,
 litellm to the scripted engine, retrieval on the database under test."""
 
 import pytest
 
 from catalog import vehicles
-from tests.matching.shelf_search import served, shelf_fixture
+from tests.matching.shelf_search import served, shelf_fixture, shelve
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +23,18 @@ SHELF = [
 
 
 shelf = shelf_fixture(SHELF)
+
+# A car's vacuum cleaner first by id, holding every word asked for but the home.
+HOME_SHELF = [
+    (7101, "Car Vacuum Cleaner 12V Handheld", "Vacuum Cleaners"),
+    (7102, "Handheld Vacuum Cleaner, Cordless", "Vacuum Cleaners"),
+    (7103, "Vacuum Cleaner for Car and Home", "Vacuum Cleaners"),
+]
+
+
+@pytest.fixture(name="home_shelf")
+def _home_shelf(db):
+    shelve(HOME_SHELF)
 
 
 def test_a_product_for_another_vehicle_is_served_after_the_rest(client, engine, shelf):
@@ -51,6 +64,21 @@ def test_a_request_that_names_no_vehicle_is_served_by_its_words(client, engine, 
     assert ids.index(7003) < ids.index(7004), ids  # nothing set aside: the database's order
 
 
+def test_a_product_for_the_car_is_served_after_the_rest_when_a_home_asks(
+    client, engine, home_shelf
+):
+    ids = served(client, engine, "vacuum cleaner for home", ["vacuum cleaner", "home"])
+
+    assert set(ids[:2]) == {7102, 7103}, ids
+    assert ids[2:] == [7101], ids  # served after, never dropped
+
+
+def test_a_car_s_vacuum_cleaner_asked_is_served_first(client, engine, home_shelf):
+    ids = served(client, engine, "car vacuum cleaner", ["car vacuum cleaner"])
+
+    assert ids[0] == 7101, ids
+
+
 @pytest.mark.parametrize(
     ("asked", "title", "for_others"),
     [
@@ -64,6 +92,11 @@ def test_a_request_that_names_no_vehicle_is_served_by_its_words(client, engine, 
         (("two-wheeler",), "Helmet for Bike Riders", False),  # "bike": either
         (("bicycle",), "Car Tyre Inflator", True),
         ((), "Car Tyre Inflator", False),
+        (("home",), "Car Vacuum Cleaner 12V", True),
+        (("home",), "Vacuum Cleaner for Car and Home", False),
+        (("home",), "Room Heater for Bedroom", False),
+        (("home",), "Exercise Bike for Weight Loss", False),  # the home is set against the car
+        (("car",), "Room Freshener Spray", True),
     ],
 )
 def test_which_vehicle_a_title_is_for(asked, title, for_others):
@@ -75,5 +108,7 @@ def test_the_vehicles_a_shopper_names():
     assert vehicles.asked(["bike phone holder"]) == ("bicycle", "two-wheeler")
     assert vehicles.asked(["scooty helmet", "cycle light"]) == ("bicycle", "two-wheeler")
     assert vehicles.asked(["phone holder"]) == ()
+    assert vehicles.asked(["vacuum cleaner for home"]) == ("home",)
+    assert vehicles.asked(["bathroom shelf"]) == ()  # a word of its own
     # "bike" beside a word that names one of its two, in any of the phrases, names that one
     assert vehicles.asked(["motorcycle helmet", "bike helmet"]) == ("two-wheeler",)
