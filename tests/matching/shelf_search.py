@@ -19,10 +19,11 @@ def shelve(rows):
         )  # fmt: skip
 
 
-def shelf_fixture(rows):
-    """The `shelf` fixture of a test module: `rows` shelved in the test's database."""
+def shelf_fixture(rows, name="shelf"):
+    """A fixture of a test module (`shelf` unless named): `rows` shelved in the test's
+    database."""
 
-    @pytest.fixture(name="shelf")
+    @pytest.fixture(name=name)
     def shelf(db):
         shelve(rows)
 

@@ -7,7 +7,7 @@ litellm to the scripted engine, retrieval on the database under test."""
 import pytest
 
 from catalog import vehicles
-from tests.matching.shelf_search import served, shelf_fixture, shelve
+from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -31,10 +31,7 @@ HOME_SHELF = [
     (7103, "Vacuum Cleaner for Car and Home", "Vacuum Cleaners"),
 ]
 
-
-@pytest.fixture(name="home_shelf")
-def _home_shelf(db):
-    shelve(HOME_SHELF)
+home_shelf = shelf_fixture(HOME_SHELF, name="home_shelf")
 
 
 def test_a_product_for_another_vehicle_is_served_after_the_rest(client, engine, shelf):
