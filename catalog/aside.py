@@ -31,7 +31,7 @@ def set_aside(
     kind the query wants, but for the audience and vehicle asked; and to `nearer` those set
     aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
     the size asked before those of another)."""
-    judged = query.measures or query.audiences or query.vehicles or query.materials
+    judged = query.measures or query.audiences or query.vehicles or query.materials or query.genuine
     if not (judged or query.no_animals or query.no_babies) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
@@ -56,6 +56,7 @@ def set_aside(
             for_others
             or measures.contradicts(query.measures, title)
             or materials.contradicts(query.materials, title)
+            or materials.imitates(query.genuine, title)
         )
         if otherwise:
             other.add(pk)

@@ -44,6 +44,10 @@ class SearchQuery:
     # strap"): a product whose title makes that part of another is served after, as another
     # size is.
     materials: tuple[tuple[str, str], ...] = ()
+    # The materials the shopper asked for genuine ("leather" of "genuine leather",
+    # catalog/materials.py): a product whose title names an imitation of one ("Synthetic
+    # Leather") is served after, as another material is.
+    genuine: tuple[str, ...] = ()
     # The keywords' materials a constraint requires too ("leather" of "material: genuine
     # leather", matching/recommend/requirements.py): the partial tier serves a product holding
     # more of them first.

@@ -22,8 +22,9 @@ applies it; the gateway itself has no such switch.
 - `animals`: a product for animals is served as any other where the shopper names none
   (catalog/animals.py).
 - `materials`: a material a constraint states ("material: genuine leather") weighs as any other
-  word in the partial tier (matching/recommend/requirements.py), and a part's material ("metal
-  strap") sets nothing aside (catalog/materials.py).
+  word in the partial tier (matching/recommend/requirements.py), and neither a part's material
+  ("metal strap") nor a material asked genuine ("genuine leather") sets anything aside
+  (catalog/materials.py).
 - `cheap`: a shopper asking for it cheap with no figure ("cheap wireless headphones") is
   served in the order of the words alone (catalog/text.py's CHEAP).
 """
@@ -111,5 +112,6 @@ def apply(names: list[str]) -> None:
     if "materials" in names:
         retrieve.required = lambda resolution, keywords: ()
         materials.wanted = lambda keywords: ()
+        materials.asked_genuine = lambda phrases: ()
     if "cheap" in names:
         text.asks_cheap = lambda phrases: False

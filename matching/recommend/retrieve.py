@@ -23,7 +23,7 @@ from catalog.services import products_for_cards
 from kernel.cache import cached
 from matching.engine.resolution import Resolution, normalize
 from matching.recommend.budget import Priced
-from matching.recommend.exclusions import Excluded, stems
+from matching.recommend.exclusions import Excluded, requirement, stems
 from matching.recommend.offer import Offer
 from matching.recommend.options import Options
 from matching.recommend.requirements import required, required_measures
@@ -62,6 +62,9 @@ def query_of(
             [resolution.target_audience or "", said, *keywords, *resolution.categories]
         ),
         materials=materials.wanted(keywords),
+        genuine=materials.asked_genuine(
+            [resolution.normalized_query, *keywords, *map(requirement, resolution.constraints)]
+        ),
         required=required(resolution, keywords),
         required_measures=required_measures(resolution),
         cheapest_first=text.asks_cheap([resolution.normalized_query, *resolution.keywords]),
