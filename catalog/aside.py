@@ -13,7 +13,7 @@ served after, never dropped.
 
 from collections.abc import Sequence
 
-from catalog import animals, audiences, materials, measures, vehicles
+from catalog import animals, audiences, materials, measures, types, vehicles
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
 from catalog.services import products_for_cards
@@ -25,7 +25,8 @@ def set_aside(
     """Those of `ids` whose title states a measure of another size than the query's
     (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
     do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
-    (catalog/vehicles.py: a handlebar mount for a car) or makes a part asked of another
+    (catalog/vehicles.py: a handlebar mount for a car), or is a vehicle's where the query names
+    a person and no vehicle (a car perfume for men), or makes a part asked of another
     material (catalog/materials.py: a silicone strap for a metal one) or is for animals where
     the query names none (catalog/animals.py: a dog shampoo); adds to `typed` those read of a
     kind the query wants, but for the audience and vehicle asked; and to `nearer` those set
@@ -44,6 +45,12 @@ def set_aside(
         for_others = (
             audiences.for_others(query.audiences, title)
             or vehicles.for_others(query.vehicles, title)
+            or (
+                bool(query.audiences)
+                and not query.vehicles
+                and vehicles.names_one(types.first_phrase(title))
+                and not audiences.names_one(title)
+            )
             or (query.no_animals and animals.for_animals(product))
         )
         # Of another size, or for a baby when the shopper named no one, the thing asked for is

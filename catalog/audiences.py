@@ -125,6 +125,11 @@ def for_others(wanted: Collection[str], title: str) -> bool:
     return bool(named) and not named & accepted
 
 
+def names_one(title: str) -> bool:
+    """Whether the title names an audience."""
+    return bool(_named(text.terms(title)))
+
+
 def _named(terms: Sequence[str]) -> set[str]:
     found = set()
     for at, term in enumerate(terms):

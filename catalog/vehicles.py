@@ -12,6 +12,11 @@ The home is such a place too, against the car alone: "a vacuum cleaner for home"
 Vacuum Cleaner" is for another place, as "a car air freshener" asked, "Room Freshener for
 Home" is; a product for the home ("home", "house", "room") that names a bicycle (an exercise
 bike) is not for another place.
+
+A person is set against a vehicle: where the shopper names whom it is for ("perfume for men")
+and no vehicle, a title whose first phrase names a vehicle ("Car Perfume Gel, ...") and no
+person is the vehicle's, and is set aside the same way (catalog/aside.py); one that names the
+vehicle only after what it is ("Mosquito Net for Strollers, Car Seat") is not.
 """
 
 from collections.abc import Collection, Iterable, Sequence
@@ -48,6 +53,11 @@ def for_others(wanted: Collection[str], title: str) -> bool:
     if set(wanted) == {HOME}:
         named &= {HOME, "car"}  # the home is set against the car alone
     return bool(named) and not named & set(wanted)
+
+
+def names_one(title: str) -> bool:
+    """Whether the title names a vehicle (the home aside)."""
+    return bool(_named(text.terms(title)) - {HOME})
 
 
 def _named(terms: Sequence[str]) -> set[str]:

@@ -33,6 +33,15 @@ HOME_SHELF = [
 
 home_shelf = shelf_fixture(HOME_SHELF, name="home_shelf")
 
+# A car's perfume first by id; a perfume that names the car only after what it is.
+SCENTS = [
+    (7201, "Car Perfume Gel, Dashboard Air Freshener", "Car Accessories"),
+    (7202, "Perfume Spray for Men, Long Lasting", "Fragrance"),
+    (7203, "Eau de Parfum Perfume, 100 ml", "Fragrance"),
+    (7204, "Perfume Diffuser Refill for Car", "Car Accessories"),
+]
+scents = shelf_fixture(SCENTS, name="scents")
+
 
 def test_a_product_for_another_vehicle_is_served_after_the_rest(client, engine, shelf):
     ids = served(
@@ -74,6 +83,18 @@ def test_a_car_s_vacuum_cleaner_asked_is_served_first(client, engine, home_shelf
     ids = served(client, engine, "car vacuum cleaner", ["car vacuum cleaner"])
 
     assert ids[0] == 7101, ids
+
+
+def test_a_vehicle_s_product_is_served_after_the_rest_when_a_person_is_named(
+    client, engine, scents
+):
+    ids = served(
+        client, engine, "perfume for men", ["perfume", "men"], audience="men",
+    )  # fmt: skip
+
+    assert ids[0] == 7202, ids
+    assert set(ids[1:3]) == {7203, 7204}, ids  # names nobody; the car after what it is
+    assert ids[3:] == [7201], ids  # what its name says is the car's: served after
 
 
 @pytest.mark.parametrize(
