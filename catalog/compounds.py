@@ -88,14 +88,14 @@ def whole_and_parts(keyword: str, spelt: Sequence[str]) -> tuple[str, tuple[str,
     return shorter[at], (longer[at], longer[at + 1])
 
 
-def joined_apart(reading: str, keywords: Sequence[str]) -> list[str]:
+def joined_apart(reading: str, keywords: Sequence[str]) -> list[tuple[str, str, str]]:
     """Two one-word keywords that stand together in the model's reading of the request, joined
-    as the catalog holds them: ["lap", "top", "table"] of "lap top table for bed" is a laptop
-    table too."""
+    as the catalog holds them, with the two: ["lap", "top", "table"] of "lap top table for
+    bed" is a laptop table too."""
     single = {text.stem(said[0]) for keyword in keywords if len(said := text.words(keyword)) == 1}
     words = [word for word in text.words(reading) if word not in text.STOP_WORDS]
     return [
-        first + second
+        (first + second, first, second)
         for first, second in pairwise(words)
         if {text.stem(first), text.stem(second)} <= single and _held(text.stem(first + second))
     ]

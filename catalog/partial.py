@@ -5,7 +5,8 @@ product instead of removing them all. The keywords are read as the catalog write
 (catalog/spelling.py, catalog/compounds.py): a word no title holds as the two words it stands
 for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
 the two more titles write ("facewash"), two one-word keywords standing together in the
-normalized query joined ("lap", "top"); a word of two parts counts once, as its parts,
+normalized query joined ("lap", "top"), and then neither names a product alone ("sun" of
+"sun", "glasses" is no sun shade's); a word of two parts counts once, as its parts,
 whichever way a title writes it ("Eyeliner" holds eye and liner, "Eye Liner" eyeliner). A
 material or a measure a constraint states comes first (matching/recommend/requirements.py); a
 title stating the size asked holds its words however written ("65 Ltrs": "65 litre",
@@ -44,13 +45,16 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
             sources.append(keyword)
             if found := compounds.whole_and_parts(keyword, spelt):
                 wholes[found[0]] = found[1]
-    for word in compounds.joined_apart(query.reading, query.keywords):  # "lap", "top"
-        read.append([text.stem(word)])
+    halves: set[str] = set()  # of a word the keywords split: no product's name alone
+    for word, first, second in compounds.joined_apart(query.reading, query.keywords):
+        read.append([text.stem(word)])  # "lap", "top": laptop
         sources.append(word)
+        halves |= {text.stem(first), text.stem(second)}
     units = text.model_units(query.keywords)
     outside = text.outside_units(query.keywords)
     guessed -= heads.confirmed(query.reading, guessed, units, outside)
     named = heads.named(read, sources, guessed, units, outside, query.reading)
+    named = (named - halves) or named  # "sun", "glasses": sunglasses, not a sun shade
     return _partial(
         read,
         guessed,

@@ -54,6 +54,9 @@ SHELF = [
     (5042, "Study Desk for Kids, Wooden", "Furniture"),
     (5043, "Campus Men's Running Shoes", "Sports Shoes"),
     (5044, "Red Tape Casual Sneakers", "Casual Shoes"),
+    (5045, "Car Sun Shade for Rear Window, Sun Protection", "Car Accessories"),
+    (5046, "Sunglasses for Men, UV Protected", "Sunglasses"),
+    (5047, "Aviator Sunglasses, Polarized", "Sunglasses"),
 ]
 
 
@@ -301,6 +304,18 @@ def test_one_word_keywords_that_stand_together_in_the_reading_are_read_joined_to
     )  # fmt: skip
 
     assert ids.index(5032) < ids.index(5031), ids
+
+
+def test_the_halves_of_a_word_a_model_split_name_no_product_alone(client, engine, shelf):
+    """A model split "sunglasses" into "sun" and "glasses"; read joined, the two are the
+    sunglasses: a sun shade that holds "sun" is no product of the request."""
+    ids = served(
+        client, engine, "sun glasses for men", ["sun", "glasses", "men"],
+        normalized="sun glasses for men",
+    )  # fmt: skip
+
+    assert set(ids[:2]) == {5046, 5047}, ids
+    assert 5045 not in ids, ids
 
 
 def test_a_misspelt_thing_in_the_resolved_categories_is_for_anyone_there(client, engine, shelf):
