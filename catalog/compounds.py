@@ -89,16 +89,26 @@ def whole_and_parts(keyword: str, spelt: Sequence[str]) -> tuple[str, tuple[str,
 
 
 def joined_apart(reading: str, keywords: Sequence[str]) -> list[tuple[str, str, str]]:
-    """Two one-word keywords that stand together in the model's reading of the request, joined
-    as the catalog holds them, with the two: ["lap", "top", "table"] of "lap top table for
-    bed" is a laptop table too."""
+    """Two one-word keywords that stand together in the model's reading of the request, or
+    follow each other where the reading writes them as one word, joined as the catalog holds
+    them, with the two: ["lap", "top", "table"] of "lap top table for bed" is a laptop table
+    too, ["sun", "screen"] of "sunscreen spf 50" a sunscreen."""
     single = {text.stem(said[0]) for keyword in keywords if len(said := text.words(keyword)) == 1}
     words = [word for word in text.words(reading) if word not in text.STOP_WORDS]
-    return [
+    found = [
         (first + second, first, second)
         for first, second in pairwise(words)
         if {text.stem(first), text.stem(second)} <= single and _held(text.stem(first + second))
     ]
+    # Two keywords in a row that the reading writes as one word ("sun", "screen": sunscreen).
+    ones = [said[0] for keyword in keywords if len(said := text.words(keyword)) == 1]
+    read = {text.stem(word) for word in words}
+    found += [
+        (first + second, first, second)
+        for first, second in pairwise(ones)
+        if text.stem(first + second) in read and _held(text.stem(first + second))
+    ]
+    return list(dict.fromkeys(found))
 
 
 def split(word: str) -> tuple[str, str] | None:

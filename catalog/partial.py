@@ -5,7 +5,8 @@ product instead of removing them all. The keywords are read as the catalog write
 (catalog/spelling.py, catalog/compounds.py): a word no title holds as the two words it stands
 for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
 the two more titles write ("facewash"), two one-word keywords standing together in the
-normalized query joined ("lap", "top"), and then neither names a product alone ("sun" of
+normalized query (or following each other where it writes them as one word: "sun", "screen"
+of "sunscreen") joined ("lap", "top"), and then neither names a product alone ("sun" of
 "sun", "glasses" is no sun shade's); a word of two parts counts once, as its parts,
 whichever way a title writes it ("Eyeliner" holds eye and liner, "Eye Liner" eyeliner). A
 material or a measure a constraint states comes first (matching/recommend/requirements.py); a

@@ -5,6 +5,7 @@ stack: HTTP, litellm to the scripted engine, retrieval on the database under tes
 
 import pytest
 
+from catalog import compounds
 from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +58,7 @@ SHELF = [
     (5045, "Car Sun Shade for Rear Window, Sun Protection", "Car Accessories"),
     (5046, "Sunglasses for Men, UV Protected", "Sunglasses"),
     (5047, "Aviator Sunglasses, Polarized", "Sunglasses"),
+    (5048, "Sunscreen SPF 50, Aqua Gel", "Sun Care"),
 ]
 
 
@@ -316,6 +318,17 @@ def test_the_halves_of_a_word_a_model_split_name_no_product_alone(client, engine
 
     assert set(ids[:2]) == {5046, 5047}, ids
     assert 5045 not in ids, ids
+
+
+def test_two_keywords_the_reading_writes_as_one_word_are_read_joined(shelf):
+    """ "sun", "screen" of "sunscreen spf 50": a sunscreen, where the catalog holds the word."""
+    assert compounds.joined_apart("sunscreen spf 50", ["sun", "screen", "spf 50"]) == [
+        ("sunscreen", "sun", "screen")
+    ]
+    assert compounds.joined_apart("sun glasses for men", ["sun", "glasses", "men"]) == [
+        ("sunglasses", "sun", "glasses")
+    ]
+    assert compounds.joined_apart("sun cream", ["sun", "cream"]) == []  # not held joined
 
 
 def test_a_misspelt_thing_in_the_resolved_categories_is_for_anyone_there(client, engine, shelf):
