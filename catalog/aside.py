@@ -13,7 +13,7 @@ served after, never dropped.
 
 from collections.abc import Sequence
 
-from catalog import animals, audiences, materials, measures, types, vehicles
+from catalog import animals, audiences, materials, measures, vehicles
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
 from catalog.services import products_for_cards
@@ -45,12 +45,7 @@ def set_aside(
         for_others = (
             audiences.for_others(query.audiences, title)
             or vehicles.for_others(query.vehicles, title)
-            or (
-                bool(query.audiences)
-                and not query.vehicles
-                and vehicles.names_one(types.first_phrase(title))
-                and not audiences.names_one(title)
-            )
+            or (bool(query.audiences) and not query.vehicles and vehicles.a_vehicles(title))
             or (query.no_animals and animals.for_animals(product))
         )
         # Of another size, or for a baby when the shopper named no one, the thing asked for is

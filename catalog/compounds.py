@@ -93,7 +93,8 @@ def joined_apart(reading: str, keywords: Sequence[str]) -> list[tuple[str, str, 
     follow each other where the reading writes them as one word, joined as the catalog holds
     them, with the two: ["lap", "top", "table"] of "lap top table for bed" is a laptop table
     too, ["sun", "screen"] of "sunscreen spf 50" a sunscreen."""
-    single = {text.stem(said[0]) for keyword in keywords if len(said := text.words(keyword)) == 1}
+    ones = [said[0] for keyword in keywords if len(said := text.words(keyword)) == 1]
+    single = {text.stem(word) for word in ones}
     words = [word for word in text.words(reading) if word not in text.STOP_WORDS]
     found = [
         (first + second, first, second)
@@ -101,7 +102,6 @@ def joined_apart(reading: str, keywords: Sequence[str]) -> list[tuple[str, str, 
         if {text.stem(first), text.stem(second)} <= single and _held(text.stem(first + second))
     ]
     # Two keywords in a row that the reading writes as one word ("sun", "screen": sunscreen).
-    ones = [said[0] for keyword in keywords if len(said := text.words(keyword)) == 1]
     read = {text.stem(word) for word in words}
     found += [
         (first + second, first, second)

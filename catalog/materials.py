@@ -25,6 +25,7 @@ _GENUINE = r"genuine|real|pure|original|natural|authentic"
 _IMITATION = r"synthetic|faux|artificial|imitation|vegan|pu|fake"
 # A word that says a material is the true one or an imitation of it, right before it.
 _SAID = re.compile(rf"\b({_GENUINE}|{_IMITATION})\s+([^\W\d_]+)", re.IGNORECASE)
+_TRUE = re.compile(_GENUINE, re.IGNORECASE)
 # Imitations written as one word, as the material they imitate.
 _IMITATION_WORDS = {"leatherette": "leather", "rexine": "leather"}
 
@@ -70,7 +71,7 @@ def asked_genuine(phrases: Iterable[str]) -> tuple[str, ...]:
         text.stem(material.lower())
         for phrase in phrases
         for said, material in _SAID.findall(phrase)
-        if re.fullmatch(_GENUINE, said, re.IGNORECASE) and material.lower() in types.MATERIALS
+        if _TRUE.fullmatch(said) and material.lower() in types.MATERIALS
     }
     return tuple(sorted(found))
 
@@ -84,7 +85,7 @@ def imitates(genuine: Sequence[str], title: str) -> bool:
     true: set[str] = set()
     for said, material in _SAID.findall(title):
         stem = text.stem(material.lower())
-        (true if re.fullmatch(_GENUINE, said, re.IGNORECASE) else imitated).add(stem)
+        (true if _TRUE.fullmatch(said) else imitated).add(stem)
     imitated |= {
         text.stem(material)
         for word, material in _IMITATION_WORDS.items()

@@ -21,7 +21,7 @@ vehicle only after what it is ("Mosquito Net for Strollers, Car Seat") is not.
 
 from collections.abc import Collection, Iterable, Sequence
 
-from catalog import text
+from catalog import audiences, text, types
 
 HOME = "home"
 _CLASSES: dict[str, frozenset[str]] = {
@@ -55,9 +55,12 @@ def for_others(wanted: Collection[str], title: str) -> bool:
     return bool(named) and not named & set(wanted)
 
 
-def names_one(title: str) -> bool:
-    """Whether the title names a vehicle (the home aside)."""
-    return bool(_named(text.terms(title)) - {HOME})
+def a_vehicles(title: str) -> bool:
+    """Whether the title's first phrase, what the product is, names a vehicle (the home is no
+    vehicle) and the title names no person ("Car Perfume Gel, ..."; not "Mosquito Net for
+    Strollers, Car Seat")."""
+    named = _named(text.terms(types.first_phrase(title))) - {HOME}
+    return bool(named) and not audiences.names_one(title)
 
 
 def _named(terms: Sequence[str]) -> set[str]:

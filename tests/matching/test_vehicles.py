@@ -1,8 +1,8 @@
 """The vehicle the shopper rides is served first (catalog/vehicles.py, catalog/aside.py): a
 product whose title names only other vehicles (a handlebar mount, for a car) comes after every
 product that names the shopper's or none, never in place of one; the home is such a place,
-against the car. Through the whole stack: HTTP,
-litellm to the scripted engine, retrieval on the database under test."""
+against the car; and a vehicle's product comes after the rest where a person is named. Through
+the whole stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
 
 import pytest
 
@@ -95,6 +95,20 @@ def test_a_vehicle_s_product_is_served_after_the_rest_when_a_person_is_named(
     assert ids[0] == 7202, ids
     assert set(ids[1:3]) == {7203, 7204}, ids  # names nobody; the car after what it is
     assert ids[3:] == [7201], ids  # what its name says is the car's: served after
+
+
+@pytest.mark.parametrize(
+    ("title", "theirs"),
+    [
+        ("Car Perfume Gel, Dashboard Air Freshener", True),
+        ("Perfume Diffuser Refill for Car", False),  # the car after what it is
+        ("Mosquito Net for Strollers, Car Seat", False),
+        ("Bike Riding Gloves for Men", False),  # a person named
+        ("Room Freshener for Home", False),  # the home is no vehicle
+    ],
+)
+def test_which_titles_are_a_vehicle_s(title, theirs):
+    assert vehicles.a_vehicles(title) is theirs
 
 
 @pytest.mark.parametrize(
