@@ -69,12 +69,11 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
         query.measures,
         query.required_measures,
         wholes,
-        {
-            term
+        [
+            (frozenset(text.terms(part)), measures.measures(part))
             for keyword in query.keywords
             for part in measures.written(keyword)
-            for term in text.terms(part)
-        },
+        ],
     )
 
 
@@ -91,15 +90,16 @@ def _partial(
     sizes: Sequence[measures.Measure] = (),
     stated: Sequence[measures.Measure] = (),
     wholes: dict[str, tuple[str, str]] | None = None,
-    size_words: set[str] | frozenset[str] = frozenset(),
+    size_words: Sequence[tuple[frozenset[str], tuple[measures.Measure, ...]]] = (),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
-    that state a size asked (`sizes`: catalog/measures.py) holding its words (`size_words`),
-    however written ("65 Ltrs" holds "65 litre"); those holding the most of the `required`
-    words and the measures `stated` first (a constraint states them), then the most of the
-    keywords' words, a word of two parts (`wholes`: "eyeliner", eye and liner) once however
-    written, each word
-    weighing more the fewer products hold it (a rare "cooker" outweighs a common "kitchen"),
+    that state a size asked (`sizes`: catalog/measures.py) holding the words of each measure
+    the keywords write that they state (`size_words`), however written ("65 Ltrs" holds "65
+    litre"; a pair holds "pair" of "5 kg", "pair", not "5 kg"); those holding the most of the
+    `required` words and the measures `stated` first (a constraint states them), then the
+    most of the keywords' words, a word of two parts (`wholes`: "eyeliner", eye and liner)
+    once however written, each word weighing more the fewer products hold it (a rare
+    "cooker" outweighs a common "kitchen"),
     then those of the resolved categories, then by the database's score of every word. A
     corrected word (`guessed`) weighs least: a shopper's word in another language can be
     corrected into a rare word of this one ("ghadi" into "khadi"). A model number or measure
@@ -139,8 +139,9 @@ def _partial(
         said = measures.measures(candidate.title) if sizes or stated else ()
         if measures.among(stated, said):
             present.add(STATED)
-        if size_words and measures.among(sizes, said):
-            present |= size_words  # "65 Ltrs" holds "65 litre"
+        for words_of, measured in size_words:
+            if measures.among(measured, said):
+                present |= words_of  # "65 Ltrs" holds "65 litre"
         return present & (weight.keys() | {STATED})
 
     def score(holds: set[str | tuple[str, ...]]) -> float:

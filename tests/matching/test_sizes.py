@@ -33,6 +33,8 @@ SHELF = [
     (5051, "RubX Round Dumbbells (Sold in Pair) (2.5 kg x 2pc (Total = 5 kg))", "Fitness"),
     (5052, "Klikfit Rubber Fixed Dumbbells, 5 kg (5kg x 2pcs)", "Fitness"),
     (5053, "Aurion PVC Hand Weight Dumbbells", "Fitness"),
+    (5054, "Kore Hexa Fixed Dumbbells 5 kg", "Fitness"),  # of the weight, no count stated
+    (5055, "Aurion PVC Dumbbells (Set of Two) | Hand Weight Dumbbell", "Fitness"),  # no weight
 ]
 
 
@@ -92,6 +94,18 @@ def test_a_pair_is_two_of_the_weight_asked_not_two_that_weigh_it_together(client
 
     assert ids[0] == 5052, ids  # 5 kg each, a pair of them
     assert ids.index(5051) > ids.index(5053), ids  # 2.5 kg each: after one of no stated weight
+
+
+def test_a_title_stating_one_measure_asked_holds_that_measure_s_words_not_the_others(
+    client, engine, shelf
+):
+    """ "Set of Two" is the pair asked, not the 5 kg: it holds "pair" of the keywords, and a
+    title stating 5 kg holds more of what was asked."""
+    ids = served(
+        client, engine, "pair of 5 kg dumbbells", ["dumbbells", "5 kg", "pair"], ["Fitness"]
+    )
+
+    assert ids.index(5054) < ids.index(5055), ids
 
 
 def test_a_request_that_states_no_size_is_served_as_before(client, engine, shelf):
