@@ -50,6 +50,11 @@ _COUNT = re.compile(
     r"|(?<![\w.,])(\d{1,3})\s?-?\s?(?:pcs|pc|pieces|piece|pairs|pair|pack|packs|units|nos)(?!\w)"
     r"|\b(?:a|in|one|1) (pair)\b|^(pair) of\b|\b(pair)$"
 )
+# How many of a measure come together, written after it: "2kg*2", "45ml x 6"; not another
+# dimension ("30 cm x 20 cm", "30 cm x 20 x 10").
+_TIMES = re.compile(
+    rf"\s?[*x\u00d7]\s?(\d{{1,2}})(?![\w.,])(?!\s?-?\s?(?:{UNIT_PATTERN}|[*x\u00d7])(?!\w))"
+)
 # A measure of all of them together, where the title states each one's too: "2.5 kg x 2pc
 # (total = 5 kg)" is a dumbbell of 2.5 kg, not of 5.
 _TOTAL = re.compile(r"(?:\btotal\b(?:\s?[:=]|\s(?:of|weight))?|=)\s?$")
@@ -87,6 +92,8 @@ def measures(text: str) -> tuple[Measure, ...]:
         measure = (kind, round(float(digits.replace(",", ".")) * size, 6))
         total = _TOTAL.search(lowered[max(0, match.start() - 12) : match.start()])
         (totals if total else found)[measure] = None
+        if times := _TIMES.match(lowered, match.end()):
+            found[(COUNT, float(times.group(1)))] = None
     for written in _COUNT.findall(lowered):
         count = next(filter(None, written))
         found[(COUNT, 2.0 if count == "pair" else float(_NUMBER_WORDS.get(count) or count))] = None

@@ -35,6 +35,7 @@ SHELF = [
     (5053, "Aurion PVC Hand Weight Dumbbells", "Fitness"),
     (5054, "Kore Hexa Fixed Dumbbells 5 kg", "Fitness"),  # of the weight, no count stated
     (5055, "Aurion PVC Dumbbells (Set of Two) | Hand Weight Dumbbell", "Fitness"),  # no weight
+    (5056, "Fitbox Sports Octa PVC Dumbbells for Home Workouts, Black (5kg x 2)", "Fitness"),
 ]
 
 
@@ -106,6 +107,15 @@ def test_a_title_stating_one_measure_asked_holds_that_measure_s_words_not_the_ot
     )
 
     assert ids.index(5054) < ids.index(5055), ids
+
+
+def test_a_measure_times_a_number_is_that_many_of_the_measure(client, engine, shelf):
+    """ "5kg x 2" is a pair of 5 kg: it holds all that was asked, one of 5 kg alone less."""
+    ids = served(
+        client, engine, "pair of 5 kg dumbbells", ["dumbbells", "5 kg", "pair"], ["Fitness"]
+    )
+
+    assert ids.index(5056) < ids.index(5054), ids
 
 
 def test_a_request_that_states_no_size_is_served_as_before(client, engine, shelf):
