@@ -10,7 +10,8 @@ first part a word of the catalog of three letters or more, or a single letter ("
 shirt). The partial tier reads a word the catalog does not hold as its two words
 (catalog/spelling.py), a keyword's two words also as the one word titles write ("eye liner":
 eyeliner, so that eyeliners come before shelf liners), a word also as the two words more titles
-write ("facewash": face wash; not "backpack", which more titles write whole), and two one-word
+write ("facewash": face wash; where fewer do, as "backpack", a title holding the two side by side
+holds the word, and neither names the thing alone), and two one-word
 keywords standing together in the model's normalized query joined ("lap", "top": laptop). What
 counts as held is read from the index (fulltext.documents_with), kept while the catalog's
 version holds.

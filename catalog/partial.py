@@ -4,7 +4,8 @@ holds, a rare word weighing more than a common one, so that a weak word ("kitche
 product instead of removing them all. The keywords are read as the catalog writes them
 (catalog/spelling.py, catalog/compounds.py): a word no title holds as the two words it stands
 for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
-the two more titles write ("facewash"), two one-word keywords standing together in the
+the two more titles write ("facewash"; where fewer do, a title holding the two side by side
+holds the word: "Shuttle Cock" is a shuttlecock), two one-word keywords standing together in the
 normalized query (or following each other where it writes them as one word: "sun", "screen"
 of "sunscreen") joined ("lap", "top"), and then neither names a product alone ("sun" of
 "sun", "glasses" is no sun shade's); a word of two parts counts once, as its parts,
@@ -46,6 +47,16 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
             sources.append(keyword)
             if found := compounds.whole_and_parts(keyword, spelt):
                 wholes[found[0]] = found[1]
+    # A keyword's word that fewer titles write as two ("shuttlecock": "Shuttle Cock"): those
+    # hold it too, where its two stand together.
+    written_apart = {
+        found[0]: found[1]
+        for keyword in query.keywords
+        for spelt in compounds.spellings(keyword)
+        if spelt not in read
+        and len(spelt) > len(text.query_terms(keyword))
+        and (found := compounds.whole_and_parts(keyword, spelt))
+    }
     halves: set[str] = set()  # of a word the keywords split: no product's name alone
     for word, first, second in compounds.joined_apart(query.reading, query.keywords):
         read.append([text.stem(word)])  # "lap", "top": laptop
@@ -69,6 +80,7 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
         query.measures,
         query.required_measures,
         wholes,
+        written_apart,
         [
             (frozenset(text.terms(part)), measures.measures(part))
             for keyword in query.keywords
@@ -90,6 +102,7 @@ def _partial(
     sizes: Sequence[measures.Measure] = (),
     stated: Sequence[measures.Measure] = (),
     wholes: dict[str, tuple[str, str]] | None = None,
+    written_apart: dict[str, tuple[str, str]] | None = None,
     size_words: Sequence[tuple[frozenset[str], tuple[measures.Measure, ...]]] = (),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
@@ -121,7 +134,8 @@ def _partial(
     )
     if not heads:
         return []
-    found = _holding_heads(heads, weight, filters, words, heads & guessed)
+    apart = {whole: parts for whole, parts in (written_apart or {}).items() if whole in heads}
+    found = _holding_heads(heads, weight, filters, words, heads & guessed, apart)
 
     families = [(word, members) for word, members in synonyms.families().items() if word in weight]
     compound = {
@@ -133,6 +147,9 @@ def _partial(
         present: set[str | tuple[str, ...]] = {term for field in fields for term in field}
         present |= {unit for unit in counted if any(text.adjacent(unit, f) for f in fields)}
         present |= {word for word, members in families if members & present}  # steel: metal
+        present |= {
+            whole for whole, two in apart.items() if any(text.adjacent(two, f) for f in fields)
+        }
         for whole, parts in compound.items():  # "microsd" holds micro and sd, and back
             if whole in present or any(text.adjacent(parts, field) for field in fields):
                 present |= {whole, *parts}
@@ -187,6 +204,7 @@ def _holding_heads(
     filters: fulltext.Filters,
     words: list[str],
     corrected: set[str] | frozenset[str] = frozenset(),
+    apart: dict[str, tuple[str, str]] | None = None,
 ) -> list[fulltext.Candidate]:
     """The partial tier's candidates: products holding a head and another word of some weight
     (in a catalog of a million a head such as "shoe" is held by hundreds of thousands; the
@@ -198,7 +216,11 @@ def _holding_heads(
         for word, value in weight.items()
         if isinstance(word, str) and value > 1.0 and word not in heads
     ]
-    held = fulltext.Match([[head] for head in sorted(heads)], fields=NOT_CATEGORY, every=False)
+    apart = apart or {}
+    also = [list(apart[head]) for head in sorted(heads) if head in apart]
+    held = fulltext.Match(
+        [*([head] for head in sorted(heads)), *also], fields=NOT_CATEGORY, every=False
+    )
     found: list[fulltext.Candidate] = []
     if telling:
         both = replace(held, and_any=telling)
@@ -206,6 +228,7 @@ def _holding_heads(
     # A head alone, where few products hold it: one that most products hold, with nothing else
     # the shopper asked for, says little, and the database would walk the catalog for it.
     rare = [[head] for head in sorted(heads) if weight.get(head, 1.0) > 1.0 or head in corrected]
+    rare += [list(apart[head]) for (head,) in rare if head in (apart or {})]
     if rare and len(found) < CANDIDATES:
         rest = replace(filters, exclude=(*filters.exclude, *(c.product_id for c in found)))
         alone = replace(held, keywords=rare)
