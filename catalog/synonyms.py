@@ -59,6 +59,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("crockery", "dinnerware"),
     ("cling film", "cling wrap"),
     ("aluminium", "aluminum"),
+    ("anti slip", "anti skid", "non slip", "non skid"),
     # Electronics
     ("mobile phone", "cell phone", "smartphone"),
     ("tv", "television"),

@@ -20,6 +20,8 @@ HOME = [
     (5008, "Women's Regular Trousers", "Western Wear", "20.00", []),
     (5009, "Men's Formal Trousers", "Men's Fashion", "30.00", ["US"]),
     (5010, "Analog Steel Watch for Men", "Watches", "40.00", []),
+    (5011, "Cotton Bath Mat", "Home Furnishing", "5.00", []),
+    (5012, "Anti Skid Bath Mat, Microfibre, Quick Dry", "Home Furnishing", "6.00", []),
 ]
 
 
@@ -88,6 +90,20 @@ def test_the_shoppers_words_first_then_their_synonyms_in_the_strict_tier(home):
     assert not {5004, 5005} & set(found)  # a pouch, a pillow cover: no sofa covers
     hits = retrieve(asked, 4).hits
     assert [hit.tier for hit in hits] == ["raw_substring", "strict", "strict", "strict"]
+
+
+def test_a_quality_is_asked_in_its_other_words_too(home):
+    """ "Non slip" is what titles also call anti slip, anti skid or non skid: the bath mat that
+    says anti skid holds every keyword in other words, before a bath mat that says nothing of
+    it."""
+    assert stems("anti skid", "bath mat") in synonyms.variants(stems("non slip", "bath mat"))
+    asked = SearchQuery(
+        text="non slip bath mat", keywords=["bath mat", "non slip"], categories=["Home Furnishing"]
+    )
+
+    hits = retrieve(asked, 2).hits
+
+    assert [(hit.product_id, hit.tier) for hit in hits] == [(5012, "strict"), (5011, "partial")]
 
 
 def test_synonyms_keep_to_budget_region_and_exclusions(home):
