@@ -5,7 +5,8 @@ Titles name the product first and what it fits after: "Cycle Bell for Bicycle" i
 strap. A title's type is the last word of its first phrase that names a thing: the title is cut
 at what starts another phrase ("for", "with", "compatible", "(", "|", ",", " - " ...), and in
 each phrase, in order, the words that name no thing are set aside from its end (colours, sizes,
-measures, model numbers, pack counts, the shopper it is for); the last word left is the type.
+measures, model numbers, pack counts, the shopper it is for, a model's code in capitals right
+after the thing: "Electric Kettle PKOSS"); the last word left is the type.
 The title's first word, which is often a brand ("Mi 138 cm (55 inches) ... Smart LED TV"), names
 the product only when nothing else in its phrase does; a first phrase that is a brand and a
 model's name ("JBL Go 2, Wireless Portable Bluetooth Speaker"), its number a measure or not
@@ -121,7 +122,10 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
         return found
     brand: str | None = None  # the title's first word, when its phrase holds nothing else
     model: str | None = None  # a model's name, when a phrase after it names nothing
-    phrases = _CUT.split(text.clean(title))
+    cleaned = text.clean(title)
+    phrases = _CUT.split(cleaned)
+    if not _capitals(cleaned):
+        phrases = [_without_model_code(phrase) for phrase in phrases]
     for position, phrase in enumerate(phrases):
         words = _words(phrase)
         if position == 0 and words:
@@ -143,6 +147,40 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
     if category and (found := _head(_words(_CUT.split(category)[0]))):
         return found
     return text.stem(brand) if brand else ""
+
+
+# Things whose names are written in capitals ("Smart LED", "HD DVR").
+_THINGS_IN_CAPITALS = frozenset({"led", "lcd", "dvr", "nvr", "cctv", "ssd", "hdd", "ups", "usb"})
+
+
+def _capitals(title: str) -> bool:
+    """Whether a title is written mostly in capitals (then capitals say nothing of a word)."""
+    letters = [char for char in title if char.isalpha()]
+    return sum(char.isupper() for char in letters) > 0.6 * max(len(letters), 1)
+
+
+def _without_model_code(phrase: str) -> str:
+    """The phrase without a word in capitals that ends it right after a word in lower case
+    that names a thing: a model's code ("Electric Kettle PKOSS", "Sandwich Maker PGMFD 01";
+    not "6 inch HANDBAG", whose word before names nothing)."""
+    tokens = [
+        token
+        for token in _TOKEN.findall(phrase)
+        if any(char.isdigit() for char in token) or _kept([token.lower()])
+    ]
+    while tokens and any(char.isdigit() for char in tokens[-1]):
+        tokens.pop()  # a model's number after its code
+    if (
+        len(tokens) > 2  # not a brand's model ("Tronica RIDHAM 3")
+        and tokens[-1].isalpha()
+        and tokens[-1].isupper()
+        and len(tokens[-1]) >= 3
+        and tokens[-1].lower() not in _THINGS_IN_CAPITALS
+        and tokens[-2].isalpha()
+        and not tokens[-2].isupper()
+    ):
+        phrase = phrase[: phrase.rindex(tokens[-1])]
+    return phrase
 
 
 Kind = tuple[str, ...]  # a wanted type's stem, after the one word that says which kind of it

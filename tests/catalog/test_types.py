@@ -44,6 +44,15 @@ from tests.factories import ProductFactory
         ("Himalaya Diaper Rash Cream, 20g", None, "cream"),
         ("Levista Strong Instant Coffee (200 Gram Pouch)", None, "coffe"),
         ("Rangnavi Women Cotton Kurta (Cream)", None, "kurta"),
+        # A model's code in capitals after the thing is no thing; capitals say nothing where
+        # the title is in capitals, or where the word is a brand's model or a thing's name.
+        ("Prestige Electric Kettle PKOSS - 1500watts, Steel (1.5Ltr)", None, "kettl"),
+        ("Prestige Sandwich Maker PGMFD 01, Black", None, "maker"),
+        ("Vaseline Sun Protection Body Lotion SPF 30 400 ml", None, "lotion"),
+        ("Tronica RIDHAM 3 - Bluetooth Home Theater DJ Speaker", None, "speaker"),
+        ("CP Plus Wired 8 Channel HD DVR 1080p", None, "dvr"),
+        ("D'Mak Surface Mounted LED, 22-Watt Panel", None, "led"),
+        ("HAVELLS WALL FAN WITH REMOTE", None, "fan"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):

@@ -36,6 +36,9 @@ SHELF = [
     (5054, "Kore Hexa Fixed Dumbbells 5 kg", "Fitness"),  # of the weight, no count stated
     (5055, "Aurion PVC Dumbbells (Set of Two) | Hand Weight Dumbbell", "Fitness"),  # no weight
     (5056, "Fitbox Sports Octa PVC Dumbbells for Home Workouts, Black (5kg x 2)", "Fitness"),
+    # A kettle whose model's code ends its first phrase, and a kettle of another size.
+    (5061, "Prestige Electric Kettle PKOSS - 1500watts, Steel (1.5Ltr), Black", "Appliances"),
+    (5062, "Kent Elegant Electric Glass Kettle 1.8L 2000 W", "Appliances"),
 ]
 
 
@@ -116,6 +119,16 @@ def test_a_measure_times_a_number_is_that_many_of_the_measure(client, engine, sh
     )
 
     assert ids.index(5056) < ids.index(5054), ids
+
+
+def test_a_thing_whose_model_code_ends_its_name_is_still_the_thing_in_the_size_asked(
+    client, engine, shelf
+):
+    """ "Electric Kettle PKOSS" is a kettle (catalog/types.py): of the size asked, it comes before
+    a kettle of another size, which would otherwise come before something else."""
+    ids = served(client, engine, "electric kettle 1.5 litre", ["electric kettle", "1.5 litre"])
+
+    assert ids[:2] == [5061, 5062], ids
 
 
 def test_a_request_that_states_no_size_is_served_as_before(client, engine, shelf):
