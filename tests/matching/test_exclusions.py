@@ -183,6 +183,32 @@ def test_a_word_of_two_parts_is_ruled_out_however_it_is_written(client, engine):
     assert body["retrieval"]["excluded"] == ["cat eye", "cateye", "butterfly"]
 
 
+def test_a_word_titles_also_write_as_two_is_ruled_out_as_two_too(client, engine):
+    """ "Not a backpack": a "Back Pack" is one too, where titles write the two side by side."""
+    _shelved(
+        "Laptop Bags",
+        [
+            (3111, "Wildcraft Laptop Backpack, 30 L"),
+            (3112, "Skybags Laptop Back Pack for Office"),
+            (3113, "Wesley Laptop Messenger Bag, 15.6 inch"),
+        ],
+    )
+
+    body = _asked(
+        client,
+        engine,
+        "laptop bag, not a backpack",
+        limit=3,
+        normalized_query="laptop bag",
+        keywords=["laptop bag"],
+        categories=["Laptop Bags"],
+        exclude=["backpack"],
+    )
+
+    assert [item["product"]["id"] for item in body["items"]] == ["3113"]
+    assert body["retrieval"]["excluded"] == ["backpack", "back pack"]
+
+
 def test_a_thing_is_ruled_out_under_its_other_names_too(client, engine):
     _shelved(
         "Casual Shoes",
