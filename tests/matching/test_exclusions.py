@@ -162,51 +162,49 @@ def _asked(client, engine, words, limit=10, **fields):
     return client.get("/v1/recommend", {"intent": words, "limit": limit}).json()
 
 
-def test_a_word_of_two_parts_is_ruled_out_however_it_is_written(client, engine):
-    _shelved(
-        "Sunglasses",
-        [(3101, "Cateye Sunglasses"), (3102, "Cat-Eye Sunglasses"), (3103, "Aviator Sunglasses")],
-    )
+@pytest.mark.parametrize(
+    ("category", "shelf", "asked", "exclude", "said"),
+    [
+        # Two words ruled out are ruled out joined too ("cat-eye": cateye).
+        (
+            "Sunglasses",
+            [
+                (3101, "Cateye Sunglasses"),
+                (3102, "Cat-Eye Sunglasses"),
+                (3103, "Aviator Sunglasses"),
+            ],
+            "sunglasses",
+            "cat-eye or butterfly frames",
+            ["cat eye", "cateye", "butterfly"],
+        ),
+        # One word ruled out is ruled out as the two titles also write side by side.
+        (
+            "Laptop Bags",
+            [(3111, "Laptop Backpack, 30 L"), (3112, "Laptop Back Pack"), (3103, "Laptop Bag")],
+            "laptop bag",
+            "backpack",
+            ["backpack", "back pack"],
+        ),
+    ],
+)
+def test_a_word_of_two_parts_is_ruled_out_however_it_is_written(
+    client, engine, category, shelf, asked, exclude, said
+):
+    _shelved(category, shelf)
 
     body = _asked(
         client,
         engine,
-        "sunglasses",
+        f"{asked}, not {exclude}",
         limit=3,
-        normalized_query="sunglasses",
-        keywords=["sunglasses"],
-        categories=["Sunglasses"],
-        exclude=["cat-eye or butterfly frames"],
+        normalized_query=asked,
+        keywords=[asked],
+        categories=[category],
+        exclude=[exclude],
     )
 
     assert [item["product"]["id"] for item in body["items"]] == ["3103"]
-    assert body["retrieval"]["excluded"] == ["cat eye", "cateye", "butterfly"]
-
-
-def test_a_word_titles_also_write_as_two_is_ruled_out_as_two_too(client, engine):
-    """ "Not a backpack": a "Back Pack" is one too, where titles write the two side by side."""
-    _shelved(
-        "Laptop Bags",
-        [
-            (3111, "Wildcraft Laptop Backpack, 30 L"),
-            (3112, "Skybags Laptop Back Pack for Office"),
-            (3113, "Wesley Laptop Messenger Bag, 15.6 inch"),
-        ],
-    )
-
-    body = _asked(
-        client,
-        engine,
-        "laptop bag, not a backpack",
-        limit=3,
-        normalized_query="laptop bag",
-        keywords=["laptop bag"],
-        categories=["Laptop Bags"],
-        exclude=["backpack"],
-    )
-
-    assert [item["product"]["id"] for item in body["items"]] == ["3113"]
-    assert body["retrieval"]["excluded"] == ["backpack", "back pack"]
+    assert body["retrieval"]["excluded"] == said
 
 
 def test_a_thing_is_ruled_out_under_its_other_names_too(client, engine):
