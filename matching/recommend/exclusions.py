@@ -16,15 +16,14 @@ lunch boxes" in a search for lunch boxes rules out plastic, not lunch boxes) and
 that name no property ("brand", "products"); what is left of it is never served
 (catalog/search.py: in every tier, the trending fill and later pages alike), nor is the same
 thing under its other names (catalog/synonyms.py: "no trainers" rules out sneakers, "not the
-stroller kind" pram nets) or spelt as titles also write it ("cat-eye": cateye; "handbag": hand
-bag, where titles hold the two side by side: catalog/compounds.py).
+stroller kind" pram nets).
 """
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from catalog import compounds, synonyms, text
+from catalog import synonyms, text
 from matching.engine.resolution import Resolution
 
 # Words that rule out what follows them, beside what is wanted too ("bento rather than plastic").
@@ -133,8 +132,6 @@ def ruled_out(resolution: Resolution) -> list[Excluded]:
             if len(terms) == 2:  # "cat-eye" is written "cateye" too
                 joined = "".join(words.split())
                 kept.setdefault((text.stem(joined),), Excluded(joined, (text.stem(joined),)))
-            elif len(terms) == 1 and (parts := compounds.split(words)) is not None:
-                kept.setdefault(parts, Excluded(" ".join(parts), parts))  # "hand bag" too
     return list(kept.values())[:MAX_PHRASES]
 
 
