@@ -50,10 +50,12 @@ _COUNT = re.compile(
     r"|(?<![\w.,])(\d{1,3})\s?-?\s?(?:pcs|pc|pieces|piece|pairs|pair|pack|packs|units|nos)(?!\w)"
     r"|\b(?:a|in|one|1) (pair)\b|^(pair) of\b|\b(pair)$"
 )
-# How many of a measure come together, written after it: "2kg*2", "45ml x 6"; not another
-# dimension ("30 cm x 20 cm", "30 cm x 20 x 10").
+# How many of a weight or a volume come together, written after it: "2kg*2", "45ml x 6,
+# Lavender"; a length times a number is another dimension ("30 cm x 20", "45 cm x 3 m").
+_COUNTED = ("g", "l")
 _TIMES = re.compile(
-    rf"\s?[*x\u00d7]\s?(\d{{1,2}})(?![\w.,])(?!\s?-?\s?(?:{UNIT_PATTERN}|[*x\u00d7])(?!\w))"
+    r"\s?[*x\u00d7]\s?(\d{1,2})(?!\w|[.,]\d)"
+    rf"(?!\s?-?\s?(?:{UNIT_PATTERN}|[*x\u00d7])(?!\w))"
 )
 # A measure of all of them together, where the title states each one's too: "2.5 kg x 2pc
 # (total = 5 kg)" is a dumbbell of 2.5 kg, not of 5.
@@ -92,7 +94,7 @@ def measures(text: str) -> tuple[Measure, ...]:
         measure = (kind, round(float(digits.replace(",", ".")) * size, 6))
         total = _TOTAL.search(lowered[max(0, match.start() - 12) : match.start()])
         (totals if total else found)[measure] = None
-        if times := _TIMES.match(lowered, match.end()):
+        if kind in _COUNTED and (times := _TIMES.match(lowered, match.end())):
             found[(COUNT, float(times.group(1)))] = None
     for written in _COUNT.findall(lowered):
         count = next(filter(None, written))

@@ -33,11 +33,16 @@ from catalog.measures import contradicts, measures, states, wanted, written
         ("pair of 5 kg dumbbells", (("g", 5000.0), ("count", 2.0))),  # a pair is two
         ("dumbbells (sold in pair)", (("count", 2.0),)),
         ("repair kit with a pairing guide", ()),
-        # A measure times a number: that many of it; not another dimension.
+        # A weight or a volume times a number: that many of it; a length times a number is
+        # another dimension.
         ("dumbbells (1kg*2) (2kg*2)", (("g", 1000.0), ("count", 2.0), ("g", 2000.0))),
-        ("mosquito repellent refill 45ml x 6", (("l", 0.045), ("count", 6.0))),
+        ("mosquito repellent refill 45ml x 6, Lavender", (("l", 0.045), ("count", 6.0))),
+        ("toothpaste 300g (150g x 2, Pack of 2)", (("g", 300.0), ("g", 150.0), ("count", 2.0))),
         ("laptop sleeve 30 cm x 20 cm", (("mm", 300.0), ("mm", 200.0))),
         ("storage box 30 cm x 20 x 10", (("mm", 300.0),)),
+        ("shelf liner (45 cm x 3 m Roll)", (("mm", 450.0),)),
+        ("bath mat 40 cm x 60", (("mm", 400.0),)),
+        ("1.5 Ton x 3 Star split AC", (("ton", 1.5),)),
         # A total where the title states each one's too: each one's is the measure.
         ("dumbbells (2.5 kg x 2pc (total = 5 kg))", (("g", 2500.0), ("count", 2.0))),
         ("dumbbell 2 kg pair (2kg x 2 units = 4kg)", (("g", 2000.0), ("count", 2.0))),
