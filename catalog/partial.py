@@ -5,7 +5,8 @@ product instead of removing them all. The keywords are read as the catalog write
 (catalog/spelling.py, catalog/compounds.py): a word no title holds as the two words it stands
 for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
 the two more titles write ("facewash"; where fewer do, a title holding the two side by side
-holds the word: "Shuttle Cock" is a shuttlecock), two one-word keywords standing together in the
+holds the word where it names the product: "Shuttle Cock" is a shuttlecock), two one-word
+keywords standing together in the
 normalized query (or following each other where it writes them as one word: "sun", "screen"
 of "sunscreen") joined ("lap", "top"), and then neither names a product alone ("sun" of
 "sun", "glasses" is no sun shade's); a word of two parts counts once, as its parts,
@@ -49,14 +50,13 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
                 wholes[found[0]] = found[1]
     # A keyword's word that fewer titles write as two ("shuttlecock": "Shuttle Cock"): those
     # hold it too, where its two stand together.
-    written_apart = {
-        found[0]: found[1]
-        for keyword in query.keywords
-        for spelt in compounds.spellings(keyword)
-        if spelt not in read
-        and len(spelt) > len(text.query_terms(keyword))
-        and (found := compounds.whole_and_parts(keyword, spelt))
-    }
+    written_apart: dict[str, tuple[str, str]] = {}
+    for keyword in query.keywords:
+        for spelt in compounds.spellings(keyword):
+            if spelt in read or len(spelt) <= len(text.query_terms(keyword)):
+                continue  # read already, or two words written as one
+            if found := compounds.whole_and_parts(keyword, spelt):
+                written_apart[found[0]] = found[1]
     halves: set[str] = set()  # of a word the keywords split: no product's name alone
     for word, first, second in compounds.joined_apart(query.reading, query.keywords):
         read.append([text.stem(word)])  # "lap", "top": laptop
@@ -112,8 +112,10 @@ def _partial(
     `required` words and the measures `stated` first (a constraint states them), then the
     most of the keywords' words, a word of two parts (`wholes`: "eyeliner", eye and liner)
     once however written, each word weighing more the fewer products hold it (a rare
-    "cooker" outweighs a common "kitchen"),
-    then those of the resolved categories, then by the database's score of every word. A
+    "cooker" outweighs a common "kitchen"), then those of the resolved categories, then by
+    the database's score of every word. A word that names the product and that fewer titles
+    write as two (`written_apart`: "shuttlecock", shuttle and cock) is held by a title holding
+    the two side by side, which is asked for too. A
     corrected word (`guessed`) weighs least: a shopper's word in another language can be
     corrected into a rare word of this one ("ghadi" into "khadi"). A model number or measure
     (`units`: "1.5", "x200") counts only where its terms stand together; `loose`: the terms
@@ -228,7 +230,7 @@ def _holding_heads(
     # A head alone, where few products hold it: one that most products hold, with nothing else
     # the shopper asked for, says little, and the database would walk the catalog for it.
     rare = [[head] for head in sorted(heads) if weight.get(head, 1.0) > 1.0 or head in corrected]
-    rare += [list(apart[head]) for (head,) in rare if head in (apart or {})]
+    rare += [list(apart[head]) for (head,) in rare if head in apart]
     if rare and len(found) < CANDIDATES:
         rest = replace(filters, exclude=(*filters.exclude, *(c.product_id for c in found)))
         alone = replace(held, keywords=rare)

@@ -149,8 +149,8 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
     return text.stem(brand) if brand else ""
 
 
-# Things whose names are written in capitals ("Smart LED", "HD DVR").
-_THINGS_IN_CAPITALS = frozenset({"led", "lcd", "dvr", "nvr", "cctv", "ssd", "hdd", "ups", "usb"})
+# Things whose names are written in capitals ("Smart LED", "Portable SSD").
+_CAPITALS = frozenset({"led", "lcd", "dvr", "nvr", "cctv", "ssd", "hdd", "ups", "usb"})
 
 
 def _capitals(title: str) -> bool:
@@ -160,27 +160,27 @@ def _capitals(title: str) -> bool:
 
 
 def _without_model_code(phrase: str) -> str:
-    """The phrase without a word in capitals that ends it right after a word in lower case
-    that names a thing: a model's code ("Electric Kettle PKOSS", "Sandwich Maker PGMFD 01";
+    """The phrase without a word in capitals that ends it (before a model's number) right after
+    a word that is not: a model's code ("Electric Kettle PKOSS", "Sandwich Maker PGMFD 01";
     not "6 inch HANDBAG", whose word before names nothing)."""
     tokens = [
         token
-        for token in _TOKEN.findall(phrase)
-        if any(char.isdigit() for char in token) or _kept([token.lower()])
+        for token in _TOKEN.finditer(phrase)
+        if any(char.isdigit() for char in token.group()) or _kept([token.group().lower()])
     ]
-    while tokens and any(char.isdigit() for char in tokens[-1]):
+    while tokens and any(char.isdigit() for char in tokens[-1].group()):
         tokens.pop()  # a model's number after its code
-    if (
-        len(tokens) > 2  # not a brand's model ("Tronica RIDHAM 3")
-        and tokens[-1].isalpha()
-        and tokens[-1].isupper()
-        and len(tokens[-1]) >= 3
-        and tokens[-1].lower() not in _THINGS_IN_CAPITALS
-        and tokens[-2].isalpha()
-        and not tokens[-2].isupper()
-    ):
-        phrase = phrase[: phrase.rindex(tokens[-1])]
+    if len(tokens) > 2 and _code(tokens[-1].group()) and _plain(tokens[-2].group()):
+        return phrase[: tokens[-1].start()]  # not a brand's model ("Tronica RIDHAM 3")
     return phrase
+
+
+def _code(word: str) -> bool:
+    return word.isalpha() and word.isupper() and len(word) >= 3 and word.lower() not in _CAPITALS
+
+
+def _plain(word: str) -> bool:
+    return word.isalpha() and not word.isupper()
 
 
 Kind = tuple[str, ...]  # a wanted type's stem, after the one word that says which kind of it

@@ -50,9 +50,9 @@ from tests.factories import ProductFactory
         ("Prestige Sandwich Maker PGMFD 01, Black", None, "maker"),
         ("Vaseline Sun Protection Body Lotion SPF 30 400 ml", None, "lotion"),
         ("Tronica RIDHAM 3 - Bluetooth Home Theater DJ Speaker", None, "speaker"),
-        ("CP Plus Wired 8 Channel HD DVR 1080p", None, "dvr"),
-        ("D'Mak Surface Mounted LED, 22-Watt Panel", None, "led"),
-        ("HAVELLS WALL FAN WITH REMOTE", None, "fan"),
+        ("Electric Kettle KET KET2", None, "kettl"),  # the code, not its number's letters
+        ("Sandisk Extreme SSD", None, "ssd"),
+        ("HIMALAYA HERBALS Neem Face WASH", None, "wash"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
