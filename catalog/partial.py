@@ -6,10 +6,10 @@ product instead of removing them all. The keywords are read as the catalog write
 for, else corrected; two words also as the one word titles write ("eye liner"), a word also as
 the two more titles write ("facewash"; where fewer do, a title holding the two side by side
 holds the word where it names the product: "Shuttle Cock" is a shuttlecock), two one-word
-keywords standing together in the
-normalized query (or following each other where it writes them as one word: "sun", "screen"
-of "sunscreen") joined ("lap", "top"), and then neither names a product alone ("sun" of
-"sun", "glasses" is no sun shade's); a word of two parts counts once, as its parts,
+keywords standing together in the normalized query (or following each other where it writes
+them as one word: "sun", "screen" of "sunscreen") joined ("lap", "top"), and then neither
+names a product alone ("sun" of "sun", "glasses" is no sun shade's); a word of two parts
+counts once, as its parts,
 whichever way a title writes it ("Eyeliner" holds eye and liner, "Eye Liner" eyeliner). A
 material or a measure a constraint states comes first (matching/recommend/requirements.py); a
 title stating the size asked holds its words however written ("65 Ltrs": "65 litre",

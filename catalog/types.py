@@ -124,7 +124,7 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
     model: str | None = None  # a model's name, when a phrase after it names nothing
     cleaned = text.clean(title)
     phrases = _CUT.split(cleaned)
-    if not _capitals(cleaned):
+    if not _written_in_capitals(cleaned):
         phrases = [_without_model_code(phrase) for phrase in phrases]
     for position, phrase in enumerate(phrases):
         words = _words(phrase)
@@ -150,10 +150,10 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
 
 
 # Things whose names are written in capitals ("Smart LED", "Portable SSD").
-_CAPITALS = frozenset({"led", "lcd", "dvr", "nvr", "cctv", "ssd", "hdd", "ups", "usb"})
+_NAMED_IN_CAPITALS = frozenset({"led", "lcd", "dvr", "nvr", "cctv", "ssd", "hdd", "ups", "usb"})
 
 
-def _capitals(title: str) -> bool:
+def _written_in_capitals(title: str) -> bool:
     """Whether a title is written mostly in capitals (then capitals say nothing of a word)."""
     letters = [char for char in title if char.isalpha()]
     return sum(char.isupper() for char in letters) > 0.6 * max(len(letters), 1)
@@ -176,7 +176,12 @@ def _without_model_code(phrase: str) -> str:
 
 
 def _code(word: str) -> bool:
-    return word.isalpha() and word.isupper() and len(word) >= 3 and word.lower() not in _CAPITALS
+    return (
+        word.isalpha()
+        and word.isupper()
+        and len(word) >= 3
+        and word.lower() not in _NAMED_IN_CAPITALS
+    )
 
 
 def _plain(word: str) -> bool:
