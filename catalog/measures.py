@@ -1,6 +1,7 @@
-"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L";
-counts: "pack of 3", "set of two", "5 pairs", "a pair"; and sizes of what is worn or fitted:
-"large", "XL", "(M)", "Double Extra Large" (diapers of size L are not the XL ones).
+"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L", a
+bicycle's "26T" wheel; counts: "pack of 3", "set of two", "5 pairs", "a pair"; and sizes of what
+is worn or fitted: "large", "XL", "(M)", "Double Extra Large" (diapers of size L are not the XL
+ones).
 
 A shopper who asks for a 64 GB memory card, a 65 litre rucksack or a 1 ton air conditioner
 does not want the 256 GB card, the 48 litre rucksack or the 1.5 ton one, though each holds every
@@ -42,6 +43,9 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
 # Any unit word, the longest first (catalog/types.py reads a model's name ending in one too).
 UNIT_PATTERN = "|".join(sorted(UNITS, key=len, reverse=True))
 _MEASURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s?-?\s?({UNIT_PATTERN})(?!\w)")
+# A bicycle's wheel in inches as its makers write it, "26T" or "27.5T" (12 to 29 inches: a
+# toddler's "4T" is a size of clothes).
+_WHEEL = re.compile(r"(?<![\w.])(1[2-9]|2\d)(\.5)?\s?t(?!\w)")
 # How many come together, a count: "pack of 3", "set of two", "5 pairs", "12 pcs", "2-pack";
 # and "a pair" (or "in pair", "pair of"), two.
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10}
@@ -96,6 +100,8 @@ def measures(text: str) -> tuple[Measure, ...]:
         (totals if total else found)[measure] = None
         if kind in _COUNTED and (times := _TIMES.match(lowered, match.end())):
             found[(COUNT, float(times.group(1)))] = None
+    for whole, half in _WHEEL.findall(lowered):
+        found[("inch", float(whole) + (0.5 if half else 0.0))] = None
     for written in _COUNT.findall(lowered):
         count = next(filter(None, written))
         found[(COUNT, 2.0 if count == "pair" else float(_NUMBER_WORDS.get(count) or count))] = None

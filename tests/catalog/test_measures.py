@@ -62,6 +62,11 @@ from catalog.measures import contradicts, measures, states, wanted, written
         ("Clip Sealer Large, Medium, Small", (("size", 4.0), ("size", 3.0), ("size", 2.0))),
         ("largest display, free size", ()),
         ("Apple iPhone 12 (64GB) - packed with", (("gb", 64.0),)),
+        # A bicycle's wheel in inches, as its makers write it; a toddler's size is no wheel.
+        ("Leader Scout MTB 26T Mountain Bicycle", (("inch", 26.0),)),
+        ("Lifelong Conqueror Gear Cycle,27.5T Steel MTB", (("inch", 27.5),)),
+        ("Hero 20 T kids cycle", (("inch", 20.0),)),
+        ("Baby boys cotton T-shirt 4T", ()),
     ],
 )  # fmt: skip
 def test_a_measure_is_a_number_and_a_unit_in_its_kind_s_base(text, found):

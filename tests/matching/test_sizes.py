@@ -39,6 +39,9 @@ SHELF = [
     # A kettle whose model's code ends its first phrase, and a kettle of another size.
     (5061, "Prestige Electric Kettle PKOSS - 1500watts, Steel (1.5Ltr), Black", "Appliances"),
     (5062, "Kent Elegant Electric Glass Kettle 1.8L 2000 W", "Appliances"),
+    # A bicycle's wheel as its makers write it: "20T" is 20 inches.
+    (5071, "Hero Blast 20T Kids Cycle for Boys, Single Speed", "Cycling"),
+    (5072, "Leader Scout 26T Mountain Cycle, Single Speed", "Cycling"),
 ]
 
 
@@ -135,3 +138,19 @@ def test_a_request_that_states_no_size_is_served_as_before(client, engine, shelf
     ids = served(client, engine, "split ac", ["split ac"], ["Air Conditioners"])
 
     assert set(ids) == {5001, 5002, 5003}, ids
+
+
+def test_a_bicycle_s_wheel_written_as_its_makers_write_it_is_a_size_in_inches(
+    client, engine, shelf
+):
+    """The 20T cycle holds every word asked for but the size, and more of them (a kids' cycle
+    for boys): the database alone ranks it first."""
+    ids = served(
+        client,
+        engine,
+        "26 inch single speed cycle for boys",
+        ["single speed cycle", "boys", "26 inch"],
+        ["Cycling"],
+    )
+
+    assert ids[:2] == [5072, 5071], ids
