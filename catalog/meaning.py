@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from catalog import fulltext, ordering, semantic, text
+from catalog import fulltext, ordering, semantic, spelling, text
 from catalog.categories import catalog_categories
 from catalog.query import SearchQuery
 
@@ -50,11 +50,12 @@ class Meaning:
 
 
 def of(query: SearchQuery) -> Meaning | None:
-    """The query's meaning (the engine's keywords, else the shopper's words); None while the
-    signal is off or the query has no words."""
+    """The query's meaning (the engine's keywords, else the shopper's words, a misspelt word
+    read as the catalog's word it misspells: "ketle" means nothing to the model of meaning);
+    None while the signal is off or the query has no words."""
     if not semantic.enabled():
         return None
-    source = " ".join(query.keywords) or query.text
+    source = spelling.spelt_right(" ".join(query.keywords) or query.text)
     vector = semantic.query_vector(source)
     if vector is None:
         return None

@@ -163,6 +163,24 @@ def corrections(keywords: Sequence[str]) -> dict[str, str]:
     }
 
 
+def spelt_right(phrase: str) -> str:
+    """The phrase's words, each that the catalog does not know as its correction (`correction`)
+    where the two begin alike: a shopper's slip keeps the first letter ("ketle"), a word of
+    another language near one of this catalog's often does not ("ghadi", a watch, is no
+    "khadi")."""
+    words = text.words(phrase)
+    fixed = [
+        None
+        if word in text.STOP_WORDS or fulltext.documents_with(text.stem(word), 1)
+        else correction(word)
+        for word in words
+    ]
+    return " ".join(
+        right if right and right[0] == word[0] else word
+        for word, right in zip(words, fixed, strict=True)
+    )
+
+
 def corrected_kinds(kinds: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
     """The kinds of thing a request wants (catalog/types.py), and each with a word the catalog
     does not know, type or the word that says which, also as its correction ("smartwach":

@@ -234,3 +234,25 @@ def test_embed_catalog_refuses_while_the_signal_is_off(appliances):
 
     with pytest.raises(CommandError, match="SEMANTIC_SEARCH is off"):
         call_command("embed_catalog", stdout=StringIO(), stderr=StringIO())
+
+
+def test_a_misspelt_word_means_what_the_catalog_s_word_it_misspells_means(appliances):
+    """The model of meaning reads "ketle" as pieces of nothing; the catalog's "kettle" is what
+    the shopper meant."""
+    from catalog import meaning
+
+    misspelt = meaning.of(plan(["electric ketle"]))
+
+    assert misspelt is not None
+    assert misspelt.words == ("electric", "kettle")
+    assert misspelt.vector.tolist() == vector("electric kettle").tolist()
+
+
+def test_a_word_near_a_catalog_word_of_another_first_letter_keeps_its_own_meaning(appliances):
+    """ "rettle" is one edit from "kettle", but a slip keeps the first letter: no correction."""
+    from catalog import meaning
+
+    asked = meaning.of(plan(["electric rettle"]))
+
+    assert asked is not None
+    assert asked.words == ("electric", "rettle")

@@ -251,6 +251,18 @@ def test_a_keyword_of_what_the_thing_is_for_names_no_product(client, engine, she
     assert ids == [5028], ids
 
 
+def test_a_misspelt_thing_means_the_catalog_s_word_to_the_semantic_signal(client, engine, shelf):
+    """With the signal on: a product holding only some of the words asked is kept by the
+    partial tier where it is like the query in meaning; the kettle is like "electric kettle for
+    office", nothing is like "ketle"."""
+    ids = served(
+        client, engine, "electric ketle for office use", ["electric ketle", "office"],
+        normalized="electric ketle for office use",
+    )  # fmt: skip
+
+    assert ids[:1] == [5028], ids
+
+
 def test_a_word_more_titles_write_as_two_is_read_as_two_too(client, engine, shelf, settings):
     """One title writes "facewash", two write "face wash": the partial tier reads the keyword
     both ways, and serves the face wash that names no skin at all (what it is for)."""
