@@ -7,14 +7,14 @@ also ask a keyword in its other spelling, where the catalog holds it: two words 
 together are asked as one ("eye liner": eyeliner) when products hold the joined word, and one
 word as two ("lunchbox": lunch box) when products hold the two words standing together, the
 first part a word of the catalog of three letters or more, or a single letter ("tshirt": t
-shirt). The partial tier reads a word the catalog does not hold as its two words
-(catalog/spelling.py), a keyword's two words also as the one word titles write ("eye liner":
-eyeliner, so that eyeliners come before shelf liners), a word also as the two words more titles
-write ("facewash": face wash; where fewer do, as "backpack", a title holding the two side by side
-holds the word, and neither names the thing alone), and two one-word
-keywords standing together in the model's normalized query joined ("lap", "top": laptop). What
-counts as held is read from the index (fulltext.documents_with), kept while the catalog's
-version holds.
+shirt), or a word of four letters as its two halves ("wifi": "Wi-Fi"). The partial tier reads a
+word the catalog does not hold as its two words (catalog/spelling.py), a keyword's two words
+also as the one word titles write ("eye liner": eyeliner, so that eyeliners come before shelf
+liners), a word also as the two words more titles write ("facewash": face wash; where fewer do,
+as "backpack", a title holding the two side by side holds the word, and neither names the thing
+alone), and two one-word keywords standing together in the model's normalized query joined
+("lap", "top": laptop). What counts as held is read from the index (fulltext.documents_with),
+kept while the catalog's version holds.
 """
 
 from collections.abc import Iterable, Sequence
@@ -25,9 +25,9 @@ from django.conf import settings
 from catalog import fulltext, text, versions
 from kernel.cache import cached
 
-# The shortest word split in two, and the shortest second part (a first part is a single
-# letter or at least this long too).
-SHORTEST_WORD = 5
+# The shortest word split in two (only into its halves: "wifi"), and the shortest second part
+# of a longer word (a first part is a single letter or at least this long too).
+SHORTEST_WORD = 4
 SHORTEST_PART = 3
 
 
@@ -122,6 +122,9 @@ def split(word: str) -> tuple[str, str] | None:
 
 
 def _split_anew(word: str) -> tuple[str, str] | None:
+    if len(word) == SHORTEST_WORD:  # two halves of two letters, as titles hyphen them: "Wi-Fi"
+        pair = (text.stem(word[:2]), text.stem(word[2:]))
+        return pair if _held(pair) else None
     for cut in range(1, len(word) - SHORTEST_PART + 1):
         first, second = word[:cut], word[cut:]
         if 1 < len(first) < SHORTEST_PART or first in ("a", "i"):

@@ -62,6 +62,10 @@ SHELF = [
     (5049, "Waterproof Dry Bag for Kayaking, Pack of 2", "Outdoor"),
     (5050, "Waterproof Back Cover for Bikes", "Outdoor"),
     (5051, "Trekking Back Pack, Waterproof, 40 L", "Backpacks"),
+    # A word titles hyphen in two halves of two letters.
+    (5052, "Samsung 1.5 Ton 3 Star Inverter Split AC, Convertible", "Air Conditioners"),
+    (5053, "Panasonic 1.5 Ton Wi-Fi Inverter Smart Split AC", "Air Conditioners"),
+    (5054, "WiFi Router Holder, Wooden Wall Shelf", "Furniture"),
 ]
 
 
@@ -261,6 +265,16 @@ def test_a_misspelt_thing_means_the_catalog_s_word_to_the_semantic_signal(client
     )  # fmt: skip
 
     assert ids[:1] == [5028], ids
+
+
+def test_a_word_of_two_halves_of_two_letters_meets_its_hyphened_spelling(client, engine, shelf):
+    """ "wifi" as one word is held by a router's shelf alone; the air conditioner that says
+    "Wi-Fi" holds every word asked, and comes before the one that does not say it."""
+    ids = served(client, engine, "wifi split ac", ["wifi", "split ac"], ["Air Conditioners"])
+
+    assert ids[:2] == [5053, 5052], ids
+    tiers = client.get("/v1/recommend", {"intent": "wifi split ac", "limit": 10}).json()
+    assert tiers["proposals"][0]["metadata"]["match_tier"] == "strict", tiers["proposals"][0]
 
 
 def test_a_word_more_titles_write_as_two_is_read_as_two_too(client, engine, shelf, settings):
