@@ -4,7 +4,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from merchants.delivery import claim_lease
+from merchants.delivery import MAX_ATTEMPTS, SLOW_LANE, claim_lease, delivery_attempt
 from merchants.models import DeliveryStatus, WebhookDelivery
 from tests.protocol import create_intent, fan_out
 
@@ -23,6 +23,15 @@ def surge_delivery(client) -> WebhookDelivery:
 def due_now(delivery: WebhookDelivery) -> None:
     """What the clock does between attempts: the next attempt comes due."""
     WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
+
+
+def attempt_every_time(delivery: WebhookDelivery) -> None:
+    """Every attempt the delivery has, each made due at once. In the slow lane, which diverts
+    nothing: a late answer on a loaded machine turns the merchant slow, and the fast lane would
+    hand its later attempts to the slow lane instead of making them."""
+    for _ in range(MAX_ATTEMPTS):
+        due_now(delivery)
+        delivery_attempt(delivery_id=delivery.pk, lane=SLOW_LANE)
 
 
 def later_surge_delivery(client) -> WebhookDelivery:

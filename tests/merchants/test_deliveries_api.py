@@ -7,7 +7,12 @@ from rest_framework.fields import DateTimeField
 
 from merchants.delivery import MAX_ATTEMPTS, MOST_ATTEMPTS, delivery_attempt
 from merchants.models import DeliveryStatus, MerchantAgent, MerchantStatus, WebhookDelivery
-from tests.merchants.delivery_calls import due_now, publish_surge, surge_delivery
+from tests.merchants.delivery_calls import (
+    attempt_every_time,
+    due_now,
+    publish_surge,
+    surge_delivery,
+)
 from tests.protocol import get, patch, post, register
 from tests.support.receiver import Receiver
 
@@ -29,9 +34,7 @@ def _retry(client, token, delivery_id, merchant_id="shop-1"):
 def _give_up(delivery: WebhookDelivery, receiver) -> WebhookDelivery:
     """The delivery attempted against 503 answers until the gateway gives up."""
     receiver.default = "503"
-    for _ in range(MAX_ATTEMPTS):
-        due_now(delivery)
-        delivery_attempt(delivery_id=delivery.pk)
+    attempt_every_time(delivery)
     delivery.refresh_from_db()
     assert delivery.status == DeliveryStatus.FAILED
     return delivery

@@ -22,7 +22,12 @@ from merchants.models import (
     MerchantStatus,
     WebhookDelivery,
 )
-from tests.merchants.delivery_calls import due_now, publish_surge, surge_delivery
+from tests.merchants.delivery_calls import (
+    attempt_every_time,
+    due_now,
+    publish_surge,
+    surge_delivery,
+)
 from tests.protocol import post, register
 
 pytestmark = pytest.mark.django_db
@@ -205,9 +210,7 @@ def test_after_the_last_attempt_the_delivery_fails_and_the_merchant_is_unhealthy
     receiver.script(*["503"] * MAX_ATTEMPTS)
     delivery = surge_delivery(client)
 
-    for _ in range(MAX_ATTEMPTS):
-        due_now(delivery)
-        delivery_attempt(delivery_id=delivery.pk)
+    attempt_every_time(delivery)
 
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.FAILED, MAX_ATTEMPTS)
