@@ -5,7 +5,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -15,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.common import ROOT
+from tests.support.network import free_port
 
 
 @dataclass(frozen=True)
@@ -66,12 +66,6 @@ def wrk(port: int, script: str, *, connections: int, seconds: float, timeout_s: 
         _wrk_ms(output, "99%"),
         failed,
     )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def listeners(port: int) -> int:
