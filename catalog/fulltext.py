@@ -5,7 +5,7 @@ written (migration 0006): PostgreSQL's weighted `tsvector` with a GIN index and 
 spelling vocabulary; SQLite's FTS5 on the embedded default. Each backend answers the same three
 questions; catalog/search.py and catalog/spelling.py ask them and never see SQL:
 
-- candidates(): the products a Match finds within the filters, at most `limit`, in `_order`'s
+- candidates(): the products a Match finds within the filters, at most `limit`, in `order_by`'s
   order (the score: FTS5's bm25 with field weights, PostgreSQL's ts_rank with A-D's weights).
   The database ranks the products the match finds but returns a bounded few, so no request
   reads more than `limit` rows back, however large the catalog.
@@ -27,6 +27,10 @@ from django.conf import settings
 from django.db import connection
 
 from catalog import text, types, versions
+from catalog.fulltext_filters import Filters as Filters
+from catalog.fulltext_filters import conditions, order_by, typed_sql
+from catalog.fulltext_filters import holding as holding
+from catalog.fulltext_filters import region_condition as region_condition
 from catalog.fulltext_query import Match as Match
 from catalog.fulltext_query import fts5_query, pg_query, pg_term
 from kernel.cache import cached
@@ -42,28 +46,6 @@ WINDOW = 2000
 COMMON = 1000
 # documents_with() counts at least this far on PostgreSQL (see there).
 SMALLEST_COUNT = 100
-
-
-@dataclass(frozen=True)
-class Filters:
-    region: str | None = None
-    budget_min: float | None = None
-    budget_max: float | None = None
-    categories: Sequence[str] = ()  # lower-case names: preferred, or required with `within`
-    within: bool = False
-    exclude: Sequence[int] = ()
-    # Stems or phrases (stems in order) no product's title, tags or brand may hold.
-    ruled_out: Sequence[Sequence[str]] = ()
-    # Categories (lower-case names) the shopper ruled out by name: none of their products.
-    ruled_out_categories: Sequence[str] = ()
-    # What the shopper wants (catalog/types.py): products of one of these kinds come first,
-    # before the resolved categories' others; never a filter.
-    kinds: Sequence[types.Kind] = ()
-    # A brand the shopper named (catalog/brands.py): its products come first among those of
-    # the wanted kind, and among the rest.
-    brand: str = ""
-    # The shopper asked for it cheap, naming no figure: the lower price before the better score.
-    cheapest_first: bool = False
 
 
 @dataclass(frozen=True)
@@ -135,8 +117,8 @@ def candidates_query(
 ) -> tuple[str, list[Any]]:
     """The SQL and parameters candidates() runs (bench/search_100k.py reads its plan)."""
     if match is None:
-        where, params, inside, inside_params = _filters(filters)
-        typed, typed_params = _typed(filters)
+        where, params, inside, inside_params = conditions(filters)
+        typed, typed_params = typed_sql(filters)
         order = "ORDER BY p.id " if by_id else ""
         sql = (
             f"SELECT {_SELECTED}, {inside} AS inside, {typed} AS typed, "  # noqa: S608
@@ -151,7 +133,7 @@ def candidates_query(
     return (
         "SELECT chosen.*, (SELECT SUM(v.gmv_usd) FROM catalog_video v "  # noqa: S608
         f"WHERE v.product_id = chosen.id) AS sales FROM ({sql}) chosen "
-        f"ORDER BY {_order('chosen', filters)}, chosen.id",
+        f"ORDER BY {order_by('chosen', filters)}, chosen.id",
         params,
     )
 
@@ -221,7 +203,7 @@ def spelled_like(word: str, limit: int) -> list[str]:
 
 def best_sellers(filters: Filters, limit: int) -> list[int]:
     """Up to `limit` products within `filters` that sold with creators, by all-time GMV."""
-    where, params, _, _ = _filters(filters)
+    where, params, _, _ = conditions(filters)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT v.product_id FROM catalog_video v JOIN catalog_product p "  # noqa: S608
@@ -249,107 +231,11 @@ _SELECTED = ", ".join(f"p.{name}" for name in _COLUMNS)
 _FOUND = ", ".join(f"found.{name}" for name in (*_COLUMNS, "inside", "typed", "embedding"))
 
 
-def _order(found: str, filters: Filters, score: str = "") -> str:
-    """The order of the products a match finds: of the wanted type first (a product that only
-    mentions the wanted thing, "Cycle Bell for Bicycle", after those that are it), then inside
-    the resolved categories, then (asked for cheap) by price, then by the database's score."""
-    price = f"{found}.price_usd IS NULL, {found}.price_usd, " if filters.cheapest_first else ""
-    return f"{found}.typed DESC, {found}.inside DESC, {price}{score or found + '.score'} DESC"
-
-
-def _typed(filters: Filters) -> tuple[str, list[Any]]:
-    """The expression of how well a product (aliased `p`) is what the shopper wants: 2 for a
-    wanted type (of which kind, the candidates' titles say), 1 more for the brand named."""
-    wanted = list(dict.fromkeys(kind[-1] for kind in filters.kinds))
-    typed = f"p.product_type IN ({', '.join(['%s'] * len(wanted))})" if wanted else "0 = 1"
-    branded = "p.brand_key = %s" if filters.brand else "0 = 1"
-    params = [*wanted, *([filters.brand] if filters.brand else [])]
-    return f"(CASE WHEN {typed} THEN 2 ELSE 0 END + CASE WHEN {branded} THEN 1 ELSE 0 END)", params
-
-
-def _filters(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
-    """The WHERE conditions of `filters` (products aliased `p`), and the expression of being in
-    the categories."""
-    where: list[str] = []
-    params: list[Any] = []
-    region, region_params = region_condition(filters.region)
-    if filters.region is not None:
-        where.append(region)
-        params.extend(region_params)
-    if filters.budget_min is not None or filters.budget_max is not None:
-        where.append("p.price_usd IS NOT NULL")
-        if filters.budget_min is not None:
-            where.append("p.price_usd >= %s")
-            params.append(filters.budget_min)
-        if filters.budget_max is not None:
-            where.append("p.price_usd <= %s")
-            params.append(filters.budget_max)
-    if filters.exclude:
-        where.append(f"p.id NOT IN ({', '.join(['%s'] * len(filters.exclude))})")
-        params.extend(filters.exclude)
-    if filters.ruled_out:
-        held, held_params = _holding(filters.ruled_out, filters.ruled_out_categories)
-        where.append(f"NOT {held}")
-        params.extend(held_params)
-    if filters.categories:
-        marks = ", ".join(["%s"] * len(filters.categories))
-        inside = f"(lower(p.category_l1) IN ({marks}) OR lower(p.category_l2) IN ({marks}))"
-        inside_params = [*filters.categories, *filters.categories]
-        if filters.within:
-            where.append(inside)
-            params.extend(inside_params)
-    else:
-        inside, inside_params = "0 = 1", []
-    return " AND ".join(where) or "1 = 1", params, inside, inside_params
-
-
-# Where a product holds what the shopper ruled out: never the categories' words (what was asked
-# for) nor the description (it names what a product is not: "no plastic smell"); a category
-# only when a phrase ruled out names it whole (categories.named_by).
-RULED_OUT_FIELDS = ("title", "tags", "brand")
-
-
-def _holding(
-    ruled_out: Sequence[Sequence[str]], categories: Sequence[str] = ()
-) -> tuple[str, list[Any]]:
-    """The SQL condition of a product (aliased `p`) holding any of `ruled_out` in the fields
-    of RULED_OUT_FIELDS, a phrase's words near each other (search.rules_out checks them), or
-    of one of `categories`."""
-    match = Match(ruled_out, fields=RULED_OUT_FIELDS, every=False)
-    if connection.vendor == "postgresql":
-        held, params = "p.search_vector @@ to_tsquery('simple', %s)", [pg_query(match)]
-    else:
-        held = "p.id IN (SELECT rowid FROM catalog_product_fts WHERE catalog_product_fts MATCH %s)"
-        params = [fts5_query(match)]
-    if categories:
-        marks = ", ".join(["%s"] * len(categories))
-        held = f"{held} OR COALESCE(lower(p.category_l2), '') IN ({marks})"
-        params = [*params, *categories]
-    return f"({held})", params
-
-
-def holding(
-    ids: Sequence[int], ruled_out: Sequence[Sequence[str]], categories: Sequence[str] = ()
-) -> set[int]:
-    """Which of the products `ids` hold any of `ruled_out` or are of `categories` (see
-    _holding)."""
-    if not ids or not ruled_out:
-        return set()
-    held, params = _holding(ruled_out, categories)
-    marks = ", ".join(["%s"] * len(ids))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT p.id FROM catalog_product p WHERE p.id IN ({marks}) AND {held}",  # noqa: S608
-            [*ids, *params],
-        )
-        return {int(row[0]) for row in cursor.fetchall()}
-
-
 def _postgres(
     match: Match, filters: Filters, limit: int, scored: Sequence[str]
 ) -> tuple[str, list[Any]]:
-    where, params, inside, inside_params = _filters(filters)
-    typed, typed_params = _typed(filters)
+    where, params, inside, inside_params = conditions(filters)
+    typed, typed_params = typed_sql(filters)
     terms = scored or [term for keyword in match.keywords for term in keyword]
     rank = " | ".join(pg_term(term) for term in dict.fromkeys(terms))
     ranked = [rank or pg_term("_"), *inside_params, *typed_params]
@@ -359,7 +245,7 @@ def _postgres(
         f"FROM (SELECT {_SELECTED}, p.search_vector, {inside} AS inside, {typed} AS typed, "
         "p.embedding FROM catalog_product p "
         f"WHERE p.search_vector @@ to_tsquery('simple', %s) AND {where} LIMIT %s) found "
-        f"ORDER BY {_order('found', filters, 'score')}, found.id LIMIT %s",
+        f"ORDER BY {order_by('found', filters, 'score')}, found.id LIMIT %s",
         [*ranked, pg_query(match), *params, WINDOW, limit],
     )
 
@@ -367,28 +253,15 @@ def _postgres(
 def _sqlite(
     match: Match, filters: Filters, limit: int, scored: Sequence[str]
 ) -> tuple[str, list[Any]]:
-    where, params, inside, inside_params = _filters(filters)
-    typed, typed_params = _typed(filters)
+    where, params, inside, inside_params = conditions(filters)
+    typed, typed_params = typed_sql(filters)
     return (
         f"SELECT {_FOUND}, found.score FROM (SELECT {_SELECTED}, {inside} AS inside, "  # noqa: S608
         f"{typed} AS typed, p.embedding, -bm25(catalog_product_fts, {FTS5_WEIGHTS}) AS score "
         "FROM catalog_product_fts JOIN catalog_product p ON p.id = catalog_product_fts.rowid "
         f"WHERE catalog_product_fts MATCH %s AND {where} LIMIT %s) found "
-        f"ORDER BY {_order('found', filters)}, found.id LIMIT %s",
+        f"ORDER BY {order_by('found', filters)}, found.id LIMIT %s",
         [*inside_params, *typed_params, fts5_query(match), *params, WINDOW, limit],
-    )
-
-
-def region_condition(region: str | None) -> tuple[str, list[Any]]:
-    """The SQL condition of products sold in `region` (products aliased `p`)."""
-    if region is None:
-        return "1 = 1", []
-    if connection.vendor == "postgresql":
-        return "(p.regions = '[]'::jsonb OR p.regions @> jsonb_build_array(%s::text))", [region]
-    return (
-        "(p.regions = '[]' OR EXISTS "
-        "(SELECT 1 FROM json_each(p.regions) WHERE json_each.value = %s))",
-        [region],
     )
 
 
