@@ -4,6 +4,7 @@ query onto when the engine named none."""
 from collections.abc import Sequence
 from typing import Literal
 
+import orjson
 from django.db import connection
 
 from catalog import text
@@ -49,3 +50,31 @@ def named_by(phrases: Sequence[Sequence[str]]) -> tuple[str, ...]:
     return tuple(
         name.lower() for name in _names("category_l2") if tuple(text.query_terms(name)) in named
     )
+
+
+def near(names: Sequence[str]) -> tuple[str, ...]:
+    """The catalog's second-level category names (lower case), other than `names`, that share
+    with one of `names` a word no third name holds: "health & personal care" beside a model's
+    "personal care appliances", "watches" beside "kids' watches"; never by a word many names
+    hold ("accessories", "home", "all"). Kept as the names are."""
+    asked = tuple(sorted({name.lower() for name in names}))
+    if not asked:
+        return ()
+    return tuple(
+        cached(
+            f"catalog:categories:near:{orjson.dumps(asked).decode()}",
+            CATEGORIES_CACHE_S,
+            lambda: _near(asked),
+        )
+    )
+
+
+def _near(asked: Sequence[str]) -> list[str]:
+    catalog = [name.lower() for name in _names("category_l2")]
+    words = {name: set(text.query_terms(name)) for name in {*catalog, *asked}}
+    held: dict[str, int] = {}
+    for name in catalog:
+        for word in words[name]:
+            held[word] = held.get(word, 0) + 1
+    rare = {word for name in asked for word in words[name] if held.get(word, 0) <= 2}
+    return [name for name in catalog if name not in asked and words[name] & rare]

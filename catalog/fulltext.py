@@ -64,6 +64,7 @@ class Candidate:
     product_type: str = ""  # what it is (catalog/types.py)
     brand_key: str = ""  # whose it is (catalog/brands.py)
     typed: bool = False  # of a kind the shopper wants (Filters.kinds)
+    near: bool = False  # in a category named like the resolved ones (Filters.near)
     branded: bool = False  # of the brand the shopper named (Filters.brand)
 
 
@@ -94,7 +95,8 @@ def candidates(
             product_type=row[6] or "",
             brand_key=row[7] or "",
             price=float(row[8]) if row[8] is not None else None,
-            in_categories=bool(row[9]),
+            in_categories=int(row[9] or 0) == 2,
+            near=int(row[9] or 0) == 1,
             # The database knows the type; the word that says which kind of it is in the title.
             typed=int(row[10] or 0) >= 2
             and types.is_kind(filters.kinds, row[6] or "", text.terms(row[1] or "")),

@@ -19,6 +19,9 @@ class Filters:
     budget_max: float | None = None
     categories: Sequence[str] = ()  # lower-case names: preferred, or required with `within`
     within: bool = False
+    # Second-level categories (lower-case names) named like the resolved ones
+    # (categories.near): their products come after those inside, before the rest.
+    near: Sequence[str] = ()
     exclude: Sequence[int] = ()
     # Stems or phrases (stems in order) no product's title, tags or brand may hold.
     ruled_out: Sequence[Sequence[str]] = ()
@@ -37,7 +40,8 @@ class Filters:
 def order_by(found: str, filters: Filters, score: str = "") -> str:
     """The order of the products a match finds: of the wanted type first (a product that only
     mentions the wanted thing, "Cycle Bell for Bicycle", after those that are it), then inside
-    the resolved categories, then (asked for cheap) by price, then by the database's score."""
+    the resolved categories, then in those named like them, then (asked for cheap) by price,
+    then by the database's score."""
     price = f"{found}.price_usd IS NULL, {found}.price_usd, " if filters.cheapest_first else ""
     return f"{found}.typed DESC, {found}.inside DESC, {price}{score or found + '.score'} DESC"
 
@@ -53,8 +57,8 @@ def typed_sql(filters: Filters) -> tuple[str, list[Any]]:
 
 
 def conditions(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
-    """The WHERE conditions of `filters` (products aliased `p`), and the expression of being in
-    the categories."""
+    """The WHERE conditions of `filters` (products aliased `p`), and the expression of where a
+    product stands: 2 inside the categories, 1 in one named like them, 0 elsewhere."""
     where: list[str] = []
     params: list[Any] = []
     region, region_params = region_condition(filters.region)
@@ -83,8 +87,14 @@ def conditions(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:
         if filters.within:
             where.append(inside)
             params.extend(inside_params)
+        if filters.near:
+            near = f"lower(p.category_l2) IN ({', '.join(['%s'] * len(filters.near))})"
+            inside = f"(CASE WHEN {inside} THEN 2 WHEN {near} THEN 1 ELSE 0 END)"
+            inside_params = [*inside_params, *filters.near]
+        else:
+            inside = f"(CASE WHEN {inside} THEN 2 ELSE 0 END)"
     else:
-        inside, inside_params = "0 = 1", []
+        inside, inside_params = "0", []
     return " AND ".join(where) or "1 = 1", params, inside, inside_params
 
 

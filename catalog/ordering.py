@@ -39,6 +39,7 @@ def ranked(
                 not candidate.typed,
                 not candidate.branded,
                 not candidate.in_categories,
+                not candidate.near,
                 price(candidate) if cheapest_first else 0.0,
                 -round(candidate.score, 9),
                 -candidate.sales,
@@ -49,7 +50,12 @@ def ranked(
     chosen: list[fulltext.Candidate] = []
     for _, group in groupby(
         ordered,
-        key=lambda candidate: (candidate.typed, candidate.branded, candidate.in_categories),
+        key=lambda candidate: (
+            candidate.typed,
+            candidate.branded,
+            candidate.in_categories,
+            candidate.near,
+        ),
     ):
         accessories = []
         for candidate in group:

@@ -65,6 +65,7 @@ from catalog import (
     wanted,
 )
 from catalog.categories import catalog_categories as catalog_categories
+from catalog.categories import near as near_categories
 from catalog.query import SearchQuery as SearchQuery
 from catalog.query import fits as fits
 from catalog.retrieval import CANDIDATES as CANDIDATES
@@ -126,6 +127,7 @@ def tier_ids(
         budget_max=query.budget_max,
         categories=categories,
         within=query.only_categories or tier == "strict" or loose,
+        near=near_categories(categories),
         exclude=tuple(exclude),
         ruled_out=tuple(tuple(terms) for terms in query.excluded),
         ruled_out_categories=query.ruled_out_categories,

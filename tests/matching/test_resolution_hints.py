@@ -5,7 +5,7 @@ stack: HTTP, litellm to the scripted engine, retrieval on the database under tes
 
 import pytest
 
-from catalog import compounds
+from catalog import categories, compounds
 from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
@@ -66,6 +66,9 @@ SHELF = [
     (5052, "Samsung 1.5 Ton 3 Star Inverter Split AC, Convertible", "Air Conditioners"),
     (5053, "Panasonic 1.5 Ton Wi-Fi Inverter Smart Split AC", "Air Conditioners"),
     (5054, "WiFi Router Holder, Wooden Wall Shelf", "Furniture"),
+    # A thing in a category named like the resolved one, and the same thing of another kind.
+    (5055, "Tummy Trimmer for Men, Double Spring Ab Exerciser, Trimmer", "Fitness Accessories"),
+    (5056, "Cordless Trimmer for Men, Beard and Body", "Health & Personal Care"),
 ]
 
 
@@ -373,3 +376,23 @@ def test_a_misspelt_thing_in_the_resolved_categories_is_for_anyone_there(client,
 
     assert ids[0] == 5034, ids
     assert 5033 in ids, ids
+
+
+def test_a_category_named_like_the_resolved_one_comes_before_the_others(client, engine, shelf):
+    """Every trimmer that says "men" stands outside the resolved category; the one in "Health &
+    Personal Care", named like "Personal Care Appliances" by a word no other category holds,
+    comes before the tummy trimmers, which hold "trimmer" more often."""
+    ids = served(
+        client, engine, "trimmer for men", ["trimmer", "men"], ["Personal Care Appliances"]
+    )
+
+    assert ids[0] == 5056, ids
+    assert {5033, 5055} <= set(ids[1:3]), ids
+
+
+def test_categories_are_named_alike_by_a_word_few_category_names_hold(shelf):
+    near = categories.near(["Personal Care Appliances"])
+
+    assert "health & personal care" in near, near  # "personal": theirs alone
+    assert "skin care" not in near, near  # "care": four categories' word
+    assert categories.near(["Skin Care"]) == ()
