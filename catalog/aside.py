@@ -33,7 +33,7 @@ def set_aside(
     aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
     the size asked before those of another)."""
     judged = query.measures or query.audiences or query.vehicles or query.materials or query.genuine
-    if not (judged or query.no_animals or query.no_babies) or not ids:
+    if not (judged or query.no_animals or query.no_babies or query.babies) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
     # memory card): the size is what is judged here.
@@ -62,7 +62,9 @@ def set_aside(
         )
         if otherwise:
             other.add(pk)
-        elif query.no_babies and audiences.for_babies(title):
+        elif (query.no_babies and audiences.for_babies(title)) or (
+            query.babies and not audiences.names_young([title])
+        ):
             other.add(pk)
             nearer.add(pk)
     return other

@@ -12,6 +12,7 @@ much as for children: "ladkiyon ke liye watch"), a child those that say kids, bo
 """
 
 from collections.abc import Collection, Iterable, Sequence
+from itertools import pairwise
 
 from catalog import text
 
@@ -91,11 +92,25 @@ def names_young(phrases: Iterable[str]) -> bool:
     return any(term in young for phrase in phrases for term in text.terms(phrase))
 
 
+# The words that name a baby too young to choose: a toddler's night lamp need not say so.
+_INFANTS = _BABIES - {text.stem("toddler")}
+
+
+def names_baby(phrases: Iterable[str]) -> bool:
+    """Whether the phrases (a target audience, keywords, the reading) name a baby, not a
+    toddler."""
+    return any(
+        term in _INFANTS and not _a_colour(term, following)
+        for phrase in phrases
+        for term, following in pairwise([*text.terms(phrase), ""])
+    )
+
+
 def for_babies(title: str) -> bool:
     """Whether a title names a baby ("Milestone Blanket for Baby", "Newborn Pillow"; not "Baby
     Pink")."""
     terms = text.terms(title)
-    return any(
+    return bool(terms) and any(
         term in _BABIES and not _a_colour(term, following)
         for term, following in zip(terms, [*terms[1:], ""], strict=True)
     )

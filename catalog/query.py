@@ -40,6 +40,10 @@ class SearchQuery:
     # The shopper named no one young (catalog/audiences.py): a product whose title names a baby
     # ("Milestone Blanket for Baby") is served after every product that does not.
     no_babies: bool = False
+    # The shopper named a baby (catalog/audiences.py): a product whose title names no one young
+    # ("Ultra Hydrating Lotion for Dry Skin" for a baby's dry skin) is served after every product
+    # that does, as near as another size.
+    babies: bool = False
     # What the shopper asked a part to be made of (catalog/materials.py: "metal" of "metal
     # strap"): a product whose title makes that part of another is served after, as another
     # size is.

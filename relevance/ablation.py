@@ -16,8 +16,9 @@ applies it; the gateway itself has no such switch.
   query names it; keywords the catalog cannot read are searched as they are (catalog/wanted.py).
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/aside.py).
 - `audiences`: whom the shopper asked for ("men", "girls") orders nothing, nor a baby's
-  product where the shopper names no one young, and the fuzzy tier asks for it inside the
-  resolved categories too (catalog/audiences.py).
+  product where the shopper names no one young, nor one naming no one young where the shopper
+  names a baby, and the fuzzy tier asks for it inside the resolved categories too
+  (catalog/audiences.py).
 - `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing (catalog/vehicles.py).
 - `animals`: a product for animals is served as any other where the shopper names none
   (catalog/animals.py).
@@ -105,6 +106,7 @@ def apply(names: list[str]) -> None:
         audiences.asked = lambda phrases: ()
         audiences.for_anyone = lambda keywords: []
         audiences.names_young = lambda phrases: True
+        audiences.names_baby = lambda phrases: False
     if "vehicles" in names:
         vehicles.asked = lambda phrases: ()
     if "animals" in names:

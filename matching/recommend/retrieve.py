@@ -61,6 +61,7 @@ def query_of(
         no_babies=not audiences.names_young(
             [resolution.target_audience or "", said, *keywords, *resolution.categories]
         ),
+        babies=audiences.names_baby([resolution.target_audience or "", said, *keywords]),
         materials=materials.wanted(keywords),
         genuine=materials.asked_genuine(
             [resolution.normalized_query, *keywords, *map(requirement, resolution.constraints)]

@@ -1,6 +1,7 @@
 """A product for a baby is served after the rest when the shopper names no one young
 (catalog/audiences.py, catalog/aside.py), never in place of one, and before what is not the
-thing asked; a shopper who names a baby or a child is served by the words asked. Through the
+thing asked; a shopper who names a child is served by the words asked, one who names a baby
+what says it is for the young first. Through the
 whole stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
 
 import pytest
@@ -19,6 +20,10 @@ SHELF = [
     (7204, "Fleece Blanket for Winter", "Bedroom Linen"),
     # Not a blanket: a looser word of the request alone.
     (7205, "Winter Jacket, Soft Fleece", "Bedroom Linen"),
+    # Lotions for dry skin: one that names no one, holding the words asked twice, and a baby's.
+    (7206, "Ultra Hydrating Lotion for Dry Skin, Dry Skin Moisturiser", "Baby Products"),
+    (7207, "Baby Lotion for Dry Skin, 200 ml", "Baby Products"),
+    (7208, "Kids Moisturising Lotion, Dry Skin", "Baby Products"),
 ]
 
 
@@ -40,6 +45,30 @@ def test_a_shopper_who_names_one_young_is_served_by_the_words(client, engine, sh
     ids = served(client, engine, "winter blanket", ["winter blanket"], audience="kids")
 
     assert ids.index(7201) < ids.index(7203), ids  # not set aside: the words decide
+
+
+def test_a_shopper_who_names_a_baby_is_served_what_says_it_is_for_the_young_first(
+    client, engine, shelf
+):
+    ids = served(
+        client, engine, "lotion for my baby's dry skin", ["lotion", "dry skin"], audience="babies"
+    )
+
+    assert set(ids[:2]) == {7207, 7208}, ids
+    assert ids[2] == 7206, ids  # served after, never dropped
+    # A toddler's things need not say so: a shopper naming one is served by the words.
+    ids = served(
+        client, engine, "lotion for my toddler", ["lotion", "dry skin"], audience="toddler"
+    )
+
+    assert ids[0] == 7206, ids
+
+
+def test_the_babies_a_shopper_names():
+    assert audiences.names_baby(["babies"])
+    assert audiences.names_baby(["lotion for my newborn"])
+    assert not audiences.names_baby(["lotion for my toddler"])
+    assert not audiences.names_baby(["kurti in baby pink"])
 
 
 @pytest.mark.parametrize(
