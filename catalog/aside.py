@@ -31,7 +31,8 @@ def set_aside(
     the query names none (catalog/animals.py: a dog shampoo); adds to `typed` those read of a
     kind the query wants, but for the audience and vehicle asked; and to `nearer` those set
     aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
-    the size asked before those of another)."""
+    the size asked before those of another), or for naming no one young where the shopper named
+    a baby."""
     judged = query.measures or query.audiences or query.vehicles or query.materials or query.genuine
     if not (judged or query.no_animals or query.no_babies or query.babies) or not ids:
         return set()

@@ -9,6 +9,9 @@ request ("men", "for girls", or by relation: "for my father"); a title names one
 accepts its own and those a shopper asking for it would be glad of: women the titles that say
 girls and girls those that say women (the catalog's and the shoppers' word for young women as
 much as for children: "ladkiyon ke liye watch"), a child those that say kids, boys or girls.
+
+Babies both ways: a title naming a baby is served after the rest where the shopper names no one
+young, and a title naming no one young after the rest where the shopper names a baby.
 """
 
 from collections.abc import Collection, Iterable, Sequence
