@@ -102,20 +102,20 @@ _INFANTS = _BABIES - {text.stem("toddler")}
 def names_baby(phrases: Iterable[str]) -> bool:
     """Whether the phrases (a target audience, keywords, the reading) name a baby, not a
     toddler."""
-    return any(
-        term in _INFANTS and not _a_colour(term, following)
-        for phrase in phrases
-        for term, following in pairwise([*text.terms(phrase), ""])
-    )
+    return any(_names_among(phrase, _INFANTS) for phrase in phrases)
 
 
 def for_babies(title: str) -> bool:
     """Whether a title names a baby ("Milestone Blanket for Baby", "Newborn Pillow"; not "Baby
     Pink")."""
-    terms = text.terms(title)
-    return bool(terms) and any(
-        term in _BABIES and not _a_colour(term, following)
-        for term, following in zip(terms, [*terms[1:], ""], strict=True)
+    return _names_among(title, _BABIES)
+
+
+def _names_among(phrase: str, stems: frozenset[str]) -> bool:
+    """Whether a word of the phrase is one of `stems`, but as a colour ("baby pink")."""
+    return any(
+        term in stems and not _a_colour(term, following)
+        for term, following in pairwise([*text.terms(phrase), ""])
     )
 
 
