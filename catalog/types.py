@@ -6,7 +6,8 @@ strap. A title's type is the last word of its first phrase that names a thing: t
 at what starts another phrase ("for", "with", "compatible", "(", "|", ",", " - " ...), and in
 each phrase, in order, the words that name no thing are set aside from its end (colours, sizes,
 measures, model numbers, pack counts, the shopper it is for, a model's code in capitals right
-after the thing: "Electric Kettle PKOSS"); the last word left is the type.
+after the thing: "Electric Kettle PKOSS"); the last word left is the type. "Light" ending a
+phrase names a thing ("Cycle Light"), before another word a colour ("Light Blue").
 The title's first word, which is often a brand ("Mi 138 cm (55 inches) ... Smart LED TV"), names
 the product only when nothing else in its phrase does; a first phrase that is a brand and a
 model's name ("JBL Go 2, Wireless Portable Bluetooth Speaker"), its number a measure or not
@@ -79,6 +80,8 @@ _NO_THING = MATERIALS | frozenset(
     | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}
 )
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
+# Words of colour that name a thing when nothing follows them.
+_THINGS_LAST = frozenset({text.stem("light")})
 # A phrase that ends in a number, or in a measure: "Go 2", "Rapid 1000-Watt".
 _NAME_AND_NUMBER = re.compile(
     rf"\d[^\W_]*(?:[\s-]?(?:{measures.UNIT_PATTERN}|inch(?:es)?|v))?\s*$", re.IGNORECASE
@@ -107,7 +110,17 @@ def _words(phrase: str) -> list[str]:
 
 
 def _kept(words: list[str]) -> list[str]:
-    return [word for word in words if len(word) > 1 and text.stem(word) not in _STOP]
+    """The words that may name a thing; a colour's word that ends its phrase names one ("Cycle
+    Light", not "Light Blue")."""
+    return [
+        word
+        for at, word in enumerate(words)
+        if len(word) > 1
+        and (
+            text.stem(word) not in _STOP
+            or (at == len(words) - 1 and text.stem(word) in _THINGS_LAST)
+        )
+    ]
 
 
 def _head(words: list[str]) -> str | None:

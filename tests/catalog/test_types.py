@@ -53,6 +53,10 @@ from tests.factories import ProductFactory
         ("Electric Kettle KET KET2", None, "kettl"),  # the code, not its number's letters
         ("Sandisk Extreme SSD", None, "ssd"),
         ("HIMALAYA HERBALS Neem Face WASH", None, "wash"),
+        # "Light" ending its phrase names the thing; before another word it is a colour's.
+        ("AFPIN USB Rechargeable Waterproof Cycle Light, High 300 Lumens", "Cycling", "light"),
+        ("Strauss Bicycle Flash Tail Lights with Laser, (Black)", None, "light"),
+        ("Rangnavi Women Cotton Kurta Light Blue", None, "kurta"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
