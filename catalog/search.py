@@ -216,8 +216,9 @@ def _in_other_words(
         found += _every(fulltext.Match(variant), rest, variant, limit)
     # Stable: each one's order within; an accessory of the thing after the thing, whichever
     # words found either ("Cycle Bell for Bicycle" after "Kids Cycle"); asked cheap, the
-    # resolved categories and then the cheapest first, whichever words found it (of those
-    # found: the other words are not asked once the shopper's own found enough of the thing).
+    # resolved categories, then those named like them (categories.near), then the cheapest
+    # first, whichever words found it (of those found: the other words are not asked once the
+    # shopper's own found enough of the thing).
     heads = [keyword[-1] for keyword in keywords]
     asked = {term for keyword in keywords for term in keyword}
     cheap = filters.cheapest_first
@@ -227,6 +228,7 @@ def _in_other_words(
             not candidate.branded,
             text.accessory_of(heads, ordering.terms(candidate, "title"), asked),
             cheap and not candidate.in_categories,
+            cheap and not candidate.near,
             ordering.price(candidate) if cheap else 0.0,
         )
     )

@@ -3,9 +3,12 @@ shopping search for nothing, a word of two parts meets its other spellings, and 
 hold nothing of what the shopper wants, while others do, confine no tier. Through the whole
 stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
 
+from decimal import Decimal
+
 import pytest
 
 from catalog import categories, compounds
+from catalog.models import Product
 from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
@@ -388,6 +391,25 @@ def test_a_category_named_like_the_resolved_one_comes_before_the_others(client, 
 
     assert ids[0] == 5056, ids
     assert {5033, 5055} <= set(ids[1:3]), ids
+
+
+def test_asked_cheap_a_category_named_like_the_resolved_one_still_comes_first(
+    client, engine, shelf
+):
+    """Asked cheap, the cheapest come first only after the categories: the cheaper tummy
+    trimmer, outside them, after the trimmer of "Health & Personal Care"."""
+    Product.objects.filter(pk=5055).update(price_usd=Decimal("2.00"))
+    ids = served(
+        client,
+        engine,
+        "cheap trimmer for men",
+        ["trimmer", "men"],
+        ["Personal Care Appliances"],
+        normalized="cheap trimmer for men",
+    )
+
+    assert ids[0] == 5056, ids
+    assert ids.index(5055) < ids.index(5033), ids  # then the cheapest
 
 
 def test_categories_are_named_alike_by_a_word_few_category_names_hold(shelf):
