@@ -35,7 +35,9 @@ PURPOSE = re.compile(rf"\b(?:{_PURPOSE_WORDS})\b", re.IGNORECASE)
 # in a shopper's words, a price or what is ruled out too.
 _CUT = re.compile(
     rf"[()\[\]{{}}|,;:]|\s[-\u2013\u2014/]\s|\b(?:{_PURPOSE_WORDS}|featuring|includes|without"
-    r"|free from|free of|under|below|above|between|within|upto|except|but|not)\b",
+    r"|free from|free of|except|but|not)\b"
+    # a price's words before a figure: "under $50", "below 500 rs" (not "Under Eye Cream")
+    r"|\b(?:under|below|above|between|within|upto)\b(?=\s*(?:rs\.?|inr|usd|\$|\u20b9)?\s*\d)",
     re.IGNORECASE,
 )
 # A title's word as the type reader takes it: letters and digits, an apostrophe or a hyphen
@@ -49,14 +51,18 @@ MATERIALS = frozenset(
     | {"wool", "woolen", "woollen", "linen", "velvet", "satin", "bamboo", "ceramic", "brass"}
     | {"aluminium", "aluminum", "copper", "pu", "pvc", "eva", "tpe", "abs", "microfiber"}
 )
-# Words that name no thing, whatever they stand beside.
-_NO_THING = MATERIALS | frozenset(
-    # colours ("cream" and "coffee" are not among them: in a title they name the thing, "Face
-    # Cream", "Instant Coffee"; as a colour they stand in brackets, which start another phrase)
+# Colours ("cream" and "coffee" are not among them: in a title they name the thing, "Face
+# Cream", "Instant Coffee"; as a colour they stand in brackets, which start another phrase).
+_COLOURS = frozenset(
     {"black", "white", "red", "blue", "green", "yellow", "pink", "purple", "orange", "brown"}
     | {"grey", "gray", "silver", "gold", "golden", "beige", "maroon", "navy", "multicolor"}
     | {"multicolour", "multi", "ivory", "transparent", "clear", "dark", "light", "rose", "teal"}
     | {"olive", "khaki", "peach", "wine", "mustard", "charcoal", "sky", "royal"}
+)
+# Words that name no thing, whatever they stand beside.
+_NO_THING = (
+    MATERIALS
+    | _COLOURS
     # measures and counts
     | {"cm", "mm", "m", "inch", "inches", "in", "ft", "feet", "kg", "g", "gm", "gms", "gram"}
     | {"grams", "ml", "l", "ltr", "ltrs", "litre", "litres", "liter", "liters", "w", "watt"}
@@ -64,6 +70,7 @@ _NO_THING = MATERIALS | frozenset(
     | {"pc", "pcs", "piece", "pieces", "pack", "packs", "set", "sets", "pair", "pairs", "combo"}
     | {"size", "sizes", "free", "qty", "count", "units", "unit", "nos", "no", "ton", "tons"}
     | {"star", "stars", "grade", "bpa", "speed", "small", "medium", "large", "big", "extra"}
+    | {"cms", "uk", "us", "eu", "each"}  # "(12 Cms)", "UK 9 / EU 43", "75 gm Each"
     # who it is for, and words of sale
     | {"men", "mens", "man", "women", "womens", "woman", "ladies", "gents", "boys", "boy"}
     | {"girls", "girl", "kids", "kid", "children", "child", "baby", "babies", "unisex", "adults"}
@@ -71,15 +78,21 @@ _NO_THING = MATERIALS | frozenset(
     | text.SHOPPING
     | {"premium", "quality", "edition", "model", "series", "version", "collection", "design"}
     | {"style", "type", "variant", "year", "years", "month", "months", "days", "day", "hours"}
-    | {"the", "a", "an", "of", "or", "at", "is", "it", "as", "in", "on", "to", "by", "from"}
+    | {"the", "a", "an", "of", "or", "and", "at", "is", "it", "as", "in", "on", "to", "by"}
+    | {"from"}
+    # what is said of the listing: "(Renewed)", "2 Years Warranty", "Apple Certified", "Wi-Fi"
+    | {"renewed", "refurbished", "certified", "professional", "warranty", "value", "wi", "fi"}
+    | {"wifi", "hd"}
     # what it is like, as titles say after the thing ("Yoga Mat Extra Thick")
     | {"thick", "thin", "soft", "hard", "heavy", "duty", "waterproof", "washable", "durable"}
-    | {"high", "warm", "cosy", "cozy"}
+    | {"high", "warm", "cosy", "cozy", "long", "single", "pure", "natural", "organic"}
     | {"portable", "lightweight", "foldable", "adjustable", "reusable", "rechargeable", "anti"}
     | {"comfortable", "breathable", "printed", "solid", "plain", "casual", "regular", "slim"}
     | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}
 )
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
+# "Colour" says which colour after one ("Black Color", "Multi Colour").
+_COLOUR_WORDS = frozenset({"color", "colour", "colors", "colours"})
 # Words of colour that name a thing when nothing follows them.
 _THINGS_LAST = frozenset({text.stem("light")})
 # A phrase that ends in a number, or in a measure: "Go 2", "Rapid 1000-Watt".
@@ -111,11 +124,13 @@ def _words(phrase: str) -> list[str]:
 
 def _kept(words: list[str]) -> list[str]:
     """The words that may name a thing; a colour's word that ends its phrase names one ("Cycle
-    Light", not "Light Blue")."""
+    Light", not "Light Blue"), and "colour" after a colour names none ("Black Color", not "Hair
+    Colour")."""
     return [
         word
         for at, word in enumerate(words)
         if len(word) > 1
+        and not (word in _COLOUR_WORDS and at > 0 and words[at - 1] in _COLOURS)
         and (
             text.stem(word) not in _STOP
             or (at == len(words) - 1 and text.stem(word) in _THINGS_LAST)

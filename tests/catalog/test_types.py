@@ -57,6 +57,17 @@ from tests.factories import ProductFactory
         ("AFPIN USB Rechargeable Waterproof Cycle Light, High 300 Lumens", "Cycling", "light"),
         ("Strauss Bicycle Flash Tail Lights with Laser, (Black)", None, "light"),
         ("Rangnavi Women Cotton Kurta Light Blue", None, "kurta"),
+        # "Colour" after a colour says which colour; before nothing else it is the thing.
+        ("Hopscotch Boys Synthetic Solid Loafers in Black Color", None, "loafer"),
+        ("Garnier Color Naturals Creme Hair Color, Shade 3", None, "color"),
+        # What is said of the listing names nothing: renewed, a size's country, a value pack.
+        ("(Renewed) Usha FH 3628 CT Fan Heater (Black)", None, "heater"),
+        ("BATA mens Black Formal Shoes 7 UK (8216551)", None, "shoe"),
+        ("Skybags 10 Ltrs (12 Cms) Backpack(Bprdp10Eblu_Blue)", None, "backpack"),
+        ("Happilo Premium International Omani Dates 680g Value Pack", None, "date"),
+        ("KATWINGS Fashion Flat Sandal Women And girls", None, "sandal"),
+        # "Under" starts a price's phrase only before a figure ("under $50").
+        ("Himalaya Herbals Under Eye Cream, 15ml", None, "cream"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
