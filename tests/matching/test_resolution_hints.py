@@ -1,79 +1,15 @@
 """A resolution is a hint (catalog/search.py, catalog/compounds.py, catalog/text.py): words of
-shopping search for nothing, a word of two parts meets its other spellings, and categories that
-hold nothing of what the shopper wants, while others do, confine no tier. Through the whole
-stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
-
-from decimal import Decimal
+shopping search for nothing, a word of two parts meets its other spellings, a misspelt thing is
+still the thing (its categories: test_category_hints.py). Through the whole stack: HTTP,
+litellm to the scripted engine, retrieval on the database under test."""
 
 import pytest
 
-from catalog import categories, compounds
-from catalog.models import Product
+from catalog import compounds
+from tests.matching.hint_shelf import SHELF
 from tests.matching.shelf_search import served, shelf_fixture
 
 pytestmark = pytest.mark.django_db
-
-SHELF = [
-    (5001, "Coir Doormat for Entrance", "Home Furnishing"),
-    (5002, "Best Quality Fibre Pillow, Buy Online", "Bedroom Linen"),
-    (5003, "Men's Cotton T-Shirt, Round Neck", "T-shirts"),
-    (5004, "Men's Oversized Tshirt", "T-shirts"),
-    (5005, "Men's Printed t shirt", "T-shirts"),
-    (5006, "Kids Backpack with Pencil Case and Lunch Box Bag", "School Bags"),
-    (5007, "Steel Lunch Box for Kids, School", "Kitchen Storage"),
-    (5008, "Insulated Lunch Box for Kids", "Kitchen Storage"),
-    (5009, "Lunchbox with 3 Compartments for Kids", "Kitchen Storage"),
-    (5010, "Kids School Bag, Soft Plush", "School Bags"),
-    (5011, "Noise Smartwatch with Calling, 1.8 inch", "Smart Wearables"),
-    (5012, "Fire-Boltt Smartwatch, AMOLED", "Smart Wearables"),
-    (5013, "Titan Analog Watch for Men", "Watches"),
-    (5014, "Marble Floor Cleaner for Home, 1 L", "Household Supplies"),
-    (5015, "Agaro Handheld Vacuum Cleaner, 800 Watts", "Vacuum Cleaners"),
-    (5016, "Premium Formal Shoes for Men, Stylish", "Formal Shoes"),
-    (5017, "Leather Wallet for Men, RFID Blocking", "Wallets"),
-    (5018, "Slim Bifold Wallet for Men", "Wallets"),
-    (5019, "Gear School Bag, Black", "School Bags"),
-    (5020, "Genie Unicorn School Bag for Girls, 3 Compartments", "School Bags"),
-    (5021, "Stainless Steel Water Bottle, 1 L", "Kitchen Storage"),
-    (5022, "Mink Blanket for Double Bed", "Bedroom Linen"),
-    (5023, "Winter Fleece Leggings for Women, Warm", "Clothing"),
-    (5024, "Warm Winter Gloves, Woolen", "Clothing"),
-    (5025, "Orient Electric Dry Iron, 1000 W", "Irons"),
-    (5026, "Bajaj Electric Room Heater", "Heaters"),
-    (5027, "Usha Electric Hand Blender", "Kitchen Appliances"),
-    (5028, "Pigeon Kettle, 1.5 Litre, Stainless Steel", "Kitchen Appliances"),
-    (5029, "Lakme Insta Eyeliner, Black", "Make-up"),
-    (5030, "Kitchen Shelf Mat Liner, Waterproof", "Home Furnishing"),
-    (5031, "Bedside Table for Bed", "Furniture"),
-    (5032, "Portable Wooden Laptop Table with Foldable Legs for Bed and Sofa", "Furniture"),
-    (5033, "Tummy Trimmer for Men and Women, Ab Exerciser", "Fitness Accessories"),
-    (5034, "Cordless Beard Trimmer, 20 Length Settings", "Personal Care Appliances"),
-    (5035, "Plastic Dustbin with Lid for Home, Kitchen, Office", "Household Supplies"),
-    (5036, "Clean & Clear Foaming Facewash for Oily Skin", "Skin Care"),
-    (5037, "Himalaya Purifying Neem Face Wash, 150 ml", "Skin Care"),
-    (5038, "Cetaphil Gentle Face Wash for Dry Skin", "Skin Care"),
-    (5039, "Skybags Campus Backpack, 30 L", "Backpacks"),
-    (5040, "Wildcraft Backpack for Travel", "Backpacks"),
-    (5041, "Travel Back Pack, Foldable", "Backpacks"),
-    (5042, "Study Desk for Kids, Wooden", "Furniture"),
-    (5043, "Campus Men's Running Shoes", "Sports Shoes"),
-    (5044, "Red Tape Casual Sneakers", "Casual Shoes"),
-    (5045, "Car Sun Shade for Rear Window, Sun Protection", "Car Accessories"),
-    (5046, "Sunglasses for Men, UV Protected", "Sunglasses"),
-    (5047, "Aviator Sunglasses, Polarized", "Sunglasses"),
-    (5048, "Sunscreen SPF 50, Aqua Gel", "Sun Care"),
-    (5049, "Waterproof Dry Bag for Kayaking, Pack of 2", "Outdoor"),
-    (5050, "Waterproof Back Cover for Bikes", "Outdoor"),
-    (5051, "Trekking Back Pack, Waterproof, 40 L", "Backpacks"),
-    # A word titles hyphen in two halves of two letters.
-    (5052, "Samsung 1.5 Ton 3 Star Inverter Split AC, Convertible", "Air Conditioners"),
-    (5053, "Panasonic 1.5 Ton Wi-Fi Inverter Smart Split AC", "Air Conditioners"),
-    (5054, "WiFi Router Holder, Wooden Wall Shelf", "Furniture"),
-    # A thing in a category named like the resolved one, and the same thing of another kind.
-    (5055, "Tummy Trimmer for Men, Double Spring Ab Exerciser, Trimmer", "Fitness Accessories"),
-    (5056, "Cordless Trimmer for Men, Beard and Body", "Health & Personal Care"),
-]
-
 
 shelf = shelf_fixture(SHELF)
 
@@ -191,23 +127,6 @@ def test_a_keyword_no_product_holds_gives_way_though_another_is_known_by_another
     )
 
     assert ids[:1] == [5043], ids
-
-
-def test_categories_that_hold_nothing_of_the_wanted_kind_confine_no_tier(client, engine, shelf):
-    ids = served(
-        client, engine, "lunchbox for school kids", ["lunchbox", "school", "kids"], ["School Bags"]
-    )
-
-    # Confined to school bags, the strict tier would answer the backpack with a lunch box bag
-    # first; the lunch box that holds every word comes first, and a lunchbox before the bag.
-    assert ids[0] == 5007, ids
-    assert ids.index(5009) < ids.index(5010), ids
-
-
-def test_categories_that_hold_the_wanted_kind_still_come_first(client, engine, shelf):
-    ids = served(client, engine, "school bag for kids", ["school bag", "kids"], ["School Bags"])
-
-    assert ids[0] == 5010, ids
 
 
 def test_a_misspelt_thing_beside_a_word_for_whom_is_still_what_was_asked(client, engine, shelf):
@@ -379,42 +298,3 @@ def test_a_misspelt_thing_in_the_resolved_categories_is_for_anyone_there(client,
 
     assert ids[0] == 5034, ids
     assert 5033 in ids, ids
-
-
-def test_a_category_named_like_the_resolved_one_comes_before_the_others(client, engine, shelf):
-    """Every trimmer that says "men" stands outside the resolved category; the one in "Health &
-    Personal Care", named like "Personal Care Appliances" by a word no other category holds,
-    comes before the tummy trimmers, which hold "trimmer" more often."""
-    ids = served(
-        client, engine, "trimmer for men", ["trimmer", "men"], ["Personal Care Appliances"]
-    )
-
-    assert ids[0] == 5056, ids
-    assert {5033, 5055} <= set(ids[1:3]), ids
-
-
-def test_asked_cheap_a_category_named_like_the_resolved_one_still_comes_first(
-    client, engine, shelf
-):
-    """Asked cheap, the cheapest come first only after the categories: the cheaper tummy
-    trimmer, outside them, after the trimmer of "Health & Personal Care"."""
-    Product.objects.filter(pk=5055).update(price_usd=Decimal("2.00"))
-    ids = served(
-        client,
-        engine,
-        "cheap trimmer for men",
-        ["trimmer", "men"],
-        ["Personal Care Appliances"],
-        normalized="cheap trimmer for men",
-    )
-
-    assert ids[0] == 5056, ids
-    assert ids.index(5055) < ids.index(5033), ids  # then the cheapest
-
-
-def test_categories_are_named_alike_by_a_word_few_category_names_hold(shelf):
-    near = categories.near(["Personal Care Appliances"])
-
-    assert "health & personal care" in near, near  # "personal": theirs alone
-    assert "skin care" not in near, near  # "care": four categories' word
-    assert categories.near(["Skin Care"]) == ()
