@@ -68,7 +68,8 @@ typecheck: install
 # `--dist load` hands out tests by their place in the collection: the contract fuzzing's tests
 # share one node id, which the grouping modes (loadscope, loadgroup) would run once. Then the
 # fault suite runs apart, two tests at a time (they hold workers to deadlines), and last, alone,
-# its tests that stop the PostgreSQL server every test shares (GATEWAY_FAULTS_RESTART_DB=1).
+# its tests that stop the PostgreSQL server every test shares (GATEWAY_FAULTS_RESTART_DB=1) or
+# hold the Procfile's roles to a minute after Redis returns.
 PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 PARALLEL := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist load
 pytest: install dev-signing-key sidecars

@@ -28,12 +28,12 @@ _tallies: list[str] = []  # the run's tallies, printed at its end (pytest_termin
 def _apart(request: pytest.FixtureRequest) -> None:
     """The fault suite holds workers to deadlines and stops servers: it never runs beside the
     rest of the suite (`make test` runs it in a pytest of its own, two fault tests at a time),
-    and a test that stops the PostgreSQL server every test shares (marked `alone`) runs with no
-    test beside it at all."""
+    and a test that stops the PostgreSQL server every test shares, or holds roles to a deadline
+    another test's load would break (marked `alone`), runs with no test beside it at all."""
     if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) <= 1:
         return
     if request.node.get_closest_marker("alone") is not None:
-        pytest.skip("stops a server every test shares: runs alone (`pytest -m alone tests/faults`)")
+        pytest.skip("runs with no test beside it: `pytest -m alone tests/faults`")
     if any(not Path(item.path).is_relative_to(FAULTS) for item in request.session.items):
         pytest.skip("the fault suite runs apart from the rest: `pytest tests/faults`")
 
