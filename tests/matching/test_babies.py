@@ -1,8 +1,8 @@
 """A product for a baby is served after the rest when the shopper names no one young
 (catalog/audiences.py, catalog/aside.py), never in place of one, and before what is not the
 thing asked; a shopper who names a child is served by the words asked, one who names a baby
-what says it is for the young first. Through the
-whole stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
+what says it is for the young first. Through the whole stack: HTTP, litellm to the scripted
+engine, retrieval on the database under test."""
 
 import pytest
 
