@@ -9,7 +9,9 @@ measures, model numbers, pack counts, the shopper it is for, a model's code in c
 after the thing: "Electric Kettle PKOSS"); the last word left is the type. "Light" ending a
 phrase names a thing ("Cycle Light"), before another word a colour ("Light Blue").
 The title's first word, which is often a brand ("Mi 138 cm (55 inches) ... Smart LED TV"), names
-the product only when nothing else in its phrase does; a first phrase that is a brand and a
+the product only when nothing else in its phrase does, and a word alone only before what it is
+for or comes with ("Lunchbox with 3 Compartments"; after a brand's aside, a list or "without"
+the name goes on: "INOVERA (LABEL) Women Handbag"); a first phrase that is a brand and a
 model's name ("JBL Go 2, Wireless Portable Bluetooth Speaker"), its number a measure or not
 ("Agaro Rapid 1000-Watt, Wet & Dry Vacuum Cleaner"), leaves the type to the next.
 A title that names nothing gives its category's type ("Running Shoes": shoe).
@@ -89,6 +91,7 @@ _NO_THING = (
     | {"portable", "lightweight", "foldable", "adjustable", "reusable", "rechargeable", "anti"}
     | {"comfortable", "breathable", "printed", "solid", "plain", "casual", "regular", "slim"}
     | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}
+    | {"mini"}  # "Gorilla Tripod/Mini": a tripod
 )
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
 # "Colour" says which colour after one ("Black Color", "Multi Colour").
@@ -99,6 +102,11 @@ _THINGS_LAST = frozenset({text.stem("light")})
 _NAME_AND_NUMBER = re.compile(
     rf"\d[^\W_]*(?:[\s-]?(?:{measures.UNIT_PATTERN}|inch(?:es)?|v))?\s*$", re.IGNORECASE
 )
+
+
+# A brand's aside right after it: "INOVERA (LABEL) Women Handbag", "Digitek (DTR 480LW) (57
+# Inch) Portable Tripod"; the name goes on after it.
+_ASIDE_AFTER_FIRST = re.compile(r"^([^\W_][^\s()\[\]{}]*)\s*(?:[(\[{][^()\[\]{}]*[)\]}]\s*)+")
 
 
 def _words(phrase: str) -> list[str]:
@@ -150,7 +158,7 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
         return found
     brand: str | None = None  # the title's first word, when its phrase holds nothing else
     model: str | None = None  # a model's name, when a phrase after it names nothing
-    cleaned = text.clean(title)
+    cleaned = _ASIDE_AFTER_FIRST.sub(r"\1 ", text.clean(title))
     phrases = _CUT.split(cleaned)
     if not _written_in_capitals(cleaned):
         phrases = [_without_model_code(phrase) for phrase in phrases]
@@ -165,9 +173,9 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
                 continue
             if kept:
                 return text.stem(kept[-1])
-            if brand and len(words) == 1 and len(phrases) > 1:
+            if brand and len(words) == 1 and len(phrases) > 1 and _purpose_follows(cleaned):
                 return text.stem(brand)  # "Lunchbox with 3 Compartments": a word alone is it
-            continue
+            continue  # "Lifelong Without Gear ... Cycle", "Gliders (From Liberty) ... Flat"
         if found := _head(words):
             return found
     if model:
@@ -175,6 +183,13 @@ def type_of(title: str, category: str | None = None, given: str | None = None) -
     if category and (found := _head(_words(_CUT.split(category)[0]))):
         return found
     return text.stem(brand) if brand else ""
+
+
+def _purpose_follows(title: str) -> bool:
+    """Whether the title's first cut says what its first phrase is for or comes with ("for",
+    "with", "compatible", ...), not a parenthesis, a list or a word like "without"."""
+    cut = _CUT.search(title)
+    return cut is not None and PURPOSE.fullmatch(cut.group().strip()) is not None
 
 
 # Things whose names are written in capitals ("Smart LED", "Portable SSD").

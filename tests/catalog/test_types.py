@@ -68,6 +68,13 @@ from tests.factories import ProductFactory
         ("KATWINGS Fashion Flat Sandal Women And girls", None, "sandal"),
         # "Under" starts a price's phrase only before a figure ("under $50").
         ("Himalaya Herbals Under Eye Cream, 15ml", None, "cream"),
+        # A brand alone before a parenthesis, a list or "without" is no thing: the name goes on.
+        ("INOVERA (LABEL) Women Handbag", "Handbags & Clutches", "handbag"),
+        ("Digitek (DTR 480LW) (57 Inch) Portable Lightweight Aluminum Tripod", None, "tripod"),
+        ("Lifelong Without Gear Single Speed 26T MTB Cycle, Mountain Bikes", "Cycling", "cycl"),
+        ("JBL C200SI, Premium in Ear Wired Earphones with Mic", "Headphones", "earphon"),
+        ("Crystal - CL010 Sleek Serrated Edge Stainless Steel Knife", None, "knife"),
+        ("Tygot Gorilla Tripod/Mini 33 CM (13 Inch) Tripod for Mobile Phone", None, "tripod"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
