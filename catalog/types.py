@@ -202,10 +202,15 @@ def _written_in_capitals(title: str) -> bool:
     return sum(char.isupper() for char in letters) > 0.6 * max(len(letters), 1)
 
 
+_THREE_CAPITALS = re.compile(r"[A-Z]{3}")
+
+
 def _without_model_code(phrase: str) -> str:
     """The phrase without a word in capitals that ends it (before a model's number) right after
     a word that is not: a model's code ("Electric Kettle PKOSS", "Sandwich Maker PGMFD 01";
     not "6 inch HANDBAG", whose word before names nothing)."""
+    if phrase.isascii() and not _THREE_CAPITALS.search(phrase):
+        return phrase  # no word in capitals to end it: most phrases, read at every import
     tokens = [
         token
         for token in _TOKEN.finditer(phrase)
