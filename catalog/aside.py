@@ -32,9 +32,10 @@ def set_aside(
     kind the query wants, but for the audience and vehicle asked; and to `nearer` those set
     aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
     the size asked before those of another), or for naming no one young where the shopper named
-    a baby."""
+    a baby or a child."""
     judged = query.measures or query.audiences or query.vehicles or query.materials or query.genuine
-    if not (judged or query.no_animals or query.no_babies or query.babies) or not ids:
+    young = query.babies or query.children
+    if not (judged or query.no_animals or query.no_babies or young) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
     # memory card): the size is what is judged here.
@@ -64,7 +65,7 @@ def set_aside(
         if otherwise:
             other.add(pk)
         elif (query.no_babies and audiences.for_babies(title)) or (
-            query.babies and not audiences.names_young([title])
+            young and not audiences.names_young([title])
         ):
             other.add(pk)
             nearer.add(pk)

@@ -11,7 +11,9 @@ girls and girls those that say women (the catalog's and the shoppers' word for y
 much as for children: "ladkiyon ke liye watch"), a child those that say kids, boys or girls.
 
 Babies both ways: a title naming a baby is served after the rest where the shopper names no one
-young, and a title naming no one young after the rest where the shopper names a baby.
+young, and a title naming no one young after the rest where the shopper names a baby; and where
+the shopper names a child (kids, a boy, a son), a title naming no one young after the rest too
+(an adult's toothpaste for "tooth paste for kids"). A toddler's things need not say so.
 """
 
 from collections.abc import Collection, Iterable, Sequence
@@ -93,6 +95,17 @@ def names_young(phrases: Iterable[str]) -> bool:
     or a child: a shopper who does is served for them as asked."""
     young = _NAMED["kids"] | _NAMED["boys"] | _NAMED["girls"] | _BABIES
     return any(term in young for phrase in phrases for term in text.terms(phrase))
+
+
+def names_child(phrases: Iterable[str]) -> bool:
+    """Whether the phrases (a target audience, keywords, the reading) name a child whose things
+    say so (kids, boys, or girls beside kids; by relation, a son): not a baby or a toddler,
+    whose things need not, nor girls alone, the catalog's word for young women too."""
+    phrases = list(phrases)
+    if any(_names_among(phrase, _BABIES) for phrase in phrases):
+        return False
+    named = set(asked(phrases))
+    return "kids" in named or "boys" in named
 
 
 # The words that name a baby too young to choose: a toddler's night lamp need not say so.

@@ -17,7 +17,7 @@ applies it; the gateway itself has no such switch.
 - `sizes`: a measure the shopper states ("64gb", "1 ton") orders nothing (catalog/aside.py).
 - `audiences`: whom the shopper asked for ("men", "girls") orders nothing, nor a baby's
   product where the shopper names no one young, nor one naming no one young where the shopper
-  names a baby, and the fuzzy tier asks for it inside the resolved categories too
+  names a baby or a child, and the fuzzy tier asks for it inside the resolved categories too
   (catalog/audiences.py).
 - `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing (catalog/vehicles.py).
 - `animals`: a product for animals is served as any other where the shopper names none
@@ -107,6 +107,7 @@ def apply(names: list[str]) -> None:
         audiences.for_anyone = lambda keywords: []
         audiences.names_young = lambda phrases: True
         audiences.names_baby = lambda phrases: False
+        audiences.names_child = lambda phrases: False
     if "vehicles" in names:
         vehicles.asked = lambda phrases: ()
     if "animals" in names:

@@ -62,6 +62,7 @@ def query_of(
             [resolution.target_audience or "", said, *keywords, *resolution.categories]
         ),
         babies=audiences.names_baby([resolution.target_audience or "", said, *keywords]),
+        children=audiences.names_child([resolution.target_audience or "", said, *keywords]),
         materials=materials.wanted(keywords),
         genuine=materials.asked_genuine(
             [resolution.normalized_query, *keywords, *map(requirement, resolution.constraints)]

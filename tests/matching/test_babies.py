@@ -1,7 +1,7 @@
 """A product for a baby is served after the rest when the shopper names no one young
 (catalog/audiences.py, catalog/aside.py), never in place of one, and before what is not the
-thing asked; a shopper who names a child is served by the words asked, one who names a baby
-what says it is for the young first. Through the whole stack: HTTP, litellm to the scripted
+thing asked; a shopper who names a baby or a child (not a toddler) is served what says it is
+for the young first. Through the whole stack: HTTP, litellm to the scripted
 engine, retrieval on the database under test."""
 
 import pytest
@@ -24,6 +24,9 @@ SHELF = [
     (7206, "Ultra Hydrating Lotion for Dry Skin, Dry Skin Moisturiser", "Baby Products"),
     (7207, "Baby Lotion for Dry Skin, 200 ml", "Baby Products"),
     (7208, "Kids Moisturising Lotion, Dry Skin", "Baby Products"),
+    # Toothpaste: a grown-up's, naming no one and holding the word asked twice, and a child's.
+    (7209, "Colgate Strong Teeth Toothpaste, Anticavity Toothpaste, 200 g", "Oral Care"),
+    (7210, "Colgate Toothpaste for Kids, Strawberry Flavour, 80 g", "Oral Care"),
 ]
 
 
@@ -62,6 +65,32 @@ def test_a_shopper_who_names_a_baby_is_served_what_says_it_is_for_the_young_firs
     )
 
     assert ids[0] == 7206, ids
+
+
+def test_a_shopper_who_names_a_child_is_served_what_says_it_is_for_the_young_first(
+    client, engine, shelf
+):
+    ids = served(client, engine, "tooth paste for kids", ["toothpaste"], audience="kids")
+
+    assert ids == [7210, 7209], ids  # the grown-up's served after, never dropped
+    ids = served(client, engine, "toothpaste for my son", ["toothpaste"])
+
+    assert ids == [7210, 7209], ids  # a son is a child, by relation
+    # A toddler's things need not say so, nor a girl's (the catalog's word for young women too).
+    for words, audience in (("toothpaste for my toddler", "toddler"), ("toothpaste", "girls")):
+        ids = served(client, engine, words, ["toothpaste"], audience=audience)
+
+        assert ids == [7209, 7210], (words, ids)
+
+
+def test_the_children_a_shopper_names():
+    assert audiences.names_child(["kids"])
+    assert audiences.names_child(["football shoes for boys"])
+    assert audiences.names_child(["cricket bat for my son"])
+    assert not audiences.names_child(["lotion for my toddler"])
+    assert not audiences.names_child(["blanket for my baby", "kids"])
+    assert not audiences.names_child(["watch for girls"])
+    assert not audiences.names_child(["son of a gun t-shirt"])  # no word of whose
 
 
 def test_the_babies_a_shopper_names():
