@@ -45,9 +45,9 @@ class SearchQuery:
     # that does, as near as another size.
     babies: bool = False
     # The shopper named a child, not a baby or a toddler (catalog/audiences.py: "tooth paste for
-    # kids", "for my 8 year old son"): a product whose title names no one young (an adult's
-    # toothpaste, a grown-up's football boots) is served after every product that does, as near
-    # as another size.
+    # kids", "for my son"): a product whose title names no one young (an adult's toothpaste, a
+    # grown-up's football boots) is served after every product that does, as near as another
+    # size.
     children: bool = False
     # What the shopper asked a part to be made of (catalog/materials.py: "metal" of "metal
     # strap"): a product whose title makes that part of another is served after, as another
