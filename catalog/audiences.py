@@ -43,7 +43,8 @@ _ACCEPTS = {
 }
 # Whom a shopper names by relation ("for my father", "mere papa ke liye", "for my son"): read in
 # requests only, never in titles ("Mother Sparsh" is a brand of baby care, "Mother Dairy" ghee),
-# and only after a word that says whose ("boyfriend jeans" are women's, "beta alanine" no boy's).
+# and only after a word that says whose, a few words before at most ("for my 8 year old son";
+# "boyfriend jeans" are women's, "beta alanine" no boy's).
 _RELATIONS = {
     text.stem(word): audience
     for audience, words in {
@@ -64,6 +65,8 @@ _WHOSE = frozenset(
     text.stem(word)
     for word in ("for", "my", "his", "her", "our", "their", "mere", "meri", "mera", "apne", "apni")
 )
+# How far before a relation the word that says whose may stand: "for my 8 year old son".
+_WHOSE_REACH = 4
 _BABY = text.stem("baby")
 # The words that name a baby, in a title or a request: a shopper who names no one, asking for a
 # blanket or a pillow, is not served a newborn's first.
@@ -84,8 +87,8 @@ def asked(phrases: Iterable[str]) -> tuple[str, ...]:
         found |= _named(terms)
         found |= {
             _RELATIONS[term]
-            for before, term in zip(["", *terms], terms, strict=False)
-            if term in _RELATIONS and before in _WHOSE
+            for at, term in enumerate(terms)
+            if term in _RELATIONS and not _WHOSE.isdisjoint(terms[max(0, at - _WHOSE_REACH) : at])
         }
     return tuple(sorted(found))
 

@@ -114,6 +114,9 @@ def test_a_relation_names_an_audience_in_requests_never_in_titles():
     assert audiences.asked(["mere papa ke liye ghadi"]) == ("men",)
     assert audiences.asked(["perfume for wife"]) == ("women",)
     assert audiences.asked(["shoes for my son", "shoes"]) == ("boys",)
+    # The word that says whose may stand a few words before: an age between.
+    assert audiences.asked(["football shoes for my 8 year old son"]) == ("boys",)
+    assert audiences.asked(["mere 10 saal ke bete ke liye cycle"]) == ("boys",)
     # Only after a word that says whose: these name no one.
     assert audiences.asked(["boyfriend jeans for women"]) == ("women",)
     assert audiences.asked(["beta alanine"]) == ()
