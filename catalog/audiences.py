@@ -65,8 +65,10 @@ _WHOSE = frozenset(
     text.stem(word)
     for word in ("for", "my", "his", "her", "our", "their", "mere", "meri", "mera", "apne", "apni")
 )
-# How far before a relation the word that says whose may stand: "for my 8 year old son".
+# How far before a relation a possessive may stand ("for my 8 year old son"); "for" must stand
+# right before it ("ghee for cooking, Mother Dairy" names no one).
 _WHOSE_REACH = 4
+_POSSESSIVE = _WHOSE - {text.stem("for")}
 _BABY = text.stem("baby")
 # The words that name a baby, in a title or a request: a shopper who names no one, asking for a
 # blanket or a pillow, is not served a newborn's first.
@@ -88,7 +90,7 @@ def asked(phrases: Iterable[str]) -> tuple[str, ...]:
         found |= {
             _RELATIONS[term]
             for at, term in enumerate(terms)
-            if term in _RELATIONS and not _WHOSE.isdisjoint(terms[max(0, at - _WHOSE_REACH) : at])
+            if term in _RELATIONS and _whose(terms, at)
         }
     return tuple(sorted(found))
 
@@ -100,15 +102,20 @@ def names_young(phrases: Iterable[str]) -> bool:
     return any(term in young for phrase in phrases for term in text.terms(phrase))
 
 
-def names_child(phrases: Iterable[str]) -> bool:
-    """Whether the phrases (a target audience, keywords, the reading) name a child whose things
-    say so (kids, boys, or girls beside kids; by relation, a son): not a baby or a toddler,
-    whose things need not, nor girls alone, the catalog's word for young women too."""
-    phrases = list(phrases)
-    if any(_names_among(phrase, _BABIES) for phrase in phrases):
-        return False
-    named = set(asked(phrases))
-    return "kids" in named or "boys" in named
+def _whose(terms: Sequence[str], at: int) -> bool:
+    """Whether the relation at `at` follows a word that says whose."""
+    before = terms[max(0, at - _WHOSE_REACH) : at]
+    return (bool(before) and before[-1] in _WHOSE) or not _POSSESSIVE.isdisjoint(before)
+
+
+def names_child(named: Collection[str], phrases: Iterable[str]) -> bool:
+    """Whether a request whose phrases (a target audience, keywords, the reading) name the
+    audiences `named` (asked() of them) names a child whose things say so (kids, boys, or girls
+    beside kids; by relation, a son): not a baby or a toddler, whose things need not, nor girls
+    alone, the catalog's word for young women too."""
+    return ("kids" in named or "boys" in named) and not any(
+        _names_among(phrase, _BABIES) for phrase in phrases
+    )
 
 
 # The words that name a baby too young to choose: a toddler's night lamp need not say so.

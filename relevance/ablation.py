@@ -107,7 +107,7 @@ def apply(names: list[str]) -> None:
         audiences.for_anyone = lambda keywords: []
         audiences.names_young = lambda phrases: True
         audiences.names_baby = lambda phrases: False
-        audiences.names_child = lambda phrases: False
+        audiences.names_child = lambda named, phrases: False
     if "vehicles" in names:
         vehicles.asked = lambda phrases: ()
     if "animals" in names:

@@ -43,6 +43,8 @@ def query_of(
     # A hint, not an order: words of shopping ("buy", "best", "online") search for nothing.
     said = resolution.normalized_query
     keywords = text.with_audience(text.without_shopping_words(resolution.keywords, said), said)
+    whom = [resolution.target_audience or "", said, *keywords]
+    named = audiences.asked(whom)
     return search.SearchQuery(
         text=normalize(intent),
         keywords=keywords,
@@ -55,14 +57,14 @@ def query_of(
         ruled_out_categories=categories.named_by([item.whole for item in excluded]),
         wanted=types.wanted_kinds([resolution.normalized_query, *keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
-        audiences=audiences.asked([resolution.target_audience or "", said, *keywords]),
+        audiences=named,
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),
         no_animals=not animals.asked([said, *keywords, *resolution.categories]),
         no_babies=not audiences.names_young(
             [resolution.target_audience or "", said, *keywords, *resolution.categories]
         ),
-        babies=audiences.names_baby([resolution.target_audience or "", said, *keywords]),
-        children=audiences.names_child([resolution.target_audience or "", said, *keywords]),
+        babies=audiences.names_baby(whom),
+        children=audiences.names_child(named, whom),
         materials=materials.wanted(keywords),
         genuine=materials.asked_genuine(
             [resolution.normalized_query, *keywords, *map(requirement, resolution.constraints)]

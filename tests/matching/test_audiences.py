@@ -120,6 +120,7 @@ def test_a_relation_names_an_audience_in_requests_never_in_titles():
     # Only after a word that says whose: these name no one.
     assert audiences.asked(["boyfriend jeans for women"]) == ("women",)
     assert audiences.asked(["beta alanine"]) == ()
+    assert audiences.asked(["ghee for cooking, mother dairy"]) == ()  # "for" only right before
     assert audiences.asked(["mother sparsh baby wipes"]) == ("kids",)
     # Titles are never read so: a gift "for Mother" names no audience a man's request refuses.
     assert audiences.for_others(["men"], "Gift Hamper for Mother") is False
