@@ -1,7 +1,7 @@
 """Products served after the rest: of another size or material than the shopper stated
-(catalog/measures.py, catalog/materials.py), or for someone, or a vehicle, other than the
-shopper asked for (catalog/audiences.py, catalog/vehicles.py), or for animals when the shopper
-named none (catalog/animals.py).
+(catalog/measures.py, catalog/materials.py), or for someone, a vehicle or a device other than
+the shopper asked for (catalog/audiences.py, catalog/vehicles.py, catalog/devices.py), or for
+animals when the shopper named none (catalog/animals.py).
 
 Retrieval (catalog/search.py) reads the title, type and category of each product a tier finds
 when the query states a measure or an audience, or names no animal; a product of another size,
@@ -13,7 +13,7 @@ served after, never dropped.
 
 from collections.abc import Sequence
 
-from catalog import animals, audiences, materials, measures, vehicles
+from catalog import animals, audiences, devices, materials, measures, vehicles
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
 from catalog.services import products_for_cards
@@ -25,7 +25,8 @@ def set_aside(
     """Those of `ids` whose title states a measure of another size than the query's
     (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
     do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
-    (catalog/vehicles.py: a handlebar mount for a car), or is a vehicle's where the query names
+    (catalog/vehicles.py: a handlebar mount for a car) or devices (catalog/devices.py: a
+    phone's tripod for a camera), or is a vehicle's where the query names
     a person and no vehicle (a car perfume for men), or makes a part asked of another
     material (catalog/materials.py: a silicone strap for a metal one) or is for animals where
     the query names none (catalog/animals.py: a dog shampoo); adds to `typed` those read of a
@@ -33,7 +34,14 @@ def set_aside(
     aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
     the size asked before those of another), or for naming no one young where the shopper named
     a baby or a child."""
-    judged = query.measures or query.audiences or query.vehicles or query.materials or query.genuine
+    judged = (
+        query.measures
+        or query.audiences
+        or query.vehicles
+        or query.devices
+        or query.materials
+        or query.genuine
+    )
     young = query.babies or query.children
     if not (judged or query.no_animals or query.no_babies or young) or not ids:
         return set()
@@ -47,6 +55,7 @@ def set_aside(
         for_others = (
             audiences.for_others(query.audiences, title)
             or vehicles.for_others(query.vehicles, title)
+            or devices.for_others(query.devices, title)
             or (bool(query.audiences) and not query.vehicles and vehicles.a_vehicles(title))
             or (query.no_animals and animals.for_animals(product))
         )

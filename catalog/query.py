@@ -34,6 +34,9 @@ class SearchQuery:
     # The vehicles the shopper rides (catalog/vehicles.py: "car", "bicycle"): a product whose
     # title names only others is served after every product that does not.
     vehicles: tuple[str, ...] = ()
+    # The devices the shopper's accessory fits (catalog/devices.py: "camera" of "tripod for my
+    # DSLR"): a product whose title names only others is served after every product that does not.
+    devices: tuple[str, ...] = ()
     # The shopper named no animal (catalog/animals.py): a product for animals ("Dog Shampoo")
     # is served after every product that is not.
     no_animals: bool = False

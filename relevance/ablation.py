@@ -20,6 +20,8 @@ applies it; the gateway itself has no such switch.
   names a baby or a child, and the fuzzy tier asks for it inside the resolved categories too
   (catalog/audiences.py).
 - `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing (catalog/vehicles.py).
+- `devices`: the device the shopper's accessory fits ("camera" of "tripod for my DSLR") orders
+  nothing (catalog/devices.py).
 - `animals`: a product for animals is served as any other where the shopper names none
   (catalog/animals.py).
 - `materials`: a material a constraint states ("material: genuine leather") weighs as any other
@@ -43,6 +45,7 @@ SIGNALS = (
     "sizes",
     "audiences",
     "vehicles",
+    "devices",
     "animals",
     "materials",
     "cheap",
@@ -64,6 +67,7 @@ def apply(names: list[str]) -> None:
         animals,
         audiences,
         compounds,
+        devices,
         heads,
         materials,
         measures,
@@ -110,6 +114,8 @@ def apply(names: list[str]) -> None:
         audiences.names_child = lambda named, phrases: False
     if "vehicles" in names:
         vehicles.asked = lambda phrases: ()
+    if "devices" in names:
+        devices.asked = lambda phrases, ruled_out=(): ()
     if "animals" in names:
         animals.asked = lambda phrases: True
     if "materials" in names:

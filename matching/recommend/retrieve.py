@@ -11,6 +11,7 @@ from catalog import (
     animals,
     audiences,
     categories,
+    devices,
     materials,
     measures,
     search,
@@ -59,6 +60,9 @@ def query_of(
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
         audiences=named,
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),
+        devices=devices.asked(
+            [resolution.normalized_query, *keywords], [item.words for item in excluded]
+        ),
         no_animals=not animals.asked([said, *keywords, *resolution.categories]),
         no_babies=not audiences.names_young(
             [resolution.target_audience or "", said, *keywords, *resolution.categories]
