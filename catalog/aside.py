@@ -74,7 +74,7 @@ def set_aside(
         if otherwise:
             other.add(pk)
         elif (query.no_babies and audiences.for_babies(title)) or (
-            young and not audiences.names_young([title])
+            young and not audiences.a_child_s(title)
         ):
             other.add(pk)
             nearer.add(pk)

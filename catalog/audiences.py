@@ -13,7 +13,8 @@ much as for children: "ladkiyon ke liye watch"), a child those that say kids, bo
 Babies both ways: a title naming a baby is served after the rest where the shopper names no one
 young, and a title naming no one young after the rest where the shopper names a baby; and where
 the shopper names a child (kids, a boy, a son), a title naming no one young after the rest too
-(an adult's toothpaste for "tooth paste for kids"). A toddler's things need not say so.
+(an adult's toothpaste for "tooth paste for kids"; "Flip-Flops for Women & Girls", girls beside
+women naming a woman's). A toddler's things need not say so.
 """
 
 from collections.abc import Collection, Iterable, Sequence
@@ -100,6 +101,16 @@ def names_young(phrases: Iterable[str]) -> bool:
     or a child: a shopper who does is served for them as asked."""
     young = _NAMED["kids"] | _NAMED["boys"] | _NAMED["girls"] | _BABIES
     return any(term in young for phrase in phrases for term in text.terms(phrase))
+
+
+def a_child_s(title: str) -> bool:
+    """Whether a title names a baby or a child as whom the product is for: kids, a baby, boys, or
+    girls where it names no women beside them ("Flip-Flops for Women & Girls" are a woman's, in
+    her sizes, girls the catalog's word for young women too; "for Boys & Girls" a child's)."""
+    terms = set(text.terms(title))
+    if not terms.isdisjoint(_NAMED["kids"] | _NAMED["boys"] | _BABIES):
+        return True
+    return not terms.isdisjoint(_NAMED["girls"]) and terms.isdisjoint(_NAMED["women"])
 
 
 def _whose(terms: Sequence[str], at: int) -> bool:

@@ -32,6 +32,15 @@ SHELF = [
 
 shelf = shelf_fixture(SHELF)
 
+# Flip-flops: a woman's first by id, naming girls beside women and holding the words asked
+# twice; a child's of boys and girls; a child's of girls alone.
+FLIP_FLOPS = [
+    (7301, "Flip Flops for Women & Girls, Soft Flip Flops Slippers", "Shoes"),
+    (7302, "Flip Flops for Boys & Girls, Slippers", "Shoes"),
+    (7303, "Frozen Girl's Flip Flops Slippers", "Shoes"),
+]
+flip_flops = shelf_fixture(FLIP_FLOPS, name="flip_flops")
+
 
 def test_a_product_for_a_baby_is_served_after_the_rest(client, engine, shelf):
     ids = served(client, engine, "soft winter blanket", ["blanket", "winter", "soft"])
@@ -81,6 +90,28 @@ def test_a_shopper_who_names_a_child_is_served_what_says_it_is_for_the_young_fir
         ids = served(client, engine, words, ["toothpaste"], audience=audience)
 
         assert ids == [7209, 7210], (words, ids)
+
+
+def test_girls_beside_women_are_no_child_s(client, engine, flip_flops):
+    ids = served(client, engine, "bachchon ke liye chappal", ["flip flops"], audience="kids")
+
+    assert set(ids[:2]) == {7302, 7303}, ids
+    assert ids[2:] == [7301], ids  # a woman's, in her sizes: served after, never dropped
+
+
+@pytest.mark.parametrize(
+    ("title", "a_child_s"),
+    [
+        ("Flip Flops for Women & Girls", False),
+        ("Flip Flops for Boys & Girls", True),
+        ("Frozen Girl's Flip Flops", True),
+        ("Wrist Watch for Boys & Men", True),  # boys are no grown-up's word
+        ("Kids Watch for Girls and Women", True),
+        ("Flip Flops for Men", False),
+    ],
+)
+def test_whose_title_says_it_is_for_a_child(title, a_child_s):
+    assert audiences.a_child_s(title) is a_child_s
 
 
 def names_child(phrases):
