@@ -43,7 +43,7 @@ def set_aside(
         or query.genuine
     )
     young = query.babies or query.children
-    if not (judged or query.no_animals or query.no_babies or young) or not ids:
+    if not (judged or query.no_animals or query.no_babies or query.no_vehicles or young) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
     # memory card): the size is what is judged here.
@@ -73,8 +73,10 @@ def set_aside(
         )
         if otherwise:
             other.add(pk)
-        elif (query.no_babies and audiences.for_babies(title)) or (
-            young and not audiences.a_child_s(title)
+        elif (
+            (query.no_babies and audiences.for_babies(title))
+            or (young and not audiences.a_child_s(title))
+            or (query.no_vehicles and vehicles.leads_with_one(title))
         ):
             other.add(pk)
             nearer.add(pk)

@@ -40,6 +40,10 @@ class SearchQuery:
     # The shopper named no animal (catalog/animals.py): a product for animals ("Dog Shampoo")
     # is served after every product that is not.
     no_animals: bool = False
+    # The shopper named no vehicle (catalog/vehicles.py): a product whose name says it is a
+    # vehicle's ("Car Windshield Sun Shade Umbrella") is served after every product that is not,
+    # as near as another size.
+    no_vehicles: bool = False
     # The shopper named no one young (catalog/audiences.py): a product whose title names a baby
     # ("Milestone Blanket for Baby") is served after every product that does not.
     no_babies: bool = False

@@ -16,7 +16,9 @@ bike) is not for another place.
 A person is set against a vehicle: where the shopper names whom it is for ("perfume for men")
 and no vehicle, a title whose first phrase names a vehicle ("Car Perfume Gel, ...") and no
 person is the vehicle's, and is set aside the same way (catalog/aside.py); one that names the
-vehicle only after what it is ("Mosquito Net for Strollers, Car Seat") is not.
+vehicle only after what it is ("Mosquito Net for Strollers, Car Seat") is not. So too where the
+shopper names no vehicle at all, in words or categories: "Car Windshield Sun Shade Umbrella" is
+served after the umbrellas for "foldable umbrella", as near as another size.
 """
 
 from collections.abc import Collection, Iterable, Sequence
@@ -59,8 +61,13 @@ def a_vehicles(title: str) -> bool:
     """Whether the title's first phrase, what the product is, names a vehicle (the home is no
     vehicle) and the title names no person ("Car Perfume Gel, ..."; not "Mosquito Net for
     Strollers, Car Seat")."""
-    named = _named(text.terms(types.first_phrase(title))) - {HOME}
-    return bool(named) and not audiences.names_one(title)
+    return leads_with_one(title) and not audiences.names_one(title)
+
+
+def leads_with_one(title: str) -> bool:
+    """Whether the title's first phrase, what the product is, names a vehicle ("Car Windshield
+    Sun Shade Umbrella"; the home is no vehicle)."""
+    return bool(_named(text.terms(types.first_phrase(title))) - {HOME})
 
 
 def _named(terms: Sequence[str]) -> set[str]:

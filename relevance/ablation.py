@@ -19,7 +19,8 @@ applies it; the gateway itself has no such switch.
   product where the shopper names no one young, nor one naming no one young where the shopper
   names a baby or a child, and the fuzzy tier asks for it inside the resolved categories too
   (catalog/audiences.py).
-- `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing (catalog/vehicles.py).
+- `vehicles`: the vehicle the shopper rides ("car", "bike") orders nothing, nor a vehicle's
+  product where the shopper names none (catalog/vehicles.py).
 - `devices`: the device the shopper's accessory fits ("camera" of "tripod for my DSLR") orders
   nothing (catalog/devices.py).
 - `animals`: a product for animals is served as any other where the shopper names none
@@ -114,6 +115,7 @@ def apply(names: list[str]) -> None:
         audiences.names_child = lambda named, phrases: False
     if "vehicles" in names:
         vehicles.asked = lambda phrases: ()
+        vehicles.leads_with_one = lambda title: False
     if "devices" in names:
         devices.asked = lambda phrases, ruled_out=(): ()
     if "animals" in names:

@@ -42,6 +42,14 @@ SCENTS = [
 ]
 scents = shelf_fixture(SCENTS, name="scents")
 
+# A car's umbrella first by id, holding every word asked for.
+UMBRELLAS = [
+    (7301, "Car Windshield Sun Shade Umbrella, Foldable", "Car Accessories"),
+    (7302, "Foldable Umbrella for Rain, 3 Fold, Windproof and UV Coated", "Travel Accessories"),
+    (7303, "Compact Foldable Umbrella with Capsule Case, Rain and Sun", "Travel Accessories"),
+]
+umbrellas = shelf_fixture(UMBRELLAS, name="umbrellas")
+
 
 def test_a_product_for_another_vehicle_is_served_after_the_rest(client, engine, shelf):
     ids = served(
@@ -63,11 +71,12 @@ def test_a_bike_is_a_motorcycle_or_a_bicycle(client, engine, shelf):
     assert ids[3:] == [7004, 7003], ids  # the universal one by a looser tier, before the car's
 
 
-def test_a_request_that_names_no_vehicle_is_served_by_its_words(client, engine, shelf):
+def test_a_request_that_names_no_vehicle_is_served_a_vehicle_s_product_last(client, engine, shelf):
     ids = served(client, engine, "mobile phone holder", ["mobile phone holder"])
 
-    assert set(ids) == {7001, 7002, 7003, 7004, 7005}, ids
-    assert ids.index(7003) < ids.index(7004), ids  # nothing set aside: the database's order
+    # Those that name a vehicle only after what they are (a holder, for a bike) are holders.
+    assert set(ids[:4]) == {7001, 7002, 7004, 7005}, ids
+    assert ids[4:] == [7003], ids  # a car's dashboard holder, by its name
 
 
 def test_a_product_for_the_car_is_served_after_the_rest_when_a_home_asks(
@@ -95,6 +104,27 @@ def test_a_vehicle_s_product_is_served_after_the_rest_when_a_person_is_named(
     assert ids[0] == 7202, ids
     assert set(ids[1:3]) == {7203, 7204}, ids  # names nobody; the car after what it is
     assert ids[3:] == [7201], ids  # what its name says is the car's: served after
+
+
+def test_a_vehicle_s_product_is_served_after_the_rest_when_none_is_named(client, engine, umbrellas):
+    ids = served(client, engine, "paraguas plegable", ["umbrella", "foldable umbrella"])
+
+    assert set(ids[:2]) == {7302, 7303}, ids
+    assert ids[2:] == [7301], ids  # served after, never dropped
+
+
+def test_a_vehicle_named_by_the_words_or_the_categories_keeps_its_products(
+    client, engine, umbrellas
+):
+    # Its words alone would serve it first: a vehicle named, nothing sets it aside.
+    ids = served(client, engine, "sun shade umbrella for my car", ["sun shade umbrella", "car"])
+
+    assert ids[0] == 7301, ids
+    ids = served(
+        client, engine, "sun shade umbrella", ["sun shade umbrella"], ["Car Accessories"]
+    )  # fmt: skip
+
+    assert ids[0] == 7301, ids
 
 
 @pytest.mark.parametrize(
