@@ -1,7 +1,7 @@
 """Products served after the rest: of another size or material than the shopper stated
 (catalog/measures.py, catalog/materials.py), or for someone, a vehicle or a device other than
 the shopper asked for (catalog/audiences.py, catalog/vehicles.py, catalog/devices.py), or for
-animals when the shopper named none (catalog/animals.py).
+animals or a vehicle when the shopper named none (catalog/animals.py, catalog/vehicles.py).
 
 Retrieval (catalog/search.py) reads the title, type and category of each product a tier finds
 when the query states a measure or an audience, or names no animal; a product of another size,
@@ -32,8 +32,9 @@ def set_aside(
     the query names none (catalog/animals.py: a dog shampoo); adds to `typed` those read of a
     kind the query wants, but for the audience and vehicle asked; and to `nearer` those set
     aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
-    the size asked before those of another), or for naming no one young where the shopper named
-    a baby or a child."""
+    the size asked before those of another), for naming no child where the shopper named a baby
+    or a child ("for Women & Girls" names none), or for being a vehicle's where the shopper named
+    none (a car's windshield umbrella for a foldable umbrella)."""
     judged = (
         query.measures
         or query.audiences
