@@ -4,7 +4,8 @@ the shopper asked for (catalog/audiences.py, catalog/vehicles.py, catalog/device
 animals or a vehicle when the shopper named none (catalog/animals.py, catalog/vehicles.py).
 
 Retrieval (catalog/search.py) reads the title, type and category of each product a tier finds
-when the query states a measure or an audience, or names no animal; a product of another size,
+when the query states a measure, an audience, a vehicle or a device, or names no animal, no one
+young or no vehicle; a product of another size,
 or for another audience, is set aside and the tier asked again in its place, so that a 128 GB
 card found by a looser tier comes before a 256 GB card found by a tighter one, and men's socks
 that only say "socks" before women's socks that say "men" nowhere. The set-aside products are
@@ -77,7 +78,7 @@ def set_aside(
         elif (
             (query.no_babies and audiences.for_babies(title))
             or (young and not audiences.a_child_s(title))
-            or (query.no_vehicles and vehicles.leads_with_one(title))
+            or (query.no_vehicles and vehicles.a_vehicles(title))
         ):
             other.add(pk)
             nearer.add(pk)

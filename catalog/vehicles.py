@@ -18,7 +18,8 @@ and no vehicle, a title whose first phrase names a vehicle ("Car Perfume Gel, ..
 person is the vehicle's, and is set aside the same way (catalog/aside.py); one that names the
 vehicle only after what it is ("Mosquito Net for Strollers, Car Seat") is not. So too where the
 shopper names no vehicle at all, in words or categories: "Car Windshield Sun Shade Umbrella" is
-served after the umbrellas for "foldable umbrella", as near as another size.
+served after the umbrellas for "foldable umbrella", as near as another size; "Bike Riding Gloves
+for Men", naming a person, is a man's.
 """
 
 from collections.abc import Collection, Iterable, Sequence
@@ -61,13 +62,14 @@ def a_vehicles(title: str) -> bool:
     """Whether the title's first phrase, what the product is, names a vehicle (the home is no
     vehicle) and the title names no person ("Car Perfume Gel, ..."; not "Mosquito Net for
     Strollers, Car Seat")."""
-    return leads_with_one(title) and not audiences.names_one(title)
+    named = _named(text.terms(types.first_phrase(title))) - {HOME}
+    return bool(named) and not audiences.names_one(title)
 
 
-def leads_with_one(title: str) -> bool:
-    """Whether the title's first phrase, what the product is, names a vehicle ("Car Windshield
-    Sun Shade Umbrella"; the home is no vehicle)."""
-    return bool(_named(text.terms(types.first_phrase(title))) - {HOME})
+def none_named(phrases: Iterable[str]) -> bool:
+    """Whether the phrases (the reading, keywords, categories) name no vehicle; the home, which
+    "Home & Kitchen" names, is no vehicle."""
+    return not set(asked(phrases)) - {HOME}
 
 
 def _named(terms: Sequence[str]) -> set[str]:

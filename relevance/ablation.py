@@ -115,7 +115,7 @@ def apply(names: list[str]) -> None:
         audiences.names_child = lambda named, phrases: False
     if "vehicles" in names:
         vehicles.asked = lambda phrases: ()
-        vehicles.leads_with_one = lambda title: False
+        vehicles.none_named = lambda phrases: False
     if "devices" in names:
         devices.asked = lambda phrases, ruled_out=(): ()
     if "animals" in names:

@@ -64,7 +64,7 @@ def query_of(
             [resolution.normalized_query, *keywords], [item.words for item in excluded]
         ),
         no_animals=not animals.asked([said, *keywords, *resolution.categories]),
-        no_vehicles=not vehicles.asked([said, *keywords, *resolution.categories]),
+        no_vehicles=vehicles.none_named([said, *keywords, *resolution.categories]),
         no_babies=not audiences.names_young(
             [resolution.target_audience or "", said, *keywords, *resolution.categories]
         ),

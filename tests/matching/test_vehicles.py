@@ -44,11 +44,18 @@ scents = shelf_fixture(SCENTS, name="scents")
 
 # A car's umbrella first by id, holding every word asked for.
 UMBRELLAS = [
-    (7301, "Car Windshield Sun Shade Umbrella, Foldable", "Car Accessories"),
+    (7301, "Car Windshield Sun Shade Umbrella, Foldable", "Travel Accessories"),
     (7302, "Foldable Umbrella for Rain, 3 Fold, Windproof and UV Coated", "Travel Accessories"),
     (7303, "Compact Foldable Umbrella with Capsule Case, Rain and Sun", "Travel Accessories"),
 ]
 umbrellas = shelf_fixture(UMBRELLAS, name="umbrellas")
+
+# Gloves: a vehicle's by its first phrase that names a man, first by id, and another man's pair.
+GLOVES = [
+    (7401, "Bike Riding Gloves for Men", "Sports"),
+    (7402, "Warm Winter Knitted Woollen Gloves for Men, Touchscreen Fingertips", "Sports"),
+]
+gloves = shelf_fixture(GLOVES, name="gloves")
 
 
 def test_a_product_for_another_vehicle_is_served_after_the_rest(client, engine, shelf):
@@ -113,18 +120,31 @@ def test_a_vehicle_s_product_is_served_after_the_rest_when_none_is_named(client,
     assert ids[2:] == [7301], ids  # served after, never dropped
 
 
+def test_a_vehicle_s_product_naming_a_person_is_theirs_when_none_is_named(client, engine, gloves):
+    ids = served(client, engine, "gloves for men", ["gloves", "men"], ["Home & Kitchen"])
+
+    assert ids[0] == 7401, ids  # a man's; the home category names no vehicle either
+
+
 def test_a_vehicle_named_by_the_words_or_the_categories_keeps_its_products(
-    client, engine, umbrellas
+    client, engine, umbrellas, shelf
 ):
     # Its words alone would serve it first: a vehicle named, nothing sets it aside.
     ids = served(client, engine, "sun shade umbrella for my car", ["sun shade umbrella", "car"])
 
     assert ids[0] == 7301, ids
     ids = served(
-        client, engine, "sun shade umbrella", ["sun shade umbrella"], ["Car Accessories"]
-    )  # fmt: skip
+        client, engine, "mobile phone holder", ["mobile phone holder"], ["Car Electronics"]
+    )
 
-    assert ids[0] == 7301, ids
+    assert ids.index(7003) < ids.index(7004), ids  # the database's order: nothing set aside
+
+
+def test_a_request_names_no_vehicle_but_the_home():
+    assert vehicles.none_named(["foldable umbrella", "Travel Accessories"])
+    assert vehicles.none_named(["mobile phone holder", "Home & Kitchen"])  # the home is none
+    assert not vehicles.none_named(["mobile phone holder", "Car Electronics"])
+    assert not vehicles.none_named(["helmet for my bike"])
 
 
 @pytest.mark.parametrize(
