@@ -28,6 +28,9 @@ The tiers run from tightest to loosest; each one only adds products the earlier 
 
 A keyword matches on whole words with their stems ("shoes" finds "Shoe", "men" never finds
 "Women's"); a keyword of several words matches when they stand near each other in one field.
+The strict, narrow and fuzzy tiers read a keyword of three words or more as the phrases the
+catalog writes (catalog/phrases.py: "noise cancelling headphones" as "noise cancelling" and
+"headphones"), each phrase a keyword of its own.
 Inside a tier, products of the wanted type come first (catalog/types.py: the thing the shopper
 asked for before products that only mention it), then those of the resolved categories, then the
 product itself before accessories of it, then the database's relevance score, then the best
@@ -58,6 +61,7 @@ from catalog import (
     metrics,
     ordering,
     partial,
+    phrases,
     spelling,
     synonyms,
     text,
@@ -140,10 +144,11 @@ def tier_ids(
     if tier in ("strict", "narrow"):
         if not keywords or (tier == "strict" and not categories):
             return []
-        said = [keyword for keyword in query.keywords if text.query_terms(keyword)]
-        return _in_other_words(filters, keywords, limit, said)
+        # A long keyword as the phrases titles write ("noise cancelling", "headphones").
+        said = [keyword for keyword in phrases.read(query.keywords) if text.query_terms(keyword)]
+        return _in_other_words(filters, [text.query_terms(one) for one in said], limit, said)
     if tier == "fuzzy":
-        corrected = spelling.corrected(query.keywords)
+        corrected = spelling.corrected(phrases.read(query.keywords))
         if corrected is None:
             return []
         # The resolved categories first, there also without the words that say whom it is for
