@@ -33,9 +33,10 @@ applies it; the gateway itself has no such switch.
   served in the order of the words alone (catalog/text.py's CHEAP).
 """
 
-import os
 import re
 from decimal import Decimal
+
+from relevance import switches
 
 SIGNALS = (
     "types",
@@ -55,11 +56,7 @@ SIGNALS = (
 
 def chosen() -> list[str]:
     """The signals RELEVANCE_WITHOUT turns off; an unknown name is an error."""
-    names = [name for name in os.environ.get("RELEVANCE_WITHOUT", "").split(",") if name]
-    unknown = sorted(set(names) - set(SIGNALS))
-    if unknown:
-        raise SystemExit(f"RELEVANCE_WITHOUT: unknown {unknown}; known: {', '.join(SIGNALS)}")
-    return names
+    return switches.chosen("RELEVANCE_WITHOUT", SIGNALS)
 
 
 def apply(names: list[str]) -> None:

@@ -8,7 +8,8 @@ Prints, for each set and for each kind of query in it: P@3, P@10 and nDCG@10, bu
 violations and excluded products served; per tier, the precision of what each tier served; and
 how much the two databases' top-10s agree. Asserts nothing; docs/relevance.md reads the figures.
 `RELEVANCE_SETS=own,own-frozen` measures some sets alone; `RELEVANCE_WITHOUT=types,hints`
-turns signals off (relevance/ablation.py); `--json PATH` writes the figures.
+turns signals off (relevance/ablation.py); `RELEVANCE_IMPERFECT=long-keyword` makes the
+resolutions worse as models do (relevance/imperfect.py); `--json PATH` writes the figures.
 """
 
 import json
@@ -22,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import common
-from relevance import ablation
+from relevance import ablation, imperfect
 from relevance.judging import Product, Query, Scores, Served, evaluate, overlap
 from relevance.sets import QuerySet, sets
 
@@ -53,7 +54,8 @@ def chosen_sets() -> list[QuerySet]:
 
 
 def all_queries() -> list[Query]:
-    return [query for one in chosen_sets() for query in one.queries()]
+    made_worse = imperfect.chosen()
+    return [imperfect.made(query, made_worse) for one in chosen_sets() for query in one.queries()]
 
 
 def serve(database_url: str, output: Path) -> None:
@@ -150,6 +152,8 @@ def main() -> None:
     written = Path(sys.argv[sys.argv.index("--json") + 1]) if "--json" in sys.argv else None
     if without := ablation.chosen():
         print(f"== without {', '.join(without)} (relevance/ablation.py)")
+    if worse := imperfect.chosen():
+        print(f"== resolutions made imperfect: {', '.join(worse)} (relevance/imperfect.py)")
     if not CATALOG.is_file():
         sys.exit(f"No catalog at {CATALOG}: set RELEVANCE_CATALOG to the JSON Lines file.")
     catalog: dict[int, Product] = {}
