@@ -66,6 +66,7 @@ from catalog import (
     synonyms,
     text,
     trending,
+    types,
     wanted,
 )
 from catalog.categories import catalog_categories as catalog_categories
@@ -243,7 +244,10 @@ def _in_other_words(
 def _title_phrase(
     query: SearchQuery, filters: fulltext.Filters, keywords: list[list[str]], limit: int
 ) -> list[int]:
-    """The products whose title holds the shopper's own words as consecutive words."""
+    """The products whose title holds the shopper's own words as consecutive words where it
+    names what it is: a title that holds them only after "for", "with" or "compatible" ("Lint
+    Filter for LG Washing Machine") names what it fits, and is left to the tiers after, unless
+    it is of the wanted type."""
     terms = text.terms(query.text)
     searched = [term for term in terms if term not in text.STOP_WORDS]
     if not searched or len(terms) > 40:
@@ -254,8 +258,11 @@ def _title_phrase(
 
     def holds_words(candidate: fulltext.Candidate) -> bool:
         title = ordering.terms(candidate, "title")
+        purpose = next((at for at, term in enumerate(title) if term in types.PURPOSE_TERMS), None)
         return any(
-            tuple(title[start : start + width]) == wanted for start in range(len(title) - width + 1)
+            tuple(title[start : start + width]) == wanted
+            and (candidate.typed or purpose is None or start < purpose)
+            for start in range(len(title) - width + 1)
         )
 
     found = fulltext.candidates(

@@ -33,6 +33,7 @@ from catalog import measures, synonyms, text
 # The words that start what a thing is for or goes with (catalog/heads.py reads past them).
 _PURPOSE_WORDS = "for|with|compatible|fits|suitable|including"
 PURPOSE = re.compile(rf"\b(?:{_PURPOSE_WORDS})\b", re.IGNORECASE)
+PURPOSE_TERMS = frozenset(text.stem(word) for word in _PURPOSE_WORDS.split("|"))
 # Where a title's next phrase starts: what the product fits, comes with, or is described by;
 # in a shopper's words, a price or what is ruled out too.
 _CUT = re.compile(

@@ -26,6 +26,14 @@ SHELF = [
         "Vector 91 Space Fighter 16T Single Speed 10.5 inch Frame - Unisex Kids Cycle",
         "Cycling",
     ),
+    # The shopper's own words, side by side, only in what an accessory fits.
+    (4010, "Lint Filter for Fully Automatic LG Washing Machine - Set of 2", "Washing Machines"),
+    (
+        4011,
+        "LG 7 Kg 5 Star Inverter Top Loading Washing Machine (Middle Black)",
+        "Washing Machines",
+    ),
+    (4012, "LG 8 Kg Front Load Washing Machine with In-built Heater", "Washing Machines"),
 ]
 
 
@@ -48,6 +56,10 @@ shelf = shelf_fixture(SHELF)
         # The reverse: the accessory asked for, before the things that come with one.
         ("a rain cover for my backpack", "rain cover for backpack", ["rain cover", "backpack"],
          ["Backpacks"], {4008}, {4007}),
+        # The shopper's words side by side only after "for": the title-phrase tier leaves the
+        # lint filter to the tiers after, where the machines come first.
+        ("LG washing machine", "lg washing machine", ["lg", "washing machine"],
+         ["Washing Machines"], {4011, 4012}, {4010}),
     ],
 )  # fmt: skip
 def test_the_thing_asked_for_ranks_before_what_only_mentions_it(
