@@ -50,7 +50,8 @@ def search_document(
     description: str | None,
 ) -> dict[str, Any]:
     """The search document of a product's text."""
-    tag_list = [tag for tag in tags if isinstance(tag, str)]
+    # What the title states it is by its specifications alone (a phone), as a tag would say it.
+    tag_list = [tag for tag in tags if isinstance(tag, str)] + list(types.stated_names(title))
     description_terms = [
         term for term in text.terms(description or "") if term not in text.STOP_WORDS
     ][:DESCRIPTION_TERMS]

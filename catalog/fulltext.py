@@ -88,7 +88,8 @@ def candidates(
         Candidate(
             product_id=int(row[0]),
             title=row[1] or "",
-            tags=_strings(row[2]),
+            # The names of what its specifications state it is (a phone) are tags to search.
+            tags=[*_strings(row[2]), *types.NAMED_BY_TYPE.get(row[6] or "", ())],
             brand=row[3],
             category_l1=row[4],
             category_l2=row[5],

@@ -153,10 +153,36 @@ def _head(words: list[str]) -> str | None:
     return text.stem(kept[-1]) if kept else None
 
 
+# A listing that states a phone's memory and storage is a phone's, though its title names only
+# the model ("Redmi 10 Power (Power Black, 8GB RAM, 128GB Storage)", "Galaxy M33 5G (6GB, 128GB
+# Storage)"): no word of it says phone. Another device that states them names itself.
+_MEMORY = re.compile(r"\bram\b|\d\s*gb\s*,\s*\d+\s*gb\s+storage\b", re.IGNORECASE)
+_STORAGE = re.compile(r"\b(?:storage|rom)\b", re.IGNORECASE)
+_NOT_A_PHONE = re.compile(
+    r"\b(?:laptops?|notebooks?|tablets?|tab|ipad|pc|computers?|desktops?|chromebook|macbook"
+    r"|stereo|player|tv|television|watch|smartwatch|router|projector)\b",
+    re.IGNORECASE,
+)
+# What such a listing is, in the words shoppers use for it (the first its type).
+PHONE_NAMES = ("smartphone", "mobile phone")
+# A type's names that search reads as the product's tags (a phone's title holds none of them).
+NAMED_BY_TYPE = {text.stem(PHONE_NAMES[0]): PHONE_NAMES}
+
+
+def stated_names(title: str) -> tuple[str, ...]:
+    """The names of what a title states it is by its specifications alone (a phone: PHONE_NAMES),
+    none when it does not: search finds such a product by them (catalog/documents.py)."""
+    if _MEMORY.search(title) and _STORAGE.search(title) and not _NOT_A_PHONE.search(title):
+        return PHONE_NAMES
+    return ()
+
+
 def type_of(title: str, category: str | None = None, given: str | None = None) -> str:
     """The product's type: the stem of the word that names what it is, '' when nothing does."""
     if given and (found := _head(_words(given))):
         return found
+    if stated := stated_names(title):
+        return text.stem(stated[0])
     brand: str | None = None  # the title's first word, when its phrase holds nothing else
     model: str | None = None  # a model's name, when a phrase after it names nothing
     cleaned = _ASIDE_AFTER_FIRST.sub(r"\1 ", text.clean(title))

@@ -6,7 +6,7 @@ import pytest
 
 from catalog.brands import brand_key
 from catalog.models import Product
-from catalog.types import is_kind, type_of, wanted_kinds
+from catalog.types import is_kind, stated_names, type_of, wanted_kinds
 from tests.factories import ProductFactory
 
 
@@ -79,6 +79,46 @@ from tests.factories import ProductFactory
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
     assert type_of(title, category) == kind
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Redmi 10 Power (Power Black, 8GB RAM, 128GB Storage)",
+        "Samsung Galaxy M33 5G (Mystique Green, 6GB, 128GB Storage) | 6000mAh Battery",
+        "Redmi A1 (Light Green, 2GB RAM 32GB ROM) | Segment Best AI Dual Cam",
+        "realme narzo 50A Prime (4GB RAM+64GB Storage) | 50MP AI Triple Camera",
+    ],
+)
+def test_a_listing_that_states_a_phones_memory_and_storage_is_a_phone(title):
+    assert stated_names(title) == ("smartphone", "mobile phone")
+    assert type_of(title, "All Electronics") == "smartphon"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        # Another device stating them names itself; storage alone, or memory alone, is no phone.
+        "Android 10 Car Stereo (2GB RAM, 32GB ROM) Double Din Player",
+        "Lenovo Tab M10 Tablet (4GB RAM, 64GB Storage), Wi-Fi",
+        "SanDisk Ultra microSDXC Card, 64GB, for Smartphones",
+        "Kuber Industries Storage Box with Lid",
+        "Mobile Phone Holder for Bike with 360 Rotation",
+    ],
+)
+def test_other_listings_state_no_phone(title):
+    assert stated_names(title) == ()
+    assert type_of(title) != "smartphon"
+
+
+@pytest.mark.django_db
+def test_what_a_listing_states_it_is_is_searched_as_its_tags():
+    product = ProductFactory(title="Redmi 10 Power (Power Black, 8GB RAM, 128GB Storage)", tags=[])
+    stored = Product.objects.get(pk=product.pk)
+
+    assert stored.product_type == "smartphon"
+    assert stored.search_document["tags"] == "smartphon mobil phone"
+    assert stored.tags == []  # the catalog's own tags are left as they came
 
 
 def test_a_type_the_catalog_gives_wins_over_the_title():

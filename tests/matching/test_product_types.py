@@ -34,6 +34,14 @@ SHELF = [
         "Washing Machines",
     ),
     (4012, "LG 8 Kg Front Load Washing Machine with In-built Heater", "Washing Machines"),
+    # A phone whose title names only its model; accessories that name phones.
+    (4013, "Redmi 10 Power (Power Black, 8GB RAM, 128GB Storage)", "All Electronics"),
+    (4014, "Mobile Phone Holder for Bike, Smartphone Mount with 360 Rotation", "All Electronics"),
+    (
+        4015,
+        "Fast Charging Cable for Android Smartphone, Mobile Phone and Tablet",
+        "All Electronics",
+    ),
 ]
 
 
@@ -60,6 +68,9 @@ shelf = shelf_fixture(SHELF)
         # lint filter to the tiers after, where the machines come first.
         ("LG washing machine", "lg washing machine", ["lg", "washing machine"],
          ["Washing Machines"], {4011, 4012}, {4010}),
+        # A phone, though its title says only what model it is and how much it holds.
+        ("a smartphone for my dad", "smartphone for my dad", ["smartphone", "mobile phone"],
+         ["All Electronics"], {4013}, {4014, 4015}),
     ],
 )  # fmt: skip
 def test_the_thing_asked_for_ranks_before_what_only_mentions_it(
