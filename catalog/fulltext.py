@@ -184,6 +184,24 @@ def _count(term: str | Sequence[str], cap: int) -> int:
     return int(row[0] or 0) if row else 0
 
 
+def is_word(word: str) -> bool:
+    """Whether `word` is a clean whole word of the vocabulary (catalog.models.SearchWord): one
+    some title, tag or brand writes; kept by this process while the catalog's version holds."""
+    return bool(
+        cached(
+            f"catalog:word:{versions.current()}:{word}",
+            settings.CATALOG_CACHE_S,
+            lambda: _in_vocabulary(word),
+        )
+    )
+
+
+def _in_vocabulary(word: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM catalog_searchword WHERE word = %s", [word])
+        return cursor.fetchone() is not None
+
+
 def spelled_like(word: str, limit: int) -> list[str]:
     """Up to `limit` words of the vocabulary, those sharing the most trigrams with `word`
     first (PostgreSQL: pg_trgm's distance; SQLite: bm25 over the words' trigrams)."""

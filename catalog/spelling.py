@@ -4,10 +4,12 @@ database's trigram search (catalog/fulltext.py), then checked word by word here.
 
 A word is corrected only when the catalog does not know it, or knows it from at most RARE
 products while its correction is at least COMMONER times as common and begins with the same
-letter (catalogs misspell too: "matress"; "couch" is no misspelling of "pouch"). A correction is
-within one edit, two for words of eight letters or more (a swap of neighbours is one), one more
-for a word the catalog does not know where a correction no shorter sounds alike (`sounds`:
-"shampu", "shampoo"), shares at least SIMILARITY of the word's trigrams, and is held by
+letter (catalogs misspell too: "matress"; "couch" is no misspelling of "pouch"), or when no
+title writes it and the stemmer cut it to another word some do ("earings": ear; corrected only
+one edit away, into a word of its first letter: "earrings"). A correction is within one edit,
+two for words of eight letters or more (a swap of neighbours is one), one more for a word the
+catalog does not know where a correction no shorter sounds alike (`sounds`: "shampu",
+"shampoo"), shares at least SIMILARITY of the word's trigrams, and is held by
 products now. One of the same first letter wins ("sandles" are sandals, not handles), then the
 fewest edits, then one that sounds like the word ("chargr" is a charger, not a charge), the
 most common, the alphabet.
@@ -22,6 +24,8 @@ SIMILARITY = 0.3
 RARE = 3
 COMMONER = 10
 MAX_CORRECTED = 30  # letters: a longer "word" is not a misspelling worth the edit distance
+# Letters the stemmer cuts from a word, at least, for its stem to be read as another word.
+CLIPPED = 3
 # The words spelled most like it that are checked, and the cap on counting a word's products
 # (a word held by this many is common enough to win any comparison that matters).
 CANDIDATES = 60
@@ -34,10 +38,14 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
     if not 4 <= len(word) <= MAX_CORRECTED or not word.isalpha():
         return None
     known = fulltext.documents_with(text.stem(word), RARE + 1)
-    if known > RARE:
+    # No title writes the word, and its stem is another word's ("earings": ear): a slip of one
+    # letter, into a word of its first letter, is still corrected.
+    clipped = known > RARE and _clipped(word)
+    if known > RARE and not clipped:
         return None
+    known = 0 if clipped else known
     wanted = fulltext.trigrams(word)
-    allowed = 2 if len(word) >= 8 else 1
+    allowed = 1 if clipped or len(word) < 8 else 2
     sound = sounds(word)
     best: tuple[bool, int, bool, int, str] | None = None
     for candidate in fulltext.spelled_like(word, CANDIDATES):
@@ -47,8 +55,10 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
         # One edit more for a word the catalog does not know, where the candidate sounds like
         # it and is no shorter (a shopper drops letters: "shampu"; "mixie" is no "mix").
         alike = sounds(form) == sound
-        within = allowed + (alike and not known and len(form) >= len(word))
+        within = allowed + (alike and not known and not clipped and len(form) >= len(word))
         if candidate == word or abs(len(form) - len(word)) > within:
+            continue
+        if clipped and candidate[0] != word[0]:
             continue
         if len(wanted & fulltext.trigrams(candidate)) / len(wanted) < SIMILARITY:
             continue
@@ -69,6 +79,15 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
         if best is None or ranked < best:
             best = ranked
     return best[-1] if best else None
+
+
+def _clipped(word: str) -> bool:
+    """Whether the stemmer cut a word no title writes down to another word some do: a
+    misspelling whose stem means something else ("earings" to "ear", not "earrings")."""
+    stem = text.stem(word)
+    return (
+        len(word) - len(stem) >= CLIPPED and not fulltext.is_word(word) and fulltext.is_word(stem)
+    )
 
 
 # Spellings of one sound, as a shopper writes a word they heard ("fone", "crikt").

@@ -328,3 +328,22 @@ def test_a_correction_keeps_the_first_letter_then_sounds_like_the_word(db):
 
     assert spelling.correction("sandles") == "sandals"
     assert spelling.correction("chargr") == "charger"
+
+
+def test_a_misspelling_the_stemmer_cuts_to_another_word_is_still_corrected(db):
+    """ "earings" is no title's word, but its stem is "ear", which many titles hold ("In Ear
+    Earphones"): it is corrected, one letter off and of its first letter, into "earrings".
+    A word of the language cut the same way ("getting": get) has no such correction, and a
+    word titles write keeps its spelling ("earphones")."""
+    for n in range(6):
+        ProductFactory(title=f"In Ear Wired Earphones {n}", tags=[], brand=None)
+        ProductFactory(title=f"Setting Spray {n}", tags=[], brand=None)
+    ProductFactory(title="Gold Plated Jhumki Earrings for Women", tags=[], brand=None)
+    ProductFactory(title="Get Well Card", tags=[], brand=None)
+
+    assert spelling.correction("earings") == "earrings"
+    assert spelling.correction("getting") is None  # "setting" begins otherwise
+    assert spelling.correction("earphones") is None
+    read, guessed, _ = spelling.known(["jhumki earings"])
+    assert read == [["jhumki", "earring"]]
+    assert guessed == {"earring"}
