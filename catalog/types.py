@@ -93,6 +93,7 @@ _NO_THING = (
     | {"comfortable", "breathable", "printed", "solid", "plain", "casual", "regular", "slim"}
     | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}
     | {"mini"}  # "Gorilla Tripod/Mini": a tripod
+    | {"liquid"}  # the form it comes in: "Detergent Liquid", "Handwash Liquid"
 )
 _STOP = frozenset(text.stem(word) for word in _NO_THING)
 # "Colour" says which colour after one ("Black Color", "Multi Colour").

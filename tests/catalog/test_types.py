@@ -75,6 +75,9 @@ from tests.factories import ProductFactory
         ("JBL C200SI, Premium in Ear Wired Earphones with Mic", "Headphones", "earphon"),
         ("Crystal - CL010 Sleek Serrated Edge Stainless Steel Knife", None, "knife"),
         ("Tygot Gorilla Tripod/Mini 33 CM (13 Inch) Tripod for Mobile Phone", None, "tripod"),
+        # "Liquid" says the form it comes in, not the thing.
+        ("Bubblenut Wash Laundry Detergent Liquid ( 5 Litres )", None, "deterg"),
+        ("Solimo Germ-Protect Handwash Liquid, Refreshing Rose, 5L", None, "handwash"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
