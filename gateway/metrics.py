@@ -10,7 +10,9 @@ now: each app's AppConfig `readings()` (rows waiting in the database, the breake
 """
 
 import hmac
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from django.apps import apps
@@ -29,6 +31,24 @@ class Readings:
             read = getattr(config, "readings", None)
             if read is not None:
                 yield from read()
+
+
+# A process's file of metrics starts with how much of it is written (prometheus_client's header).
+_HEADER_BYTES = 8
+
+
+def written_files(directory: Path) -> list[str]:
+    """The processes' files of metrics in `directory` that a scrape can read: not one that a
+    process starting up has created and not yet sized (it is empty for that moment, and
+    prometheus_client fails the whole scrape on it), nor one gone since it was listed."""
+    found = []
+    for path in directory.glob("*.db"):
+        try:
+            if os.path.getsize(path) >= _HEADER_BYTES:
+                found.append(str(path))
+        except FileNotFoundError:
+            continue  # its process ended and the file was cleared (gateway/metrics_files.py)
+    return sorted(found)
 
 
 def _authorized(request: HttpRequest) -> bool:
@@ -58,8 +78,16 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
     from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
     from prometheus_client.multiprocess import MultiProcessCollector
 
+    directory: Path = settings.METRICS_DIR
+
+    class WrittenFiles(MultiProcessCollector):
+        """Every process's metrics, those a scrape can read (written_files)."""
+
+        def collect(self) -> Any:
+            return self.merge(written_files(directory), accumulate=True)
+
     registry = CollectorRegistry()
-    MultiProcessCollector(registry, path=str(settings.METRICS_DIR))
+    WrittenFiles(registry, path=str(directory))
     registry.register(Readings())
     exposition = HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
     exposition["Cache-Control"] = "no-store"

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from gateway import metrics_settings
+from gateway import metrics, metrics_settings
 from tests.gateway.test_settings import ROOT
 from tests.support.metrics import auth, scrape, value
 
@@ -63,6 +63,24 @@ def test_the_right_token_reads_the_metrics_in_prometheus_text_format(client):
     assert response["Cache-Control"] == "no-store"
     text = response.content.decode()
     assert "# TYPE django_http_requests_latency_seconds_by_view_method histogram" in text
+
+
+def test_a_process_starting_up_leaves_the_scrape_whole(client):
+    """A process creates its file of metrics empty and sizes it a moment later: a scrape in
+    that moment reads the other processes' metrics, not a 500."""
+    directory = settings.METRICS_DIR
+    assert directory is not None
+    starting = directory / "counter_99999999.db"
+    starting.write_bytes(b"")
+    try:
+        text = scrape(client)
+        readable = metrics.written_files(directory)
+    finally:
+        starting.unlink()
+
+    assert "# TYPE django_http_requests_latency_seconds_by_view_method histogram" in text
+    assert str(starting) not in readable
+    assert readable  # this process's own files
 
 
 def test_only_get_is_served(client):
