@@ -8,8 +8,9 @@ phrases) is also asked with each of the others in its place, the shopper's own w
 
 A word joins a group only when every one of its senses in a shop is the group's thing: "shades"
 (sunglasses, and a colour's shades), "purse" (a wallet in Britain, a handbag in America) and
-"notebook" (a laptop, and paper) stay out. How to add one: docs/relevance_figures.md,
-"Adding a synonym group".
+"notebook" (a laptop, and paper) stay out. One word spelt two ways ("colour", "color") is no
+synonym: the analyzer reads both alike (catalog/variants.py). How to add one:
+docs/relevance_figures.md, "Adding a synonym group".
 """
 
 from collections.abc import Mapping, Sequence
@@ -23,7 +24,6 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("trousers", "pants"),
     ("sneakers", "trainers"),
     ("sweater", "jumper", "pullover"),
-    ("pyjamas", "pajamas"),
     ("nightwear", "sleepwear"),
     ("swimsuit", "swimwear", "bathing suit"),
     ("chappals", "slippers"),
@@ -41,7 +41,6 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("bicycle", "cycle"),
     ("backpack", "rucksack"),
     ("suitcase", "trolley bag"),
-    ("jewellery", "jewelry"),
     ("racket", "racquet"),
     ("children", "kids"),
     # Home and kitchen
@@ -58,7 +57,6 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("tiffin", "lunch box"),
     ("crockery", "dinnerware"),
     ("cling film", "cling wrap"),
-    ("aluminium", "aluminum"),
     ("anti slip", "anti skid", "non slip", "non skid"),
     # Electronics
     ("mobile phone", "cell phone", "smartphone"),
@@ -69,9 +67,6 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("pram", "stroller"),
     ("cot", "crib"),
     ("dummy", "pacifier"),
-    ("moisturiser", "moisturizer"),
-    ("colour", "color"),
-    ("grey", "gray"),
 )
 # Words of other languages, asked in English (never the other way: an English title rarely says
 # "reloj", and each rewrite costs a search).

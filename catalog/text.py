@@ -10,7 +10,8 @@ database, so a word means the same thing everywhere:
   not a letter or a digit, and between letters and digits (so "5-in-1" is 5, in, 1, "64GB" is
   64, gb, and "Women's" is one word, women), each
   stemmed by the Snowball English stemmer: "shoes" and "shoe", "running" and "run" meet, "men"
-  and "women" do not.
+  and "women" do not; a British spelling is read as the American one ("theatre" and "theater"
+  meet, catalog/variants.py).
 - A keyword of several words is a phrase: its words must stand near each other (within
   PHRASE_SLACK other words, in either order) in one field of the product.
 """
@@ -21,6 +22,8 @@ import unicodedata
 from collections.abc import Sequence
 
 import snowballstemmer
+
+from catalog import variants
 
 # Words that carry no meaning for retrieval: never searched, never counted.
 STOP_WORDS = frozenset(
@@ -84,10 +87,11 @@ STEMS_KEPT = 100_000
 
 
 def stem(word: str) -> str:
-    """The stem of one lower-case word."""
+    """The stem of one lower-case word, a British spelling read as the American one
+    (catalog/variants.py: "theatre" and "theater" meet)."""
     found = _stems.get(word)
     if found is None:
-        found = str(_stemmer.stemWord(word))
+        found = str(_stemmer.stemWord(variants.american(word)))
         if len(_stems) < STEMS_KEPT:
             _stems[word] = found
     return found

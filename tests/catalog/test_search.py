@@ -101,6 +101,18 @@ def test_words_match_whole_words_with_their_stems(shelf):
     assert sorted(tier_ids("narrow", query("", ["shoes"]), 10)) == [2001, 2002]
 
 
+def test_a_keyword_in_british_spelling_finds_titles_in_american_and_back(shelf):
+    """ "home theatre" finds a "Home Theater" (the catalog writes both), in the tiers of every
+    keyword and as the brand's product of the wanted type."""
+    ProductFactory(id=2111, title="Tronica Home Theater with Subwoofer", category_l2="Audio")
+    ProductFactory(id=2112, title="Obage Home Theatre System", category_l2="Audio")
+    ProductFactory(id=2113, title="Tronica Bluetooth Speaker", category_l2="Audio")
+
+    assert sorted(tier_ids("narrow", query("", ["home theatre"]), 10)) == [2111, 2112]
+    assert sorted(tier_ids("narrow", query("", ["home theater"]), 10)) == [2111, 2112]
+    assert tier_ids("narrow", query("", ["tronica", "home theatre"]), 10) == [2111]
+
+
 def test_a_phrase_keyword_needs_its_words_in_order_and_near(shelf):
     ProductFactory(id=2101, title="Lloyd 1.5 Ton 3 Star Inverter AC", category_l2="AC", tags=[])
     ProductFactory(id=2102, title="LG 1.5 Ton 5 Star Inverter AC", category_l2="AC", tags=[])

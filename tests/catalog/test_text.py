@@ -49,6 +49,33 @@ def test_terms_split_on_word_boundaries_and_stem():
     assert "men" not in text.terms("Women's")
 
 
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [
+        ("Home Theatre System", "home theater systems"),
+        ("Multi Colour", "multi colors"),
+        ("Grey Shirt", "gray shirts"),
+        ("Drawer Organisers", "drawer organizers"),
+        ("2 Litres Bottle", "2 liters bottle"),
+        ("Organising Box", "organizing box"),
+        ("Bicycle Tyre", "bicycle tires"),
+    ],
+)
+def test_a_british_spelling_and_the_american_one_are_one_word(british, american):
+    assert text.terms(british) == text.terms(american)
+
+
+@pytest.mark.parametrize(
+    ("word", "other"),
+    [("exercise", "exercize"), ("cheque", "check"), ("storey", "story"), ("tyrant", "tirant")],
+)
+def test_words_that_are_no_spelling_of_a_listed_word_stay_apart(word, other):
+    """Only the listed words are read in the other spelling: "-ise" is no rule ("exercise"),
+    a pair of two words is no pair ("cheque", "check"), and a word that only starts like a
+    listed one keeps its own letters ("tyrant")."""
+    assert text.terms(word) != text.terms(other)
+
+
 def test_query_terms_leave_stop_words_out():
     assert text.query_terms("mat for the yoga") == ["mat", "yoga"]
 
