@@ -108,9 +108,10 @@ def holding_condition(
     ruled_out: Sequence[Sequence[str]], categories: Sequence[str] = ()
 ) -> tuple[str, list[Any]]:
     """The SQL condition of a product (aliased `p`) holding any of `ruled_out` in the fields
-    of RULED_OUT_FIELDS, a phrase's words near each other (search.rules_out checks them), or
-    of one of `categories`."""
-    match = Match(ruled_out, fields=RULED_OUT_FIELDS, every=False)
+    of RULED_OUT_FIELDS, a phrase's words near each other (search.rules_out checks them), a
+    single word not only as what the product is without ("Non Padded"), or of one of
+    `categories`."""
+    match = Match(ruled_out, fields=RULED_OUT_FIELDS, every=False, plainly=True)
     if connection.vendor == "postgresql":
         held, params = "p.search_vector @@ to_tsquery('simple', %s)", [pg_query(match)]
     else:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from catalog.documents import FIELDS
+from catalog.text import NEGATED_AFTER, NEGATING
 
 # PostgreSQL's four weights: the title A, tags and brand B, categories C, description D.
 _WEIGHT = {"title": "A", "tags": "B", "brand": "B", "category": "C", "description": "D"}
@@ -24,6 +25,15 @@ class Match:
     exact_phrase: bool = False  # one keyword whose stems stand next to each other
     # Any one of these stems as well (with every=False: one of `keywords` and one of these).
     and_any: Sequence[str] = ()
+    # A keyword of one stem is held only where some mention of it is not named as what the
+    # product is without: "pad" is not held by "Non Padded" (text.held_plainly, which checks
+    # the rest: a product holding it both ways is matched here, and read there).
+    plainly: bool = False
+
+
+def _negations(term: str) -> list[tuple[str, str]]:
+    """The two-term phrases that name `term` as what a product is without."""
+    return [*((word, term) for word in sorted(NEGATING)), (term, NEGATED_AFTER)]
 
 
 def pg_term(term: str, weights: str = "") -> str:
@@ -38,6 +48,12 @@ def pg_query(match: Match) -> str:
 
     def keyword(terms: Sequence[str]) -> str:
         words = [pg_term(term, weights) for term in terms]
+        if len(words) == 1 and match.plainly:
+            negations = " | ".join(
+                f"({pg_term(first, weights)} <-> {pg_term(second, weights)})"
+                for first, second in _negations(terms[0])
+            )
+            return f"({words[0]} & !({negations}))"
         if len(words) == 1:
             return words[0]
         if match.exact_phrase:
@@ -67,6 +83,9 @@ def pg_query(match: Match) -> str:
 def fts5_query(match: Match) -> str:
     def keyword(terms: Sequence[str]) -> str:
         words = [f'"{term}"' for term in terms]
+        if len(words) == 1 and match.plainly:
+            negations = " OR ".join(f'"{first} {second}"' for first, second in _negations(terms[0]))
+            return f"({words[0]} NOT ({negations}))"
         if len(words) == 1:
             return words[0]
         if match.exact_phrase:

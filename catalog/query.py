@@ -104,10 +104,11 @@ def fits(query: SearchQuery, product: Product | None) -> bool:
 
 
 def rules_out(excluded: Sequence[Sequence[str]], product: Product) -> bool:
-    """Whether a product's title, tags or brand hold one of the `excluded` stems or phrases."""
+    """Whether a product's title, tags or brand hold one of the `excluded` stems or phrases,
+    a single stem not as what the product is without ("Non Padded": text.held_plainly)."""
     fields = (product.title, " . ".join(product.tags), product.brand or "")
     read = [text.terms(field) for field in fields if field]
-    return any(text.near(terms, field) for terms in excluded for field in read)
+    return any(text.held_plainly(terms, field) for terms in excluded for field in read)
 
 
 def within_budget(query: SearchQuery, price: Decimal | float | None) -> bool:

@@ -269,6 +269,28 @@ def near(phrase: Sequence[str], field: Sequence[str]) -> bool:
     return False
 
 
+# Words before a word that say a product is without it ("Non Padded", "No Sugar", "Without
+# Lid"), and the word after one that says so ("Sugar Free", "Wire-Free").
+NEGATING = frozenset({"non", "no", "without"})
+NEGATED_AFTER = "free"
+
+
+def negated(field: Sequence[str], at: int) -> bool:
+    """Whether the term at `at` of `field` is named as what the product is without."""
+    return (at > 0 and field[at - 1] in NEGATING) or (
+        at + 1 < len(field) and field[at + 1] == NEGATED_AFTER
+    )
+
+
+def held_plainly(phrase: Sequence[str], field: Sequence[str]) -> bool:
+    """Whether `field` holds the terms of `phrase` near each other (near), a single term only
+    where it is not named as what the product is without: "Non Padded Bra" and "Wire Free
+    Bra" hold no padding and no wire, "Lightly Padded" does."""
+    if len(phrase) != 1:
+        return near(phrase, field)
+    return any(term == phrase[0] and not negated(field, at) for at, term in enumerate(field))
+
+
 def accessory_of(heads: Sequence[str], title: Sequence[str], asked: set[str]) -> bool:
     """Whether a title offers an accessory of the product `heads` name (each keyword's last
     term): an accessory word the shopper did not ask for right after a head's first mention,

@@ -11,6 +11,10 @@ where the alternatives are single words before a last one of several ("cat-eye o
 frames"), the last one's other words are the thing they all describe, and each rules out its
 own word.
 
+A title that names an excluded word as what the product is without ("Non Padded", "Sugar
+Free", "Without Lid") does not hold it: "not padded" rules out "Lightly Padded" and serves "Non
+Padded" (catalog/text.py, held_plainly).
+
 An excluded phrase is read without the words that name what the shopper asked for ("plastic
 lunch boxes" in a search for lunch boxes rules out plastic, not lunch boxes) and without words
 that name no property ("brand", "products"); what is left of it is never served
@@ -112,10 +116,13 @@ def alternatives(what: str) -> list[str]:
 
 def ruled_out(resolution: Resolution) -> list[Excluded]:
     """What the shopper rules out, at most MAX_PHRASES, each once."""
+    # What the shopper asked for, but a word asked as what it is without: "padded" of a
+    # keyword "non-padded bra" is no thing asked for, and "not padded" rules it out.
     asked = {
         term
-        for named in (*resolution.keywords, *resolution.categories)
-        for term in text.query_terms(named)
+        for terms in map(text.query_terms, (*resolution.keywords, *resolution.categories))
+        for at, term in enumerate(terms)
+        if not text.negated(terms, at)
     }
     kept: dict[tuple[str, ...], Excluded] = {}
     for phrase in _phrases(resolution):

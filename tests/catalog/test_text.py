@@ -96,6 +96,21 @@ def test_near(phrase, title, near):
 
 
 @pytest.mark.parametrize(
+    ("title", "held"),
+    [
+        ("Lightly Padded Bra", True),
+        ("Non Padded Bra", False),
+        ("Non-Padded Bra", False),
+        ("Padding Free Bra", False),
+        ("Bra Without Padding", False),
+        ("Non Padded Bra with Padded Straps", True),  # one mention says it has some
+    ],
+)
+def test_a_word_named_as_what_a_product_is_without_is_not_held_plainly(title, held):
+    assert text.held_plainly([text.stem("padded")], text.terms(title)) is held
+
+
+@pytest.mark.parametrize(
     ("heads", "title", "asked", "accessory"),
     [
         (["mat"], "Trendy Yoga Mat Bag", set(), True),

@@ -326,6 +326,44 @@ def test_a_things_name_that_begins_with_no_rules_nothing_out(client, engine):
     assert body["retrieval"]["excluded"] == []
 
 
+def test_a_title_that_names_the_excluded_word_as_what_it_is_without_is_served(client, engine):
+    """ "Nothing padded" rules out "Lightly Padded", not "Non Padded" nor "Padding Free": a title
+    that says the product is without the word does not hold it, in every tier and in the
+    answer's last check; and "non-padded bra" among the keywords asks for no padding, so it
+    does not keep "padded" from being ruled out."""
+    _shelved(
+        "Bras",
+        [
+            (3601, "Women's Cotton Non Padded Wire Free Bra"),
+            (3602, "Women's Lightly Padded Wirefree T-Shirt Bra"),
+            (3603, "Women's Non-Padded Non-Wired Everyday Bra"),
+            (3604, "Women's Padded Push Up Bra, Non Wired"),
+        ],
+    )
+
+    body = _asked(
+        client,
+        engine,
+        "everyday bra for women, nothing padded or underwired",
+        normalized_query="non-padded bra for women",
+        keywords=["bra", "non-padded bra", "women"],
+        categories=["Bras"],
+        constraints=["not padded", "no underwire"],
+    )
+
+    assert sorted(item["product"]["id"] for item in body["items"]) == ["3601", "3603"]
+    assert body["retrieval"]["excluded"] == ["padded", "underwire"]
+
+
+def test_a_loaded_product_that_names_the_excluded_word_only_as_without_it_fits():
+    query = SearchQuery(text="bra", keywords=["bra"], categories=[], excluded=(("pad",),))
+
+    assert fits(query, Product(title="Non Padded Bra", category_l2="Bras"))
+    assert fits(query, Product(title="Bra, Padding Free", category_l2="Bras"))
+    assert not fits(query, Product(title="Lightly Padded Bra", category_l2="Bras"))
+    assert not fits(query, Product(title="Non Wired Padded Bra", category_l2="Bras"))
+
+
 def test_a_loaded_product_of_a_ruled_out_department_is_checked_out_too():
     """The answer checks loaded products once more (catalog/query.py `fits`), departments too."""
     query = SearchQuery(
