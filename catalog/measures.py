@@ -1,5 +1,6 @@
 """Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L", a
-bicycle's "26T" wheel; counts: "pack of 3", "set of two", "5 pairs", "a pair"; and sizes of what
+bicycle's "26T" wheel; counts: "pack of 3", "set of two", "5 pairs", "a pair"; counts of a
+product's parts: "5 tier", "3 seater", "3 burner", "4 socket"; and sizes of what
 is worn or fitted: "large", "XL", "(M)", "Double Extra Large" (diapers of size L are not the XL
 ones).
 
@@ -37,6 +38,28 @@ UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("mah",), ("mah", 1.0)),
     **dict.fromkeys(("w", "watt", "watts"), ("w", 1.0)),
 }
+# How many of a part a product is made with, each part a kind of quantity of its own: a "5 tier"
+# shoe rack (its "5 Shelves" or "5 Layer" are the same), a "3 seater" sofa, a "3 burner" stove,
+# a "4 socket" extension board, a "3 ply" mask. Not units of measure: a title's type is read
+# with them as words (catalog/types.py). Not an air conditioner's "3 star": its rating is no
+# part, and the brand a shopper names beside it matters more than the star.
+PARTS: dict[str, str] = {
+    **dict.fromkeys(("tier", "tiers", "layer", "layers", "shelf", "shelves"), "tier"),
+    **dict.fromkeys(("seater", "seaters", "seat", "seats"), "seater"),
+    **dict.fromkeys(("burner", "burners"), "burner"),
+    **dict.fromkeys(("socket", "sockets", "outlet", "outlets"), "socket"),
+    **dict.fromkeys(("port", "ports"), "port"),
+    **dict.fromkeys(("ply",), "ply"),
+    **dict.fromkeys(("jar", "jars"), "jar"),
+    **dict.fromkeys(("door", "doors"), "door"),
+    **dict.fromkeys(("drawer", "drawers"), "drawer"),
+    **dict.fromkeys(("step", "steps"), "step"),
+    **dict.fromkeys(("blade", "blades"), "blade"),
+    **dict.fromkeys(("compartment", "compartments"), "compartment"),
+}
+_PART = re.compile(
+    r"(?<![\w.,])(\d{1,2})\s?-?\s?(" + "|".join(sorted(PARTS, key=len, reverse=True)) + r")(?!\w)"
+)
 # A number (thousands apart by commas, or a decimal point or comma: "10,000", "1.5", "1,5"),
 # then a unit word standing alone, a space or a hyphen between or nothing.
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
@@ -100,6 +123,8 @@ def measures(text: str) -> tuple[Measure, ...]:
         (totals if total else found)[measure] = None
         if kind in _COUNTED and (times := _TIMES.match(lowered, match.end())):
             found[(COUNT, float(times.group(1)))] = None
+    for number, part in _PART.findall(lowered):
+        found[(PARTS[part], float(number))] = None
     for whole, half in _WHEEL.findall(lowered):
         found[("inch", float(whole) + (0.5 if half else 0.0))] = None
     for written in _COUNT.findall(lowered):
@@ -133,12 +158,14 @@ def _step(size: str, further: int) -> float:
 def written(text: str) -> list[str]:
     """The parts of a text that state a measure or a count, as written ("65 litre")."""
     lowered = text.lower()
-    return [found.group() for pattern in (_MEASURE, _COUNT) for found in pattern.finditer(lowered)]
+    patterns = (_MEASURE, _COUNT, _PART)
+    return [found.group() for pattern in patterns for found in pattern.finditer(lowered)]
 
 
 def without(text: str) -> str:
-    """The text with its measures and counts left out ("water bottle 1 litre": water bottle)."""
-    return _COUNT.sub(" ", _MEASURE.sub(" ", text.lower()))
+    """The text with its measures and counts left out ("water bottle 1 litre": water bottle,
+    "shoe rack 5 tier": shoe rack)."""
+    return _PART.sub(" ", _COUNT.sub(" ", _MEASURE.sub(" ", text.lower())))
 
 
 def wanted(texts: Iterable[str]) -> tuple[Measure, ...]:

@@ -67,6 +67,15 @@ from catalog.measures import contradicts, measures, states, wanted, written
         ("Lifelong Conqueror Gear Cycle,27.5T Steel MTB", (("inch", 27.5),)),
         ("Hero 20 T kids cycle", (("inch", 20.0),)),
         ("Baby boys cotton T-shirt 4T", ()),
+        # How many of a part: a kind each, its words in either number and spelling.
+        ("Flipzon 6-Tiers Shoe Rack", (("tier", 6.0),)),
+        ("Multipurpose 5 Shelves Rack, 5 Layer", (("tier", 5.0),)),
+        ("Wakefit 3 Seater Sofa", (("seater", 3.0),)),
+        ("Prestige 3 Burner Gas Stove, Glass Top", (("burner", 3.0),)),
+        ("Anchor 4 Socket Extension Board with 2 Ports", (("socket", 4.0), ("port", 2.0))),
+        ("3 Ply Surgical Mask, Pack of 50", (("ply", 3.0), ("count", 50.0))),
+        ("Cadbury 5 Star Chocolate", ()),  # a rating is no part
+        ("Step Stool, 10000 Steps", ()),
     ],
 )  # fmt: skip
 def test_a_measure_is_a_number_and_a_unit_in_its_kind_s_base(text, found):
@@ -113,6 +122,7 @@ def test_a_request_without_measures_is_contradicted_by_nothing():
 
 def test_the_parts_of_a_text_that_state_measures_are_found_as_written():
     assert written("65 litre rucksack, pack of 2") == ["65 litre", "pack of 2"]
+    assert written("5 tier shoe rack") == ["5 tier"]
     assert written("trekking rucksack") == []
 
 
@@ -124,6 +134,8 @@ def test_the_parts_of_a_text_that_state_measures_are_found_as_written():
         ("65 litre rucksack", "Clownfish 48 Litres travel backpack", False),
         ("65 litre rucksack", "Trekking Rucksack with Rain Cover", False),
         ("trekking rucksack", "Aristocrat 65 Ltrs Red Rucksack", False),  # none asked
+        ("5 tier shoe rack", "Solimo 5 Layer Shoe Rack", True),
+        ("5 tier shoe rack", "Flipzon 4 Shelves Shoe Rack", False),
     ],
 )  # fmt: skip
 def test_a_title_states_a_measure_asked_however_it_writes_it(asked, title, stated):

@@ -42,6 +42,11 @@ SHELF = [
     # A bicycle's wheel as its makers write it: "20T" is 20 inches.
     (5071, "Hero Blast 20T Kids Cycle for Boys, Single Speed", "Cycling"),
     (5072, "Leader Scout 26T Mountain Cycle, Single Speed", "Cycling"),
+    # How many of a part: tiers, written as shelves or layers too.
+    (5081, "Flipzon Premium 6-Tiers Shoe Rack with Cover", "Home Storage"),
+    (5082, "Solimo Steel Shoe Rack, 4 Shelves", "Home Storage"),
+    (5083, "BDMP Shoe Rack with Cover for Home 5 Shelves", "Home Storage"),
+    (5084, "Umi Multi-Purpose Shoe Rack (5 Tier, Black)", "Home Storage"),
 ]
 
 
@@ -154,3 +159,11 @@ def test_a_bicycle_s_wheel_written_as_its_makers_write_it_is_a_size_in_inches(
     )
 
     assert ids[:2] == [5072, 5071], ids
+
+
+def test_how_many_of_a_part_is_a_size_however_the_title_names_the_part(client, engine, shelf):
+    """ "5 tier": a rack of 5 shelves or 5 tiers first, one of 4 or 6 after."""
+    ids = served(client, engine, "5 tier shoe rack", ["shoe rack", "5 tier"], ["Home Storage"])
+
+    assert set(ids[:2]) == {5083, 5084}, ids
+    assert set(ids[2:4]) == {5081, 5082}, ids
