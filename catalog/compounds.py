@@ -139,13 +139,16 @@ def _held(term: str | Sequence[str]) -> bool:
     return fulltext.documents_with(term if isinstance(term, str) else list(term), 1) > 0
 
 
-def kinds(wanted: Iterable[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+def kinds(wanted: Iterable[Sequence[str]], said: Iterable[str] = ()) -> tuple[tuple[str, ...], ...]:
     """The kinds of thing a request wants (catalog/types.py), each also as the catalog spells
-    it otherwise: "lunchbox" is also a box of lunch ("Lunch Box": box), "bed sheet" a bedsheet."""
+    it otherwise: "lunchbox" is also a box of lunch ("Lunch Box": box), "bed sheet" a bedsheet.
+    A word of two parts is split as the request `said` it, not as its stem: the stem of
+    "floorcleaner" is "floorclean", whose halves would want a "clean", not a "cleaner"."""
+    written = {text.stem(word): word for phrase in said for word in text.words(phrase)}
     found: dict[tuple[str, ...], None] = {}
     for kind in wanted:
         found[tuple(kind)] = None
-        if len(kind) == 1 and (parts := split(kind[0])) is not None:
+        if len(kind) == 1 and (parts := split(written.get(kind[0], kind[0]))) is not None:
             found[parts] = None
         elif len(kind) == 2 and _held(joined := text.stem("".join(kind))):
             found[(joined,)] = None

@@ -32,7 +32,8 @@ def understood(query: SearchQuery) -> SearchQuery:
     does not hold searched as the model's reading of the request; categories that hold nothing
     of it while others do (misplaced) are a wrong hint and confine no tier."""
     query = in_catalog_words(query)
-    kinds = spelling.corrected_kinds(compounds.kinds(query.wanted))
+    said = [query.reading, *query.keywords]
+    kinds = spelling.corrected_kinds(compounds.kinds(query.wanted, said))
     query = replace(query, wanted=kinds, brand=brand(query.keywords))
     if query.categories and query.wanted and not query.only_categories and misplaced(query):
         query = replace(query, categories=())

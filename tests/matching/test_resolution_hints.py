@@ -7,11 +7,20 @@ import pytest
 
 from catalog import compounds
 from tests.matching.hint_shelf import SHELF
-from tests.matching.shelf_search import served, shelf_fixture
+from tests.matching.shelf_search import served, shelf_fixture, shelve
 
 pytestmark = pytest.mark.django_db
 
 shelf = shelf_fixture(SHELF)
+# A thing whose name ends in a word the stemmer cuts ("cleaner", "heater"), and things that only
+# mention it.
+CLEANERS = [
+    (5601, "Heavy Mop with Bucket, Floor Cleaner Mop for Tiles and Marble", "Cleaning"),
+    (5602, "Tile Cleaner Brush with Long Handle for Marble Floors", "Cleaning"),
+    (5603, "Lizol Disinfectant Floor Cleaner Liquid for Marble and Tiles, 2 Litre", "Cleaning"),
+    (5604, "Nimyle Herbal Floor Cleaner for Marble, Tiles, 1 Litre", "Cleaning"),
+]
+cleaners = shelf_fixture(CLEANERS, name="cleaners")
 
 
 def test_words_of_shopping_search_for_nothing(client, engine, shelf):
@@ -298,3 +307,28 @@ def test_a_misspelt_thing_in_the_resolved_categories_is_for_anyone_there(client,
 
     assert ids[0] == 5034, ids
     assert 5033 in ids, ids
+
+
+def test_a_word_of_two_parts_wants_the_thing_its_second_part_names(client, engine, cleaners):
+    """ "floorcleaner" is a floor cleaner, not a mop or a brush that holds the two words: its
+    stem ("floorclean") is not split, the word is ("floor", "cleaner")."""
+    ids = served(
+        client,
+        engine,
+        "best floorcleaner for marble and tiles",
+        ["best", "floorcleaner", "marble", "tiles"],
+    )
+
+    assert set(ids[:2]) == {5603, 5604}, ids
+
+
+def test_the_kinds_of_a_word_of_two_parts_are_read_from_the_word_as_said(db):
+    for title in ("Floor Cleaner Liquid", "Water Heater Rod", "Floor Mop"):
+        shelve([(5700 + len(title), title, "Home")])
+
+    said = ["floorcleaner for tiles", "waterheater"]
+    found = compounds.kinds([("floorclean",), ("waterheat",)], said)
+
+    assert ("floor", "cleaner") in found
+    assert ("water", "heater") in found
+    assert ("floor", "clean") not in found
