@@ -13,7 +13,8 @@ A pair is listed only when both spellings are the same word in a shop: "cheque" 
 
 import re
 
-# (British, American); each one's inflections stem alike ("theatres", "organisers").
+# (British, American); each one's inflections too ("theatres", "organisers"). Not "programme":
+# "programmed" and "programmer" are American too.
 PAIRS: tuple[tuple[str, str], ...] = (
     # -re and -er
     ("theatre", "theater"),
@@ -48,7 +49,6 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("pyjama", "pajama"),
     ("cosy", "cozy"),
     ("catalogue", "catalog"),
-    ("programme", "program"),
     ("sulphate", "sulfate"),
     ("sulphur", "sulfur"),
     ("aeroplane", "airplane"),
@@ -89,19 +89,41 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("analyse", "analyze"),
 )
 
-# The British letters as a word starts with them: a verb in "-ise" without its "e", so that
-# "organising" and "organisation" are read too.
-_PREFIXES = {
-    (british[:-1] if british.endswith(("ise", "yse")) else british): (
-        american[:-1] if british.endswith(("ise", "yse")) else american
+# What may follow a British spelling in a word of it, by how the spelling ends: "theatres",
+# "flavoured", "colourful", "organisers", "organisation", "greyish". Any other ending is another
+# word that starts alike ("programmed", "organism", "greyhound", "analysis"), left as it is.
+_ENDINGS = {
+    "re": ("", "s"),
+    "our": ("", "s", "ed", "ing", "ful", "less"),
+    "ise": ("e", "es", "ed", "er", "ers", "ing", "ation", "ations"),
+    "": ("", "s", "es", "ed", "ing", "ings", "ish"),
+}
+
+
+def _kind(british: str) -> str:
+    if british.endswith(("ise", "yse")):
+        return "ise"
+    return next((end for end in ("re", "our") if british.endswith(end)), "")
+
+
+# Each British word's letters as a word starts with them (a verb in "-ise" without its "e"), the
+# American letters in their place, and the endings that may follow.
+_STARTS = {
+    (british[:-1] if _kind(british) == "ise" else british): (
+        american[:-1] if _kind(british) == "ise" else american,
+        _ENDINGS[_kind(british)],
     )
     for british, american in PAIRS
 }
-_BRITISH = re.compile("^(?:" + "|".join(sorted(_PREFIXES, key=len, reverse=True)) + ")")
+_BRITISH = re.compile("^(?:" + "|".join(sorted(_STARTS, key=len, reverse=True)) + ")")
 
 
 def american(word: str) -> str:
-    """A lower-case word in American spelling where it starts as a British word of PAIRS
-    ("theatres": theaters, "organisers": organizers), else the word itself."""
+    """A lower-case word in American spelling where it is a British word of PAIRS or one of its
+    inflections ("theatres": theaters, "organisers": organizers), else the word itself."""
     found = _BRITISH.match(word)
-    return word if found is None else _PREFIXES[found.group()] + word[found.end() :]
+    if found is None:
+        return word
+    letters, endings = _STARTS[found.group()]
+    ending = word[found.end() :]
+    return letters + ending if ending in endings else word
