@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from catalog.documents import FIELDS
-from catalog.text import NEGATED_AFTER, NEGATING
+from catalog.text import NEGATED_AFTER, NEGATING, NOT_NEGATING_AFTER
 
 # PostgreSQL's four weights: the title A, tags and brand B, categories C, description D.
 _WEIGHT = {"title": "A", "tags": "B", "brand": "B", "category": "C", "description": "D"}
@@ -25,15 +25,21 @@ class Match:
     exact_phrase: bool = False  # one keyword whose stems stand next to each other
     # Any one of these stems as well (with every=False: one of `keywords` and one of these).
     and_any: Sequence[str] = ()
-    # A keyword of one stem is held only where some mention of it is not named as what the
-    # product is without: "pad" is not held by "Non Padded" (text.held_plainly, which checks
-    # the rest: a product holding it both ways is matched here, and read there).
+    # A keyword of one stem is held only by a product that never names it as what it is
+    # without: "pad" is not held by "Non Padded". The index reads documents, not mentions: a
+    # product that names it both ways ("Non Padded, Padded Straps") is not held here either,
+    # and the last check of loaded products (text.held_plainly) rules it out.
     plainly: bool = False
 
 
-def _negations(term: str) -> list[tuple[str, str]]:
-    """The two-term phrases that name `term` as what a product is without."""
+def _negations(term: str) -> list[tuple[str, ...]]:
+    """The phrases that name `term` as what a product is without ("non pad", "sugar free"),
+    and the one that does not although it holds one of them ("blue free size")."""
     return [*((word, term) for word in sorted(NEGATING)), (term, NEGATED_AFTER)]
+
+
+def _sized(term: str) -> tuple[str, ...]:
+    return (term, NEGATED_AFTER, NOT_NEGATING_AFTER)
 
 
 def pg_term(term: str, weights: str = "") -> str:
@@ -49,11 +55,13 @@ def pg_query(match: Match) -> str:
     def keyword(terms: Sequence[str]) -> str:
         words = [pg_term(term, weights) for term in terms]
         if len(words) == 1 and match.plainly:
-            negations = " | ".join(
-                f"({pg_term(first, weights)} <-> {pg_term(second, weights)})"
-                for first, second in _negations(terms[0])
-            )
-            return f"({words[0]} & !({negations}))"
+            negations = [
+                " <-> ".join(pg_term(word, weights) for word in phrase)
+                for phrase in _negations(terms[0])
+            ]
+            sized = " <-> ".join(pg_term(word, weights) for word in _sized(terms[0]))
+            negations[-1] = f"({negations[-1]}) & !({sized})"
+            return f"({words[0]} & !({' | '.join(f'({one})' for one in negations)}))"
         if len(words) == 1:
             return words[0]
         if match.exact_phrase:
@@ -84,8 +92,9 @@ def fts5_query(match: Match) -> str:
     def keyword(terms: Sequence[str]) -> str:
         words = [f'"{term}"' for term in terms]
         if len(words) == 1 and match.plainly:
-            negations = " OR ".join(f'"{first} {second}"' for first, second in _negations(terms[0]))
-            return f"({words[0]} NOT ({negations}))"
+            negations = [f'"{" ".join(phrase)}"' for phrase in _negations(terms[0])]
+            negations[-1] = f'({negations[-1]} NOT "{" ".join(_sized(terms[0]))}")'
+            return f"({words[0]} NOT ({' OR '.join(negations)}))"
         if len(words) == 1:
             return words[0]
         if match.exact_phrase:

@@ -270,15 +270,19 @@ def near(phrase: Sequence[str], field: Sequence[str]) -> bool:
 
 
 # Words before a word that say a product is without it ("Non Padded", "No Sugar", "Without
-# Lid"), and the word after one that says so ("Sugar Free", "Wire-Free").
+# Lid"), and the word after one that says so ("Sugar Free", "Wire-Free"), but for the size
+# ("Blue Free Size" is blue).
 NEGATING = frozenset({"non", "no", "without"})
 NEGATED_AFTER = "free"
+NOT_NEGATING_AFTER = "size"
 
 
 def negated(field: Sequence[str], at: int) -> bool:
     """Whether the term at `at` of `field` is named as what the product is without."""
-    return (at > 0 and field[at - 1] in NEGATING) or (
-        at + 1 < len(field) and field[at + 1] == NEGATED_AFTER
+    if at > 0 and field[at - 1] in NEGATING:
+        return True
+    return field[at + 1 : at + 2] == [NEGATED_AFTER] and (
+        field[at + 2 : at + 3] != [NOT_NEGATING_AFTER]
     )
 
 

@@ -162,3 +162,9 @@ def test_words_of_shopping_and_the_degree_before_them_are_left_out(keywords, kep
 )
 def test_a_word_of_degree_kept_alone_is_praise_where_a_thing_follows_it(keywords, normalized, kept):
     assert text.without_shopping_words(keywords, normalized) == kept
+
+
+def test_a_word_before_free_size_is_held():
+    """ "Free Size" is a size, not a product free of blue."""
+    assert text.held_plainly([text.stem("blue")], text.terms("Blue Cotton Cap, Free Size"))
+    assert not text.held_plainly([text.stem("sugar")], text.terms("Sugar Free Cookies"))

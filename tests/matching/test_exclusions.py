@@ -355,6 +355,23 @@ def test_a_title_that_names_the_excluded_word_as_what_it_is_without_is_served(cl
     assert body["retrieval"]["excluded"] == ["padded", "underwire"]
 
 
+def test_a_colour_before_free_size_is_still_the_colour_ruled_out(client, engine):
+    """ "Free Size" names a size: a blue cap of free size is blue, in every tier and check."""
+    _shelved("Caps", [(3701, "Blue Cotton Cap, Free Size"), (3702, "Black Cotton Cap, Free Size")])
+
+    body = _asked(
+        client,
+        engine,
+        "a cotton cap, not blue",
+        normalized_query="cotton cap",
+        keywords=["cotton cap"],
+        categories=["Caps"],
+        constraints=["not blue"],
+    )
+
+    assert [item["product"]["id"] for item in body["items"]] == ["3702"]
+
+
 def test_a_loaded_product_that_names_the_excluded_word_only_as_without_it_fits():
     query = SearchQuery(text="bra", keywords=["bra"], categories=[], excluded=(("pad",),))
 
