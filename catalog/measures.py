@@ -57,8 +57,11 @@ PARTS: dict[str, str] = {
     **dict.fromkeys(("blade", "blades"), "blade"),
     **dict.fromkeys(("compartment", "compartments"), "compartment"),
 }
+# Not the "1" of "2 in 1 Step Stool" or "3-in-1 Jar".
 _PART = re.compile(
-    r"(?<![\w.,])(\d{1,2})\s?-?\s?(" + "|".join(sorted(PARTS, key=len, reverse=True)) + r")(?!\w)"
+    r"(?<![\w.,])(?<!in )(?<!in-)(\d{1,2})\s?-?\s?("
+    + "|".join(sorted(PARTS, key=len, reverse=True))
+    + r")(?!\w)"
 )
 # A number (thousands apart by commas, or a decimal point or comma: "10,000", "1.5", "1,5"),
 # then a unit word standing alone, a space or a hyphen between or nothing.

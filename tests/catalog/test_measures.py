@@ -76,6 +76,8 @@ from catalog.measures import contradicts, measures, states, wanted, written
         ("3 Ply Surgical Mask, Pack of 50", (("ply", 3.0), ("count", 50.0))),
         ("Cadbury 5 Star Chocolate", ()),  # a rating is no part
         ("Step Stool, 10000 Steps", ()),
+        ("Cello 2 in 1 Step Stool", ()),  # the "1" of "2 in 1" counts no step
+        ("3-in-1 Jar Mixer", ()),
     ],
 )  # fmt: skip
 def test_a_measure_is_a_number_and_a_unit_in_its_kind_s_base(text, found):
