@@ -32,14 +32,11 @@ class Match:
     plainly: bool = False
 
 
-def _negations(term: str) -> list[tuple[str, ...]]:
+def _negations(term: str) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """The phrases that name `term` as what a product is without ("non pad", "sugar free"),
-    and the one that does not although it holds one of them ("blue free size")."""
-    return [*((word, term) for word in sorted(NEGATING)), (term, NEGATED_AFTER)]
-
-
-def _sized(term: str) -> tuple[str, ...]:
-    return (term, NEGATED_AFTER, NOT_NEGATING_AFTER)
+    each with the longer phrase that holds it and does not ("blue free size"), or none."""
+    before = [((word, term), ()) for word in sorted(NEGATING)]
+    return [*before, ((term, NEGATED_AFTER), (term, NEGATED_AFTER, NOT_NEGATING_AFTER))]
 
 
 def pg_term(term: str, weights: str = "") -> str:
@@ -55,13 +52,15 @@ def pg_query(match: Match) -> str:
     def keyword(terms: Sequence[str]) -> str:
         words = [pg_term(term, weights) for term in terms]
         if len(words) == 1 and match.plainly:
+
+            def phrase(stems: Sequence[str]) -> str:
+                return "(" + " <-> ".join(pg_term(word, weights) for word in stems) + ")"
+
             negations = [
-                " <-> ".join(pg_term(word, weights) for word in phrase)
-                for phrase in _negations(terms[0])
+                f"({phrase(said)} & !{phrase(unless)})" if unless else phrase(said)
+                for said, unless in _negations(terms[0])
             ]
-            sized = " <-> ".join(pg_term(word, weights) for word in _sized(terms[0]))
-            negations[-1] = f"({negations[-1]}) & !({sized})"
-            return f"({words[0]} & !({' | '.join(f'({one})' for one in negations)}))"
+            return f"({words[0]} & !({' | '.join(negations)}))"
         if len(words) == 1:
             return words[0]
         if match.exact_phrase:
@@ -92,8 +91,12 @@ def fts5_query(match: Match) -> str:
     def keyword(terms: Sequence[str]) -> str:
         words = [f'"{term}"' for term in terms]
         if len(words) == 1 and match.plainly:
-            negations = [f'"{" ".join(phrase)}"' for phrase in _negations(terms[0])]
-            negations[-1] = f'({negations[-1]} NOT "{" ".join(_sized(terms[0]))}")'
+            negations = [
+                f'("{" ".join(said)}" NOT "{" ".join(unless)}")'
+                if unless
+                else f'"{" ".join(said)}"'
+                for said, unless in _negations(terms[0])
+            ]
             return f"({words[0]} NOT ({' OR '.join(negations)}))"
         if len(words) == 1:
             return words[0]
