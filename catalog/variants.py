@@ -13,7 +13,8 @@ A pair is listed only when both spellings are the same word in a shop: "cheque" 
 
 import re
 
-# (British, American); each one's inflections too ("theatres", "organisers"). Not "programme":
+# (British, American); each one's inflections too ("theatres", "organisers"). A word made with
+# one is listed whole ("multicolour": a spelling is read where a word starts). Not "programme":
 # "programmed" and "programmer" are American too.
 PAIRS: tuple[tuple[str, str], ...] = (
     # -re and -er
@@ -26,10 +27,13 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("litre", "liter"),
     ("millilitre", "milliliter"),
     ("fibre", "fiber"),
+    ("microfibre", "microfiber"),
     ("calibre", "caliber"),
     ("lustre", "luster"),
     # -our and -or
     ("colour", "color"),
+    ("multicolour", "multicolor"),
+    ("watercolour", "watercolor"),
     ("flavour", "flavor"),
     ("favourite", "favorite"),
     ("odour", "odor"),

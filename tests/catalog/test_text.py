@@ -54,6 +54,8 @@ def test_terms_split_on_word_boundaries_and_stem():
     [
         ("Home Theatre System", "home theater systems"),
         ("Multi Colour", "multi colors"),
+        ("Multicolour Microfibre Cloths", "multicolor microfiber cloth"),
+        ("Watercolour Set", "watercolor set"),
         ("Grey Shirt", "gray shirts"),
         ("Drawer Organisers", "drawer organizers"),
         ("2 Litres Bottle", "2 liters bottle"),
