@@ -58,6 +58,8 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("crockery", "dinnerware"),
     ("cling film", "cling wrap"),
     ("anti slip", "anti skid", "non slip", "non skid"),
+    # Food: titles clip a flavour's name ("Choco Chip Cookies", "Choco Filled")
+    ("chocolate", "choco"),
     # Electronics
     ("mobile phone", "cell phone", "smartphone"),
     ("tv", "television"),

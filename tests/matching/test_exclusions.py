@@ -210,6 +210,27 @@ def test_a_thing_is_ruled_out_under_its_other_names_too(client, engine):
     assert body["retrieval"]["excluded"] == ["trainers"]
 
 
+def test_a_flavour_ruled_out_is_ruled_out_as_titles_clip_it(client, engine):
+    """ "Choco Chip Cookies" are chocolate ones (catalog/synonyms.py)."""
+    _shelved(
+        "Biscuits",
+        [
+            (3211, "Good Day Choco Chip Cookies, 400 g"),
+            (3212, "Choco Filled Cookies"),
+            (3213, "Chocolate Cream Biscuits"),
+            (3214, "Milk Bikis Biscuits"),
+            (3215, "Butter Cookies, 60 g"),
+        ],
+    )
+
+    body = _asked(
+        client, engine, "biscuits for tea, nothing chocolate", normalized_query="tea biscuits",
+        keywords=["biscuits", "cookies"], categories=["Biscuits"], exclude=["chocolate"],
+    )  # fmt: skip
+
+    assert {item["product"]["id"] for item in body["items"]} == {"3214", "3215"}
+
+
 def test_a_department_ruled_out_by_its_whole_name_is_never_served(client, engine):
     """ "not sports shoes": the Sports Shoes department's titles say "Running Shoe", never
     "sports shoes"; a ruled-out word alone names no department (a "Shoes" one holds slippers)."""
