@@ -56,7 +56,7 @@ MATERIALS = frozenset(
 )
 # Colours ("cream" and "coffee" are not among them: in a title they name the thing, "Face
 # Cream", "Instant Coffee"; as a colour they stand in brackets, which start another phrase).
-_COLOURS = frozenset(
+COLOURS = frozenset(
     {"black", "white", "red", "blue", "green", "yellow", "pink", "purple", "orange", "brown"}
     | {"grey", "gray", "silver", "gold", "golden", "beige", "maroon", "navy", "multicolor"}
     | {"multicolour", "multi", "ivory", "transparent", "clear", "dark", "light", "rose", "teal"}
@@ -65,7 +65,7 @@ _COLOURS = frozenset(
 # Words that name no thing, whatever they stand beside.
 _NO_THING = (
     MATERIALS
-    | _COLOURS
+    | COLOURS
     # measures and counts
     | {"cm", "mm", "m", "inch", "inches", "in", "ft", "feet", "kg", "g", "gm", "gms", "gram"}
     | {"grams", "ml", "l", "ltr", "ltrs", "litre", "litres", "liter", "liters", "w", "watt"}
@@ -140,7 +140,7 @@ def _kept(words: list[str]) -> list[str]:
         word
         for at, word in enumerate(words)
         if len(word) > 1
-        and not (word in _COLOUR_WORDS and at > 0 and words[at - 1] in _COLOURS)
+        and not (word in _COLOUR_WORDS and at > 0 and words[at - 1] in COLOURS)
         and (
             text.stem(word) not in _STOP
             or (at == len(words) - 1 and text.stem(word) in _THINGS_LAST)

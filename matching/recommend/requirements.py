@@ -1,6 +1,7 @@
-"""Resolve, what the shopper requires: the materials (catalog/types.py's MATERIALS) among the
-keywords' words that the model also wrote in a constraint that rules nothing out ("leather" of
-the keywords ["gym belt", "leather"] and the constraint "material: genuine leather"), and the
+"""Resolve, what the shopper requires: the materials and colours (catalog/types.py's MATERIALS
+and COLOURS) among the keywords' words that the model also wrote in a constraint that rules
+nothing out ("leather" of the keywords ["gym belt", "leather"] and the constraint "material:
+genuine leather", "white" of "white sneakers" and "colour: white"), and the
 measures a constraint states ("65 litre capacity", catalog/measures.py). The partial tier
 (catalog/partial.py) serves a product holding more of them before one holding more of the other
 words: a leather gym belt before a nylon one that says "gym", "back" and "support", a rucksack
@@ -23,7 +24,7 @@ def required(resolution: Resolution, keywords: Sequence[str]) -> tuple[str, ...]
         text.stem(word)
         for constraint in resolution.constraints
         for word in text.words(requirement(constraint))
-        if word in types.MATERIALS
+        if word in types.MATERIALS or word in types.COLOURS
     }
     return tuple(sorted(stated & asked))
 

@@ -1,8 +1,9 @@
-"""A material or a measure the shopper states is required (matching/recommend/requirements.py):
-in the partial tier, a product that holds a keyword's material the model also wrote as a
-constraint, or states a measure a constraint states, comes before one that holds more of the
-other words; a constraint that rules the material out requires nothing. Through the whole
-stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
+"""A material, a colour or a measure the shopper states is required
+(matching/recommend/requirements.py): in the partial tier, a product that holds a keyword's
+material or colour the model also wrote as a constraint, or states a measure a constraint
+states, comes before one that holds more of the other words; a constraint that rules the
+material out requires nothing. Through the whole stack: HTTP, litellm to the scripted engine,
+retrieval on the database under test."""
 
 import pytest
 
@@ -18,6 +19,12 @@ SHELF = [
     (7002, "Aurion Genuine Leather Gym Belt", "Fitness"),
     (7011, "Trekking and Hiking Rucksack for Travel", "Rucksacks"),
     (7012, "Safari 65 Ltrs Rucksack", "Rucksacks"),
+    (7021, "Kraasa Casual Lace Up Sneaker, Men Casual Shoes", "Casual Shoes"),
+    (7022, "Kraasa Mens Sneaker, Lace Up (White)", "Casual Shoes"),
+    # "white" a common word, as in a catalog
+    (7031, "White Ceramic Mug", "Mugs"),
+    (7032, "White Cotton Bed Sheet", "Bedsheets"),
+    (7033, "White Wall Clock", "Clocks"),
 ]
 
 
@@ -65,6 +72,23 @@ def test_a_measure_no_constraint_states_weighs_as_its_words(client, engine, shel
     assert ids == [7011, 7012], ids
 
 
+SNEAKERS = ["white sneakers", "men", "casual shoes"]
+
+
+def test_a_stated_colour_comes_before_more_of_the_other_words(client, engine, shelf):
+    ids = served(
+        client, engine, "white casual sneakers for men", SNEAKERS, constraints=["colour: white"]
+    )
+
+    assert ids == [7022, 7021], ids
+
+
+def test_a_colour_no_constraint_states_weighs_as_a_word(client, engine, shelf):
+    ids = served(client, engine, "white casual sneakers for men", SNEAKERS)
+
+    assert ids == [7021, 7022], ids
+
+
 def _resolution(*constraints: str) -> Resolution:
     return Resolution(
         normalized_query="",
@@ -85,6 +109,9 @@ def test_what_a_constraint_requires():
     assert of("full size, not leather") == ()
     assert of("cotton, not leather") == ("cotton",)
     assert of("soft") == ()
+    assert required(
+        _resolution("colour: white", "not black"), ["white sneakers", "black sole"]
+    ) == ("white",)
 
 
 def test_the_measures_a_constraint_requires():
