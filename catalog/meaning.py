@@ -21,7 +21,7 @@ for one of them: the set does better with the signal than without it, and no kin
 loses more than a query's worth (the figures are docs/relevance.md's).
 """
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -73,16 +73,19 @@ def likeness(query: Meaning, found: Sequence[fulltext.Candidate]) -> list[float]
 
 
 def fused(
-    query: Meaning, weighed: list[tuple[fulltext.Candidate, float]]
+    query: Meaning,
+    weighed: list[tuple[fulltext.Candidate, float]],
+    unread: Collection[int] = (),
 ) -> list[tuple[fulltext.Candidate, float]]:
     """The partial tier's candidates with their lexical weight (0-1, 1 when a product holds
     every word) and likeness fused; those holding only some words and unlike the query left
-    out."""
+    out, but for the `unread` ones (whose words the model of meaning cannot read as the
+    query's: a "Pen Drive" for a "pendrive")."""
     alike = likeness(query, [candidate for candidate, _ in weighed])
     return [
         (candidate, lexical + FUSED * close + INSIDE * candidate.in_categories)
         for (candidate, lexical), close in zip(weighed, alike, strict=True)
-        if close >= PARTIAL_FLOOR or lexical >= 0.999
+        if close >= PARTIAL_FLOOR or lexical >= 0.999 or candidate.product_id in unread
     ]
 
 

@@ -181,7 +181,14 @@ def _partial(
         if (holds := holding[candidate.product_id]) & heads
     ]
     if sense is not None:
-        kept = meaning.fused(sense, kept)
+        # Of the wanted kind, named in the two words titles write apart ("Pen Drive" for
+        # "pendrive"): the model of meaning knows the one word, not the two.
+        unread = {
+            candidate.product_id
+            for candidate, _ in kept
+            if candidate.typed and holding[candidate.product_id] & apart.keys()
+        }
+        kept = meaning.fused(sense, kept, unread)
     # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
     # weight; stable: the database's order (categories first, its score) within one weight.
     must: set[str | tuple[str, ...]] = {*required, STATED}

@@ -256,3 +256,38 @@ def test_a_word_near_a_catalog_word_of_another_first_letter_keeps_its_own_meanin
 
     assert asked is not None
     assert asked.words == ("electric", "rettle")
+
+
+def test_the_wanted_kind_written_apart_is_served_though_unlike_the_query_in_meaning(db):
+    """The model of meaning does not know that a "Pen Drive" is a "pendrive"; the speakers that
+    support one mention the word it knows. A product of the wanted kind that names it in the
+    two words titles write apart stays in the partial tier, before those that only mention it."""
+    shelf = [
+        (5101, "HP v236w USB 2.0 64GB Pen Drive, Metal", "All Electronics"),
+        (5102, "Sound Feast 50 Portable Speaker Supporting Bluetooth, Pendrive Slot", "Speakers"),
+        (5103, "Bluetooth/SD Card/Pendrive Home Theatre System with FM Radio", "Speakers"),
+        (5104, "Tower Home Theater System, Supports Pendrive/SD Card/FM", "Speakers"),
+        (5105, "Laptop Backpack for Men", "Backpacks"),
+        (5106, "Laptop Table for Bed", "Furniture"),
+        # "laptop", as in a catalog, more common than "pendrive"
+        (5107, "Laptop Sleeve 15.6 inch", "Bags"),
+        (5108, "Laptop Stand, Aluminium", "Furniture"),
+        (5109, "Laptop Cooling Pad", "Computers"),
+        (5110, "Wireless Mouse for Laptop", "Computers"),
+    ]
+    for pid, title, category in shelf:
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="tv, audio & cameras",
+            category_l2=category, price_usd=Decimal("9.00"), regions=[],
+        )  # fmt: skip
+    query = SearchQuery(
+        text="top pendrive for laptop",
+        keywords=["pendrive", "laptop"],
+        categories=[],
+        reading="top pendrive for laptop",
+        wanted=(("pendriv",),),
+    )
+
+    found = retrieve(query, 3).hits
+
+    assert (found[0].product_id, found[0].tier) == (5101, "partial")
