@@ -38,8 +38,10 @@ _RULING_OUT = (
     rf"|but\s+not|nothing|none\s+of|neither|{_INSTEAD}"
     r"|do(?:n'?t|\s+not)\s+(?:want|need|like)|(?:should|must)(?:n'?t|\s+not)\s+be"
 )
+# A constraint's label is read past ("colour: not white").
 _NEGATION = re.compile(
-    rf"^\s*(?:please\s+)?(?:{_RULING_OUT})\s+(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
+    rf"^\s*(?:[a-z][a-z ]{{0,19}}:\s*)?(?:please\s+)?(?:{_RULING_OUT})\s+"
+    r"(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
     re.IGNORECASE,
 )
 # An exclusion after what the shopper wants, in the same constraint: "full size, not gorilla",

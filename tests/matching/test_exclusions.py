@@ -92,6 +92,16 @@ def test_the_engines_exclude_list_is_honoured_alone(client, boxes, engine):
     assert body["retrieval"]["excluded"] == ["glass", "bag"]
 
 
+def test_a_labelled_exclusion_in_the_constraints_is_one(client, boxes, engine):
+    """ "material: not plastic": the label is read past."""
+    ids, body = _served(
+        client, engine, "a lunch box, not plastic", constraints=["material: not plastic"]
+    )
+
+    assert not {3002, 3004, 3006, 3010} & set(ids), _titles(ids)
+    assert body["retrieval"]["excluded"] == ["plastic"]
+
+
 def test_a_constraint_that_is_no_exclusion_rules_nothing_out(client, boxes, engine):
     ids, body = _served(
         client, engine, "leak proof lunch box", constraints=["leak proof", "non-stick", "BPA free"]
