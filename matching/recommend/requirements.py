@@ -16,17 +16,22 @@ from catalog import measures, text, types
 from matching.engine.resolution import Resolution
 from matching.recommend.exclusions import requirement
 
+_MATERIALS = frozenset(map(text.stem, types.MATERIALS))
+_COLOURS = frozenset(map(text.stem, types.COLOURS))
+
 
 def required(resolution: Resolution, keywords: Sequence[str]) -> tuple[str, ...]:
-    """The stems of the words of `keywords` that a constraint requires, in order of stem."""
+    """The stems of the words of `keywords` that a constraint requires, in order of stem: a
+    material of any keyword, a colour of the first (the thing asked: "white" of "white
+    sneakers", not "black" of "black sole")."""
     asked = {term for keyword in keywords for term in text.query_terms(keyword)}
+    first = set(text.query_terms(keywords[0])) if keywords else set()
     stated = {
         text.stem(word)
         for constraint in resolution.constraints
         for word in text.words(requirement(constraint))
-        if word in types.MATERIALS or word in types.COLOURS
     }
-    return tuple(sorted(stated & asked))
+    return tuple(sorted((stated & _MATERIALS & asked) | (stated & _COLOURS & first)))
 
 
 def required_measures(resolution: Resolution) -> tuple[measures.Measure, ...]:

@@ -2,8 +2,9 @@
 (matching/recommend/requirements.py): in the partial tier, a product that holds a keyword's
 material or colour the model also wrote as a constraint, or states a measure a constraint
 states, comes before one that holds more of the other words; a constraint that rules the
-material out requires nothing. Through the whole stack: HTTP, litellm to the scripted engine,
-retrieval on the database under test."""
+material out, labelled or not, requires nothing; a colour counts only in the first keyword.
+Through the whole stack: HTTP, litellm to the scripted engine, retrieval on the database
+under test."""
 
 import pytest
 
@@ -112,6 +113,12 @@ def test_what_a_constraint_requires():
     assert required(
         _resolution("colour: white", "not black"), ["white sneakers", "black sole"]
     ) == ("white",)
+    # A colour of another part than the thing asked, a labelled exclusion: nothing required.
+    assert required(_resolution("sole: black"), ["white sneakers", "black sole"]) == ()
+    assert required(_resolution("colour: not white"), ["white sneakers"]) == ()
+    assert required(_resolution("material: no leather"), ["leather belt"]) == ()
+    # British spellings as the analyzer reads them.
+    assert required(_resolution("material: microfibre"), ["microfibre cloth"]) == ("microfib",)
 
 
 def test_the_measures_a_constraint_requires():
