@@ -11,9 +11,9 @@ them as one word: "sun", "screen" of "sunscreen") joined ("lap", "top"), and the
 names a product alone ("sun" of "sun", "glasses" is no sun shade's); a word of two parts
 counts once, as its parts,
 whichever way a title writes it ("Eyeliner" holds eye and liner, "Eye Liner" eyeliner). A
-material or a measure a constraint states comes first (matching/recommend/requirements.py); a
-title stating the size asked holds its words however written ("65 Ltrs": "65 litre",
-catalog/measures.py)."""
+material, a colour or a measure a constraint states comes first
+(matching/recommend/requirements.py); a title stating the size asked holds its words however
+written ("65 Ltrs": "65 litre", catalog/measures.py)."""
 
 import math
 from collections.abc import Sequence
@@ -186,7 +186,7 @@ def _partial(
         unread = {
             candidate.product_id
             for candidate, _ in kept
-            if candidate.typed and holding[candidate.product_id] & apart.keys()
+            if candidate.typed and _written_apart(candidate, apart)
         }
         kept = meaning.fused(sense, kept, unread)
     # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
@@ -205,6 +205,12 @@ def _partial(
         candidate.product_id
         for candidate in ordering.ranked(ordered, keywords, limit, by_order=True)
     ]
+
+
+def _written_apart(candidate: fulltext.Candidate, apart: dict[str, tuple[str, str]]) -> bool:
+    """Whether the candidate's title names a word of `apart` only in its two words."""
+    title = ordering.terms(candidate, "title")
+    return any(whole not in title and text.adjacent(two, title) for whole, two in apart.items())
 
 
 def _holding_heads(
