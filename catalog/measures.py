@@ -1,6 +1,6 @@
 """Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L", a
 bicycle's "26T" wheel; counts: "pack of 3", "set of two", "5 pairs", "a pair"; counts of a
-product's parts: "5 tier", "3 seater", "3 burner", "4 socket"; and sizes of what
+product's parts: "5 tier", "3 seater", "3 burner", "4 socket", "4 person"; and sizes of what
 is worn or fitted: "large", "XL", "(M)", "Double Extra Large" (diapers of size L are not the XL
 ones).
 
@@ -56,10 +56,13 @@ PARTS: dict[str, str] = {
     **dict.fromkeys(("step", "steps"), "step"),
     **dict.fromkeys(("blade", "blades"), "blade"),
     **dict.fromkeys(("compartment", "compartments"), "compartment"),
+    # Whom it holds: a "4 person" tent, "for 6 people".
+    **dict.fromkeys(("person", "persons", "people"), "person"),
 }
-# Not the "1" of "2 in 1 Step Stool" or "3-in-1 Jar".
+# Not the "1" of "2 in 1 Step Stool" or "3-in-1 Jar". Several apart by slashes are each one
+# ("a 2/4/6 person tent"), a range every one between ("6-8 person").
 _PART = re.compile(
-    r"(?<![\w.,])(?<!in )(?<!in-)(\d{1,2})\s?-?\s?("
+    r"(?<![\w.,])(?<!in )(?<!in-)(\d{1,2}(?:\s?[/-]\s?\d{1,2})*)\s?-?\s?("
     + "|".join(sorted(PARTS, key=len, reverse=True))
     + r")(?!\w)"
 )
@@ -126,8 +129,9 @@ def measures(text: str) -> tuple[Measure, ...]:
         (totals if total else found)[measure] = None
         if kind in _COUNTED and (times := _TIMES.match(lowered, match.end())):
             found[(COUNT, float(times.group(1)))] = None
-    for number, part in _PART.findall(lowered):
-        found[(PARTS[part], float(number))] = None
+    for numbers, part in _PART.findall(lowered):
+        for number in _listed(numbers):
+            found[(PARTS[part], number)] = None
     for whole, half in _WHEEL.findall(lowered):
         found[("inch", float(whole) + (0.5 if half else 0.0))] = None
     for written in _COUNT.findall(lowered):
@@ -137,6 +141,17 @@ def measures(text: str) -> tuple[Measure, ...]:
     found.update(dict.fromkeys(total for total in totals if total[0] not in kinds))
     found.update(dict.fromkeys((SIZE, step) for step in _sizes(lowered)))
     return tuple(found)
+
+
+def _listed(numbers: str) -> list[float]:
+    """The numbers of "2/4/6" or "6-8" (6, 7 and 8; "12-4": 12 and 4), or of "3"."""
+    listed: list[float] = []
+    for one in re.split(r"\s?/\s?", numbers):
+        low, _, high = one.partition("-")
+        first, last = int(low), int(high or low)
+        between = range(first, last + 1) if first <= last else (first, last)
+        listed += [float(number) for number in between]
+    return listed
 
 
 def _sizes(lowered: str) -> list[float]:

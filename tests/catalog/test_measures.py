@@ -74,6 +74,12 @@ from catalog.measures import contradicts, measures, states, wanted, written
         ("Prestige 3 Burner Gas Stove, Glass Top", (("burner", 3.0),)),
         ("Anchor 4 Socket Extension Board with 2 Ports", (("socket", 4.0), ("port", 2.0))),
         ("3 Ply Surgical Mask, Pack of 50", (("ply", 3.0), ("count", 50.0))),
+        ("Waterproof Dome Tent (4 Person Tent)", (("person", 4.0),)),
+        ("Camping Tent for 6 People", (("person", 6.0),)),
+        # Several apart by slashes are each one; a range, every one between.
+        ("Family Tent 2/4/6 Person", (("person", 2.0), ("person", 4.0), ("person", 6.0))),
+        ("Portable 6-8 Person Tent", (("person", 6.0), ("person", 7.0), ("person", 8.0))),
+        ("3-4 Layer Shoe Rack", (("tier", 3.0), ("tier", 4.0))),
         ("Cadbury 5 Star Chocolate", ()),  # a rating is no part
         ("Step Stool, 10000 Steps", ()),
         ("Cello 2 in 1 Step Stool", ()),  # the "1" of "2 in 1" counts no step
@@ -99,6 +105,7 @@ def test_a_request_s_measures_come_from_each_of_its_texts_once():
         ("diaper pants large size", "Wonder Pants Extra Large (XL) Size Baby Diaper Pants", True),
         ("medium dog bed", "Dog Bed for Small Dogs", True),
         ("32 inch smart tv", "OnePlus 108 cm (43 inches) Y Series Smart TV", True),
+        ("4 person tent", "Portable 6-8 Person Tent", True),
         # The size asked, however written, or among others the title states: never.
         ("1 ton air conditioner", "Hitachi Split AC - 1.0 Ton", False),
         ("1kg whey protein", "MuscleBlaze whey (chocolate, 1 kg / 2.2 lb), 24g protein", False),
@@ -109,6 +116,7 @@ def test_a_request_s_measures_come_from_each_of_its_texts_once():
         ("t-shirt size M", "Cotton T-Shirt (S, M, L, XL)", False),
         ("32 inch smart tv", "Mi 80 cm (32 inches) HD Ready Smart TV", False),  # cm rounded
         ("80 cm tv", "Samsung 80 cm (32 Inches) Wondertainment Series TV", False),
+        ("tent for 4 people", "Family Dome Tent 2/4/6 Person", False),
         # A title that states no measure of the kind may be the thing: never.
         ("memory card 64gb", "SanDisk Ultra microSD UHS-I card", False),
         ("1 ton air conditioner", "Lloyd 5 star inverter split AC, 1200 W", False),

@@ -47,6 +47,10 @@ SHELF = [
     (5082, "Solimo Steel Shoe Rack, 4 Shelves", "Home Storage"),
     (5083, "BDMP Shoe Rack with Cover for Home 5 Shelves", "Home Storage"),
     (5084, "Umi Multi-Purpose Shoe Rack (5 Tier, Black)", "Home Storage"),
+    # Whom it holds: several numbers apart by slashes each one, a range every one between.
+    (5091, "Portable Waterproof Camping Tent 6-8 Person", "Camping"),
+    (5092, "Family Camping Tent 2/4/6 Person", "Camping"),
+    (5093, "Dome Camping Tent 4 Person", "Camping"),
 ]
 
 
@@ -167,3 +171,18 @@ def test_how_many_of_a_part_is_a_size_however_the_title_names_the_part(client, e
 
     assert set(ids[:2]) == {5083, 5084}, ids
     assert set(ids[2:4]) == {5081, 5082}, ids
+
+
+def test_a_tent_for_other_numbers_of_people_is_served_after(client, engine, shelf):
+    """ "2/4/6 Person" takes four people in; "6-8 Person" does not."""
+    ids = served(
+        client,
+        engine,
+        "camping tent for 4 people",
+        ["camping tent"],
+        ["Camping"],
+        normalized="4 person camping tent",
+    )
+
+    assert set(ids[:2]) == {5092, 5093}, ids
+    assert ids[2] == 5091, ids
