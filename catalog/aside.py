@@ -1,20 +1,20 @@
-"""Products served after the rest: of another size or material than the shopper stated
-(catalog/measures.py, catalog/materials.py), or for someone, a vehicle or a device other than
-the shopper asked for (catalog/audiences.py, catalog/vehicles.py, catalog/devices.py), or for
-animals or a vehicle when the shopper named none (catalog/animals.py, catalog/vehicles.py).
+"""Products served after the rest: of another size, material or age than the shopper stated
+(catalog/measures.py, catalog/materials.py, catalog/ages.py), or for someone, a vehicle or a
+device other than the shopper asked for (catalog/audiences.py, catalog/vehicles.py,
+catalog/devices.py), or for animals or a vehicle when the shopper named none
+(catalog/animals.py, catalog/vehicles.py).
 
 Retrieval (catalog/search.py) reads the title, type and category of each product a tier finds
-when the query states a measure, an audience, a vehicle or a device, or names no animal, no one
-young or no vehicle; a product of another size,
-or for another audience, is set aside and the tier asked again in its place, so that a 128 GB
-card found by a looser tier comes before a 256 GB card found by a tighter one, and men's socks
-that only say "socks" before women's socks that say "men" nowhere. The set-aside products are
-served after, never dropped.
+when the query states a measure, an age, an audience, a vehicle or a device, or names no
+animal, no one young or no vehicle; a product of another size, or for another audience, is set
+aside and the tier asked again in its place, so that a 128 GB card found by a looser tier comes
+before a 256 GB card found by a tighter one, and men's socks that only say "socks" before
+women's socks that say "men" nowhere. The set-aside products are served after, never dropped.
 """
 
 from collections.abc import Sequence
 
-from catalog import animals, audiences, devices, materials, measures, vehicles
+from catalog import ages, animals, audiences, devices, materials, measures, vehicles
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
 from catalog.services import products_for_cards
@@ -24,8 +24,9 @@ def set_aside(
     query: SearchQuery, ids: Sequence[int], typed: set[int], nearer: set[int]
 ) -> set[int]:
     """Those of `ids` whose title states a measure of another size than the query's
-    (catalog/measures.py: a 256 GB card for a 64 GB one) or names only audiences the query's
-    do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
+    (catalog/measures.py: a 256 GB card for a 64 GB one) or ages that leave out the one asked
+    (catalog/ages.py: a "3-6 Years" school bag for an 8 year old) or names only audiences the
+    query's do not accept (catalog/audiences.py: women's socks for men) or only other vehicles
     (catalog/vehicles.py: a handlebar mount for a car) or devices (catalog/devices.py: a
     phone's tripod for a camera), or is a vehicle's where the query names
     a person and no vehicle (a car perfume for men), or makes a part asked of another
@@ -43,6 +44,7 @@ def set_aside(
         or query.devices
         or query.materials
         or query.genuine
+        or query.age is not None
     )
     young = query.babies or query.children
     if not (judged or query.no_animals or query.no_babies or query.no_vehicles or young) or not ids:
@@ -70,6 +72,7 @@ def set_aside(
         otherwise = (
             for_others
             or measures.contradicts(query.measures, title)
+            or ages.contradicts(query.age, title)
             or materials.contradicts(query.materials, title)
             or materials.imitates(query.genuine, title)
         )

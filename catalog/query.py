@@ -28,6 +28,9 @@ class SearchQuery:
     # The measures the shopper stated (catalog/measures.py: "64gb", "1 ton"): a product of
     # another size is served after every product that is not.
     measures: Sequence[tuple[str, float]] = ()
+    # The age in years of the one the shopper shops for (catalog/ages.py: "for my 8 year old"):
+    # a product whose title states ages that leave it out is served after, as another size is.
+    age: float | None = None
     # Whom the shopper asked for (catalog/audiences.py: "men", "girls"): a product whose title
     # names only others is served after every product that does not.
     audiences: tuple[str, ...] = ()

@@ -8,6 +8,7 @@ import orjson
 from django.conf import settings
 
 from catalog import (
+    ages,
     animals,
     audiences,
     categories,
@@ -58,6 +59,7 @@ def query_of(
         ruled_out_categories=categories.named_by([item.whole for item in excluded]),
         wanted=types.wanted_kinds([resolution.normalized_query, *keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
+        age=ages.asked([intent, *whom, *resolution.constraints]),
         audiences=named,
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),
         devices=devices.asked(
