@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 
 Ages = tuple[float, float]  # from, to, in years (to: infinite for "3+ years")
+CHILDHOOD = 13.0  # a child's age is under it
 
 _YEARS = r"years?|yrs?|saal|sal|años|anos"
 _MONTHS = r"months?|mths?"
@@ -92,6 +93,11 @@ def stated(title: str) -> tuple[Ages, ...]:
         if int(low) < int(high):
             found[(float(low), float(high))] = None
     return tuple(found)
+
+
+def a_child_s(age: float | None) -> bool:
+    """Whether the age asked is a child's."""
+    return age is not None and age < CHILDHOOD
 
 
 def contradicts(age: float | None, title: str) -> bool:

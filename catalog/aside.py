@@ -47,6 +47,7 @@ def set_aside(
         or query.age is not None
     )
     young = query.babies or query.children
+    child = ages.a_child_s(query.age)
     if not (judged or query.no_animals or query.no_babies or query.no_vehicles or young) or not ids:
         return set()
     # The thing itself, whatever its title says of which one ("SanDisk ... Card, 64GB" is a
@@ -80,7 +81,7 @@ def set_aside(
             other.add(pk)
         elif (
             (query.no_babies and audiences.for_babies(title))
-            or (young and not audiences.a_child_s(title))
+            or (young and not audiences.a_child_s(title, aged=child))
             or (query.no_vehicles and vehicles.a_vehicles(title))
         ):
             other.add(pk)

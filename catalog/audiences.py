@@ -103,12 +103,17 @@ def names_young(phrases: Iterable[str]) -> bool:
     return any(term in young for phrase in phrases for term in text.terms(phrase))
 
 
-def a_child_s(title: str) -> bool:
+def a_child_s(title: str, *, aged: bool = False) -> bool:
     """Whether a title names a baby or a child as whom the product is for: kids, a baby, boys, or
     girls where it names no women beside them ("Flip-Flops for Women & Girls" are a woman's, in
-    her sizes, girls the catalog's word for young women too; "for Boys & Girls" a child's)."""
+    her sizes, girls the catalog's word for young women too; "for Boys & Girls" a child's).
+    `aged`: the shopper stated a child's age (catalog/ages.py), so boys beside men are young men
+    too ("T-Shirt for Men & Boys" is a man's, in his sizes, not an 8 year old's); a shopper who
+    asks "for boys" alone may mean either."""
     terms = set(text.terms(title))
-    if not terms.isdisjoint(_NAMED["kids"] | _NAMED["boys"] | _BABIES):
+    if not terms.isdisjoint(_NAMED["kids"] | _BABIES):
+        return True
+    if not terms.isdisjoint(_NAMED["boys"]) and not (aged and not terms.isdisjoint(_NAMED["men"])):
         return True
     return not terms.isdisjoint(_NAMED["girls"]) and terms.isdisjoint(_NAMED["women"])
 

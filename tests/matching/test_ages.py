@@ -16,6 +16,9 @@ SHELF = [
     (6003, "Genie School Backpack", "School Bags"),
     (6004, "Kids Toy Car for Boys, 2-4 Years", "Toys"),
     (6005, "Kids Toy Car, 6 Months+", "Toys"),
+    # Holding the most words asked for, and naming men beside boys.
+    (6011, "Round Neck Cotton T-Shirt for Men & Boys", "T-Shirts"),
+    (6012, "Boys Cotton T-Shirt", "T-Shirts"),
 ]
 
 shelf = shelf_fixture(SHELF)
@@ -66,3 +69,24 @@ def test_a_request_that_states_no_age_is_served_as_before(client, engine, shelf)
     )
 
     assert ids[0] == 6001, ids
+
+
+def test_boys_beside_men_are_young_men_for_a_child_of_the_age_stated(client, engine, shelf):
+    """Where the shopper states a child's age, a title naming men beside boys is a man's, in his
+    sizes; asked "for boys" alone, it stands as before (the catalog says boys of young men)."""
+    aged = served(
+        client,
+        engine,
+        "round neck cotton t-shirt for my 8 year old son",
+        ["round neck cotton t-shirt", "boys"],
+        normalized="boys round neck cotton t-shirt",
+    )
+    boys = served(
+        client,
+        engine,
+        "round neck cotton t-shirt for boys",
+        ["round neck cotton t-shirt", "boys"],
+    )
+
+    assert aged == [6012, 6011], aged
+    assert boys == [6011, 6012], boys

@@ -114,6 +114,19 @@ def test_whose_title_says_it_is_for_a_child(title, a_child_s):
     assert audiences.a_child_s(title) is a_child_s
 
 
+@pytest.mark.parametrize(
+    ("title", "a_child_s"),
+    [
+        ("Cotton T-Shirt for Men & Boys", False),  # a man's, in his sizes
+        ("Boys Cotton T-Shirt", True),
+        ("Kids T-Shirt for Boys, Men's Style", True),  # kids: a child's whoever else
+        ("Flip Flops for Women & Girls", False),
+    ],
+)
+def test_boys_beside_men_are_young_men_where_the_shopper_stated_a_child_s_age(title, a_child_s):
+    assert audiences.a_child_s(title, aged=True) is a_child_s
+
+
 def names_child(phrases):
     return audiences.names_child(audiences.asked(phrases), phrases)
 
