@@ -2,7 +2,8 @@
 products that hold one of them.
 
 A keyword names its last word of letters (never a part of a model number: "w" of "v236w", "gb"
-of "64gb"; never a measure's unit), read up to where a title's next phrase would start
+of "64gb"; never a measure's unit; never a word that counts what comes together: "kurta" of
+"kurta set"), read up to where a title's next phrase would start
 (catalog/types.py): a model's keyword that is the whole request ("stainless steel water bottle
 1 litre for gym") names a bottle, not the gym or the litre. A keyword of words that name no
 thing ("durable", "kids", "stainless steel") names nothing, while another keyword names
@@ -91,7 +92,7 @@ def _thing_word(source: str, keyword: Sequence[str], numbered: set[str]) -> str:
     in the keyword; read again only when the tier changed it: corrected ("bottel": bottle) or
     read as two ("waterbottle": water bottle)."""
     phrase = measures.without(types.first_phrase(source))
-    terms = text.query_terms(phrase)
+    terms = _without_counts(text.query_terms(phrase))
     letters = [term for term in terms if term.isalpha() and term not in numbered]
     if letters and letters[-1] in keyword:
         return letters[-1]
@@ -106,10 +107,23 @@ def _thing_word(source: str, keyword: Sequence[str], numbered: set[str]) -> str:
 def _last_word(phrase: Sequence[str], keyword: Sequence[str], numbered: set[str]) -> str:
     """The phrase's last word of letters, where the tier reads it in the keyword; else the
     keyword's own."""
-    last = [term for term in phrase if term.isalpha() and term not in numbered]
+    last = [term for term in _without_counts(phrase) if term.isalpha() and term not in numbered]
     if last and last[-1] in keyword:
         return last[-1]
     return next(
-        (term for term in reversed(keyword) if term.isalpha() and term not in numbered),
+        (
+            term
+            for term in reversed(_without_counts(keyword))
+            if term.isalpha() and term not in numbered
+        ),
         keyword[-1],
     )
+
+
+def _without_counts(terms: Sequence[str]) -> list[str]:
+    """The terms without the words that end them counting what comes together ("kurta set":
+    kurta; "socks pack of 3": socks); all of them where nothing else is left ("combo")."""
+    kept = list(terms)
+    while len(kept) > 1 and kept[-1] in types.COUNT_TERMS:
+        kept.pop()
+    return kept

@@ -62,6 +62,11 @@ COLOURS = frozenset(
     | {"multicolour", "multi", "ivory", "transparent", "clear", "dark", "light", "rose", "teal"}
     | {"olive", "khaki", "peach", "wine", "mustard", "charcoal", "sky", "royal"}
 )
+# Words that count what comes together ("Kurta Set", "Socks Pack", "Combo"): no thing of their own.
+COUNT_WORDS = frozenset(
+    {"pc", "pcs", "piece", "pieces", "pack", "packs", "set", "sets", "pair", "pairs", "combo"}
+)
+COUNT_TERMS = frozenset(text.stem(word) for word in COUNT_WORDS)
 # Words that name no thing, whatever they stand beside.
 _NO_THING = (
     MATERIALS
@@ -70,7 +75,7 @@ _NO_THING = (
     | {"cm", "mm", "m", "inch", "inches", "in", "ft", "feet", "kg", "g", "gm", "gms", "gram"}
     | {"grams", "ml", "l", "ltr", "ltrs", "litre", "litres", "liter", "liters", "w", "watt"}
     | {"watts", "v", "volt", "mah", "gb", "tb", "mb", "hz", "mp", "x", "xl", "xxl", "xs", "s"}
-    | {"pc", "pcs", "piece", "pieces", "pack", "packs", "set", "sets", "pair", "pairs", "combo"}
+    | COUNT_WORDS
     | {"size", "sizes", "free", "qty", "count", "units", "unit", "nos", "no", "ton", "tons"}
     | {"star", "stars", "grade", "bpa", "speed", "small", "medium", "large", "big", "extra"}
     | {"cms", "uk", "us", "eu", "each"}  # "(12 Cms)", "UK 9 / EU 43", "75 gm Each"

@@ -241,3 +241,21 @@ def test_a_word_of_two_parts_weighs_as_its_parts_however_it_is_written(db):
     assert found[0] == 4066, found  # the compound and "black"
     assert found[1] == 4061, found
     assert set(found[2:]) == {4062, 4063}, found
+
+
+def test_a_word_that_counts_what_comes_together_names_no_product(db):
+    """ "kurta set": the kurta names the product, not the set; a kurta with its dupatta that
+    says no "set" is found, and comes before a set without one."""
+    shelve(
+        [
+            (4201, "Women's Printed Kurta and Pant Set"),
+            (4202, "Women's Cotton Kurta with Pant & Dupatta"),
+            (4203, "Cotton Bath Towel Set of 2"),
+        ],
+        "Ethnic Wear",
+    )
+
+    found = tier_ids("partial", plan(["kurta set with dupatta", "women"]), 10)
+
+    assert found[0] == 4202, found
+    assert 4203 not in found, found
