@@ -72,7 +72,7 @@ def set_aside(
             typed.add(pk)
         otherwise = (
             for_others
-            or measures.contradicts(query.measures, title)
+            or measures.contradicts(query.measures, title, query.measure_bounds)
             or ages.contradicts(query.age, title)
             or materials.contradicts(query.materials, title)
             or materials.imitates(query.genuine, title)

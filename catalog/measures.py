@@ -113,6 +113,15 @@ _SIZE_LIST = re.compile(
 TOLERANCE = 0.005
 
 Measure = tuple[str, float]  # (the kind's base unit, the value in it)
+# A measure asked as a bound: (kind, value, "min") for "at least 60 litres", "6 mm or more",
+# (kind, value, "max") for "up to 2 kg", "at most 1 litre".
+Bound = tuple[str, float, str]
+_AT_LEAST = re.compile(r"(?:\bat\s?least|\bminimum|\bmin\.?|\bmore than|\bover|\babove)\s*$")
+_AT_MOST = re.compile(
+    r"(?:\bat\s?most|\bup\s?to|\bmaximum|\bmax\.?|\bless than|\bunder|\bbelow)\s*$"
+)
+_OR_MORE = re.compile(r"\s*(?:\+|or more\b|or above\b|and above\b|or bigger\b|or larger\b)")
+_OR_LESS = re.compile(r"\s*(?:or less\b|or below\b|and below\b|or smaller\b)")
 
 
 def measures(text: str) -> tuple[Measure, ...]:
@@ -194,15 +203,35 @@ def wanted(texts: Iterable[str]) -> tuple[Measure, ...]:
     return tuple(found)
 
 
-def contradicts(asked: Sequence[Measure], title: str) -> bool:
+def bounded(texts: Iterable[str]) -> tuple[Bound, ...]:
+    """The measures a request asks as bounds ("at least 60 litres", "6 mm or more", "up to
+    2 kg"), each once: a title stating any measure within one states what was asked."""
+    found: dict[Bound, None] = {}
+    for text in texts:
+        lowered = text.lower()
+        for match in _MEASURE.finditer(lowered):
+            before = lowered[max(0, match.start() - 12) : match.start()]
+            if _AT_LEAST.search(before) or _OR_MORE.match(lowered, match.end()):
+                side = "min"
+            elif _AT_MOST.search(before) or _OR_LESS.match(lowered, match.end()):
+                side = "max"
+            else:
+                continue
+            found.update(
+                dict.fromkeys((kind, value, side) for kind, value in measures(match.group()))
+            )
+    return tuple(found)
+
+
+def contradicts(asked: Sequence[Measure], title: str, bounds: Sequence[Bound] = ()) -> bool:
     """Whether `title` states, for some kind of quantity asked, measures of that kind and none
-    equal to the one asked."""
+    equal to the one asked (or within it, asked as a bound: `bounds`)."""
     if not asked:
         return False
     stated = measures(title)
     for kind, value in asked:
         of_kind = [amount for unit, amount in stated if unit == kind]
-        if of_kind and not any(_equal(amount, value) for amount in of_kind):
+        if of_kind and not any(_meets(amount, kind, value, bounds) for amount in of_kind):
             return True
     return False
 
@@ -213,11 +242,24 @@ def states(asked: Sequence[Measure], title: str) -> bool:
     return bool(asked) and among(asked, measures(title))
 
 
-def among(asked: Sequence[Measure], stated: Sequence[Measure]) -> bool:
-    """Whether one of the measures asked is among those a title states (`measures`)."""
+def among(
+    asked: Sequence[Measure], stated: Sequence[Measure], bounds: Sequence[Bound] = ()
+) -> bool:
+    """Whether one of the measures asked is among those a title states (`measures`), or one
+    within it where it was asked as a bound (`bounds`)."""
     return any(
-        unit == kind and _equal(amount, value) for kind, value in asked for unit, amount in stated
+        unit == kind and _meets(amount, kind, value, bounds)
+        for kind, value in asked
+        for unit, amount in stated
     )
+
+
+def _meets(amount: float, kind: str, value: float, bounds: Sequence[Bound]) -> bool:
+    """Whether a title's `amount` is the `value` asked of `kind`, or within it as a bound."""
+    if _equal(amount, value):
+        return True
+    sides = {side for unit, bound, side in bounds if unit == kind and _equal(bound, value)}
+    return ("min" in sides and amount > value) or ("max" in sides and amount < value)
 
 
 def _equal(first: float, second: float) -> bool:

@@ -86,6 +86,7 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
             for keyword in query.keywords
             for part in measures.written(keyword)
         ],
+        query.measure_bounds,
     )
 
 
@@ -104,6 +105,7 @@ def _partial(
     wholes: dict[str, tuple[str, str]] | None = None,
     written_apart: dict[str, tuple[str, str]] | None = None,
     size_words: Sequence[tuple[frozenset[str], tuple[measures.Measure, ...]]] = (),
+    bounds: Sequence[measures.Bound] = (),
 ) -> list[int]:
     """The products holding a word that names a product (`heads`: catalog/heads.py), those
     that state a size asked (`sizes`: catalog/measures.py) holding the words of each measure
@@ -115,7 +117,8 @@ def _partial(
     "cooker" outweighs a common "kitchen"), then those of the resolved categories, then by
     the database's score of every word. A word that names the product and that fewer titles
     write as two (`written_apart`: "shuttlecock", shuttle and cock) is held by a title holding
-    the two side by side, which is asked for too. A
+    the two side by side, which is asked for too. A size asked as a bound (`bounds`: "at least
+    60 litres") is stated by a title stating one within it. A
     corrected word (`guessed`) weighs least: a shopper's word in another language can be
     corrected into a rare word of this one ("ghadi" into "khadi"). A model number or measure
     (`units`: "1.5", "x200") counts only where its terms stand together; `loose`: the terms
@@ -156,10 +159,10 @@ def _partial(
             if whole in present or any(text.adjacent(parts, field) for field in fields):
                 present |= {whole, *parts}
         said = measures.measures(candidate.title) if sizes or stated else ()
-        if measures.among(stated, said):
+        if measures.among(stated, said, bounds):
             present.add(STATED)
         for words_of, measured in size_words:
-            if measures.among(measured, said):
+            if measures.among(measured, said, bounds):
                 present |= words_of  # "65 Ltrs" holds "65 litre"
         return present & (weight.keys() | {STATED})
 

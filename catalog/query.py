@@ -28,6 +28,9 @@ class SearchQuery:
     # The measures the shopper stated (catalog/measures.py: "64gb", "1 ton"): a product of
     # another size is served after every product that is not.
     measures: Sequence[tuple[str, float]] = ()
+    # Those of the measures asked as bounds (catalog/measures.py: "at least 60 litres", "6 mm
+    # or more"): a title stating a measure within one is of the size asked.
+    measure_bounds: Sequence[tuple[str, float, str]] = ()
     # The age in years of the one the shopper shops for (catalog/ages.py: "for my 8 year old"):
     # a product whose title states ages that leave it out is served after, as another size is.
     age: float | None = None

@@ -59,6 +59,9 @@ def query_of(
         ruled_out_categories=categories.named_by([item.whole for item in excluded]),
         wanted=types.wanted_kinds([resolution.normalized_query, *keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
+        measure_bounds=measures.bounded(
+            [intent, resolution.normalized_query, *resolution.keywords, *resolution.constraints]
+        ),
         age=ages.asked([intent, *whom, *resolution.constraints]),
         audiences=named,
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),

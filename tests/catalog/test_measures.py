@@ -4,7 +4,7 @@ states."""
 
 import pytest
 
-from catalog.measures import contradicts, measures, states, wanted, written
+from catalog.measures import among, bounded, contradicts, measures, states, wanted, written
 
 
 @pytest.mark.parametrize(
@@ -150,3 +150,32 @@ def test_the_parts_of_a_text_that_state_measures_are_found_as_written():
 )  # fmt: skip
 def test_a_title_states_a_measure_asked_however_it_writes_it(asked, title, stated):
     assert states(wanted([asked]), title) is stated
+
+
+@pytest.mark.parametrize(
+    ("text", "bounds"),
+    [
+        ("capacity: at least 60 L", (("l", 60.0, "min"),)),
+        ("trekking rucksack of 60 litres or more", (("l", 60.0, "min"),)),
+        ("thickness: 6 mm or more", (("mm", 6.0, "min"),)),
+        ("rucksack 60l+", (("l", 60.0, "min"),)),
+        ("minimum 2 ton", (("ton", 2.0, "min"),)),
+        ("dumbbells up to 5 kg", (("g", 5000.0, "max"),)),
+        ("at most 1 litre", (("l", 1.0, "max"),)),
+        ("a 60 litre rucksack", ()),  # a measure, no bound
+        ("under 500 rupees", ()),  # a price is no measure
+    ],
+)  # fmt: skip
+def test_a_request_may_ask_a_measure_as_a_bound(text, bounds):
+    assert bounded([text]) == bounds
+
+
+def test_a_title_within_a_bound_asked_is_of_the_size_asked():
+    asked, bounds = wanted(["60 litre rucksack"]), bounded(["at least 60 litres"])
+
+    assert contradicts(asked, "Trawoc 65 Liter Trekking Rucksack", bounds) is False
+    assert contradicts(asked, "Wildcraft 60 Ltrs Rucksack", bounds) is False
+    assert contradicts(asked, "Skybags 45 L Rucksack", bounds) is True
+    assert contradicts(asked, "Trawoc 65 Liter Trekking Rucksack") is True  # no bound: exactly
+    assert among(asked, measures("Polestar 75 Ltr Rucksack"), bounds) is True
+    assert among(wanted(["5 kg"]), measures("Dumbbells 3 kg"), bounded(["up to 5 kg"])) is True

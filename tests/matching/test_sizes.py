@@ -51,6 +51,10 @@ SHELF = [
     (5091, "Portable Waterproof Camping Tent 6-8 Person", "Camping"),
     (5092, "Family Camping Tent 2/4/6 Person", "Camping"),
     (5093, "Dome Camping Tent 4 Person", "Camping"),
+    # Sizes about a bound: more, the bound, less.
+    (5101, "Trawoc 65 Liter Rucksack", "Rucksacks"),
+    (5102, "Wildcraft 60 Ltrs Trekking Rucksack", "Rucksacks"),
+    (5103, "Skybags 45 L Trekking Rucksack with Rain Cover", "Rucksacks"),
 ]
 
 
@@ -186,3 +190,19 @@ def test_a_tent_for_other_numbers_of_people_is_served_after(client, engine, shel
 
     assert set(ids[:2]) == {5092, 5093}, ids
     assert ids[2] == 5091, ids
+
+
+def test_a_size_asked_as_a_bound_takes_in_every_size_within_it(client, engine, shelf):
+    """ "60 litres or more" in the shopper's words, a model's reading of it exactly 60: a 65
+    litre rucksack is of the size asked, a 45 litre one comes after."""
+    ids = served(
+        client,
+        engine,
+        "trekking rucksack of 60 litres or more with a rain cover",
+        ["trekking rucksack 60 litre", "rain cover"],
+        ["Rucksacks"],
+        normalized="60 litre trekking rucksack with rain cover",
+    )
+
+    assert set(ids[:2]) == {5101, 5102}, ids
+    assert ids[2] == 5103, ids
