@@ -62,15 +62,24 @@ def apart(keyword: str) -> list[list[str]]:
     (catalog/spelling.py reads that one in two already)."""
     words = [word for word in text.words(keyword) if word not in text.STOP_WORDS]
     for at, word in enumerate(words):
-        if (parts := split(word)) is None:
+        if split(word) is None:
             continue
-        whole = fulltext.documents_with(text.stem(word), fulltext.COMMON)
-        two = fulltext.documents_with(list(parts), fulltext.COMMON)
-        if whole and (two > whole or two >= fulltext.COMMON):
+        if (parts := written_apart(word)) is not None:
             stems = [text.stem(each) for each in words]
             return [[*stems[:at], *parts, *stems[at + 1 :]]]
         return []
     return []
+
+
+def written_apart(word: str) -> tuple[str, str] | None:
+    """The two words, as stems, that more titles write for `word` than write it whole, or that
+    are both common ("facewash": face, wash; "doormat": door, mat; not "backpack"); None for a
+    word no title holds whole."""
+    if (parts := split(word)) is None:
+        return None
+    whole = fulltext.documents_with(text.stem(word), fulltext.COMMON)
+    two = fulltext.documents_with(list(parts), fulltext.COMMON)
+    return parts if whole and (two > whole or two >= fulltext.COMMON) else None
 
 
 def whole_and_parts(keyword: str, spelt: Sequence[str]) -> tuple[str, tuple[str, str]] | None:

@@ -25,7 +25,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from catalog import fulltext, ordering, semantic, spelling, text
+from catalog import compounds, fulltext, ordering, semantic, spelling, text
 from catalog.categories import catalog_categories
 from catalog.query import SearchQuery
 
@@ -47,6 +47,8 @@ class Meaning:
 
     vector: semantic.Vector
     words: tuple[str, ...]
+    # Its words that most titles write as two, with the two ("doormat": door, mat).
+    apart: tuple[tuple[str, tuple[str, str]], ...] = ()
 
 
 def of(query: SearchQuery) -> Meaning | None:
@@ -62,13 +64,17 @@ def of(query: SearchQuery) -> Meaning | None:
     words = [word for word in text.words(source) if word not in text.STOP_WORDS and len(word) > 1]
     # Who a product is for ("men") says nothing of what it is; every men's product holds it.
     named = [word for word in words if word not in text.AUDIENCE] or words
-    return Meaning(vector, tuple(named))
+    # A word most titles write as two ("doormat": "Door Mat") is answered by a title holding
+    # either: its words are compared one by one, and "mat" alone is only near "doormat".
+    apart = tuple((word, two) for word in named if (two := compounds.written_apart(word)))
+    return Meaning(vector, tuple(named), apart)
 
 
 def likeness(query: Meaning, found: Sequence[fulltext.Candidate]) -> list[float]:
     """How near in meaning each candidate is to the query, about 0 to 1."""
     whole = semantic.similarities(query.vector, [candidate.embedding for candidate in found])
-    words = semantic.word_likeness(query.words, [_title_words(candidate) for candidate in found])
+    titles = [_title_words(candidate) for candidate in found]
+    words = semantic.word_likeness(query.words, titles, dict(query.apart))
     return [WHOLE * a + (1 - WHOLE) * b for a, b in zip(whole, words, strict=True)]
 
 

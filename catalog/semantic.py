@@ -136,28 +136,45 @@ def similarities(query: "NDArray[np.float32]", kept: Sequence[bytes | None]) -> 
     return found
 
 
-def word_likeness(query_words: Sequence[str], titles: Sequence[Sequence[str]]) -> list[float]:
+def word_likeness(
+    query_words: Sequence[str],
+    titles: Sequence[Sequence[str]],
+    apart: Mapping[str, tuple[str, str]] | None = None,
+) -> list[float]:
     """How well each title's words answer the query's words: for each query word, the cosine
     of the title word nearest to it in meaning ("couch": "sofa", "cover": "cover" itself),
     averaged over the query's words. A synonym the titles use lifts a product this way, where
-    the whole title's vector, diluted by its other words, would not."""
+    the whole title's vector, diluted by its other words, would not. A query word that titles
+    write as two (`apart`: "doormat", door and mat) is answered as well by the two, each the
+    nearer of the two words' own."""
     import numpy as np
 
+    apart = apart or {}
     wanted = list(dict.fromkeys(query_words))
     vocabulary = list(dict.fromkeys(word for title in titles for word in title))
     if not wanted or not vocabulary:
         return [0.0] * len(titles)
+    asked = list(
+        dict.fromkeys([*wanted, *(part for word in wanted for part in apart.get(word, ()))])
+    )
+    row = {word: at for at, word in enumerate(asked)}
     index = {word: at for at, word in enumerate(vocabulary)}
     # Each query word against every word the titles use, once; a title's words are columns of
     # that, padded with a column nothing beats.
-    alike = _word_matrix(wanted) @ _word_matrix(vocabulary).T
-    alike = np.concatenate([alike, np.full((len(wanted), 1), -np.inf, np.float32)], axis=1)
+    alike = _word_matrix(asked) @ _word_matrix(vocabulary).T
+    alike = np.concatenate([alike, np.full((len(asked), 1), -np.inf, np.float32)], axis=1)
     width = max(len(title) for title in titles)
     columns = np.full((len(titles), width), len(vocabulary), dtype=np.int64)
-    for row, title in enumerate(titles):
-        columns[row, : len(title)] = [index[word] for word in title]
-    best = alike[:, columns].max(axis=2)  # query words x titles
-    found = best.mean(axis=0)
+    for at, title in enumerate(titles):
+        columns[at, : len(title)] = [index[word] for word in title]
+    best = alike[:, columns].max(axis=2)  # asked words x titles
+    answered = [
+        np.maximum(best[row[word]], best[[row[part] for part in apart[word]]].mean(axis=0))
+        if word in apart
+        else best[row[word]]
+        for word in wanted
+    ]
+    found = np.mean(answered, axis=0)
     return [float(value) if title else 0.0 for value, title in zip(found, titles, strict=True)]
 
 

@@ -291,3 +291,34 @@ def test_the_wanted_kind_written_apart_is_served_though_unlike_the_query_in_mean
     found = retrieve(query, 3).hits
 
     assert (found[0].product_id, found[0].tier) == (5101, "partial")
+
+
+def test_a_word_titles_write_as_two_is_answered_by_the_two(db):
+    """The model of meaning compares a title's words one by one: "mat" alone is only near
+    "doormat". Where the catalog writes it as two ("Door Mat"), a title holding the two answers
+    the word as one holding it whole does, and better than a bath mat."""
+    from catalog import meaning
+
+    for pid, title in [(5201, "Kuber Door Mat"), (5202, "Door Mat for Home"), (5203, "Bath Mat")]:
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="home", category_l2="Mats",
+            price_usd=Decimal("5.00"), regions=[],
+        )  # fmt: skip
+    ProductFactory(
+        id=5204, title="Coir Doormat", tags=[], brand=None, category_l1="home",
+        category_l2="Mats", price_usd=Decimal("5.00"), regions=[],
+    )  # fmt: skip
+    asked = meaning.of(plan(["doormat"]))
+    assert asked is not None
+    assert asked.apart == (("doormat", ("door", "mat")),)
+
+    door_mat, bath_mat, doormat = semantic.word_likeness(
+        asked.words, [("door", "mat"), ("bath", "mat"), ("coir", "doormat")], dict(asked.apart)
+    )
+    alone, _, _ = semantic.word_likeness(
+        asked.words, [("door", "mat"), ("bath", "mat"), ("coir", "doormat")]
+    )
+
+    assert door_mat == pytest.approx(doormat, abs=0.01)
+    assert door_mat > bath_mat
+    assert door_mat > alone + 0.1
