@@ -17,6 +17,8 @@ import math
 import re
 from collections.abc import Iterable
 
+from catalog import measures
+
 Ages = tuple[float, float]  # from, to, in years (to: infinite for "3+ years")
 CHILDHOOD = 13.0  # a child's age is under it
 
@@ -35,7 +37,8 @@ _RANGE = re.compile(
 # years" (a bare "m" or "y" only before a plus: "5m" is five metres).
 _OPEN = (
     re.compile(rf"{_BEFORE}(\d{{1,2}})\s?\+\s?{_UNIT}(?!\w)"),
-    re.compile(rf"{_BEFORE}(\d{{1,2}})\s?({_YEARS}|{_MONTHS}|m|y)\s?\+"),
+    re.compile(rf"{_BEFORE}(\d{{1,2}})\s?({_YEARS}|{_MONTHS})\s?\+(?!\s?\d)"),
+    re.compile(rf"{_BEFORE}(\d{{1,2}})(m|y)\+(?!\s?\d)"),
     re.compile(rf"{_BEFORE}(\d{{1,2}})\s?(?:{_UNIT}\s?)?(?:&|and)\s?(?:up|above)\b"),
     re.compile(rf"\b(?:above|over)\s(\d{{1,2}})\s?{_UNIT}(?!\w)"),
 )
@@ -45,16 +48,21 @@ _UP_TO = re.compile(rf"\b(?:up\s?to|upto|till|until|below|under|to)\s(\d{{1,2}})
 # A child's age as the catalog writes it without a unit: "for kids 6 to 14", "age 3-8".
 _KIDS = re.compile(
     r"\b(?:age|ages|aged|kids|children|boys|girls|child)\s(?:of\s)?(\d{1,2})\s?(?:-|\u2013|to)\s?"
-    r"(\d{1,2})(?![\w%]|\.\d)"
+    rf"(\d{{1,2}})(?![\w%]|\.\d|\s?(?:{_MONTHS}|{measures.UNIT_PATTERN}|pcs|pc|pack|packs|pieces)\b)"
 )
 # Years that are no one's age: a warranty's, a guarantee's, a shelf life's ("5 Years Warranty",
 # "2 yrs onsite", "warranty of 1 year").
 _AFTER = re.compile(
     r"\W{0,3}(?:[a-z]+\W{1,3}){0,2}?(?:warranty|warrenty|wrranty|guarantee|onsite|on-site|"
-    r"replacement|shelf|life|experience|legacy)"
+    r"replacement|shelf|battery|experience|legacy|anniversary)\b"
 )
 _AHEAD = re.compile(
-    r"(?:warranty|warrenty|wrranty|guarantee|life)\W{0,3}(?:of|for|upto|up to)?\W{0,2}$"
+    r"(?:warranty|warrenty|wrranty|guarantee|shelf life|battery life|emi)\W{0,3}"
+    r"(?:of|for|upto|up to)?\W{0,2}$"
+)
+# A request's age that is a bound or a range says no one age ("above 5 years", "5-7 year old").
+_ASKED_BOUND = re.compile(
+    r"(?:\b(?:above|over|below|under|up\s?to|upto|at\s?least|at\s?most)|\d\s?(?:-|\u2013|to))\s?$"
 )
 
 
@@ -64,7 +72,9 @@ def asked(texts: Iterable[str]) -> float | None:
     for text in texts:
         lowered = text.lower()
         for match in _ASKED.finditer(lowered):
-            if not _no_one_s(lowered, match):
+            before = lowered[max(0, match.start() - 12) : match.start()]
+            bound = _ASKED_BOUND.search(before) or lowered[match.end() : match.end() + 1] == "+"
+            if not _no_one_s(lowered, match) and not bound:
                 return _years(float(match.group(1)), match.group(2))
     return None
 
@@ -82,16 +92,18 @@ def stated(title: str) -> tuple[Ages, ...]:
 
     for match in _RANGE.finditer(lowered):
         low, first, high, unit = match.groups()
-        add(match, (_years(float(low), first or unit), _years(float(high), unit)))
+        ages = (_years(float(low), first or unit), _years(float(high), unit))
+        if ages[0] < ages[1]:
+            add(match, ages)
     for pattern in _OPEN:
         for match in pattern.finditer(lowered):
-            number, unit = match.group(1), match.group(2) if pattern.groups > 1 else None
-            add(match, (_years(float(number), unit), math.inf))
+            add(match, (_years(float(match.group(1)), match.group(2)), math.inf))
     for match in _UP_TO.finditer(lowered):
         add(match, (0.0, _years(float(match.group(1)), match.group(2))))
-    for low, high in _KIDS.findall(lowered):
-        if int(low) < int(high):
-            found[(float(low), float(high))] = None
+    for match in _KIDS.finditer(lowered):
+        low, high = float(match.group(1)), float(match.group(2))
+        if low < high:
+            add(match, (low, high))
     return tuple(found)
 
 
@@ -110,7 +122,7 @@ def contradicts(age: float | None, title: str) -> bool:
 
 def _years(number: float, unit: str | None) -> float:
     """A number of `unit` in years (months: a twelfth; none or years: as it is)."""
-    return number / 12 if unit is not None and re.fullmatch(rf"{_MONTHS}|m", unit) else number
+    return number / 12 if unit is not None and unit.startswith("m") else number
 
 
 def _no_one_s(lowered: str, match: re.Match[str]) -> bool:

@@ -46,6 +46,7 @@ def query_of(
     said = resolution.normalized_query
     keywords = text.with_audience(text.without_shopping_words(resolution.keywords, said), said)
     whom = [resolution.target_audience or "", said, *keywords]
+    required_of = [requirement(constraint) for constraint in resolution.constraints]
     named = audiences.asked(whom)
     return search.SearchQuery(
         text=normalize(intent),
@@ -60,9 +61,9 @@ def query_of(
         wanted=types.wanted_kinds([resolution.normalized_query, *keywords[:1]]),
         measures=measures.wanted([resolution.normalized_query, *resolution.keywords]),
         measure_bounds=measures.bounded(
-            [intent, resolution.normalized_query, *resolution.keywords, *resolution.constraints]
+            [intent, resolution.normalized_query, *resolution.keywords, *required_of]
         ),
-        age=ages.asked([intent, *whom, *resolution.constraints]),
+        age=ages.asked([intent, *whom, *required_of]),
         audiences=named,
         vehicles=vehicles.asked([resolution.normalized_query, *keywords]),
         devices=devices.asked(

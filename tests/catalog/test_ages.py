@@ -21,6 +21,11 @@ from catalog.ages import asked, contradicts, stated
         (["mixer grinder with 5 years warranty"], None),  # a warranty's years are no age
         (["ceiling fan, warranty of 2 years"], None),
         (["school bag for kids"], None),
+        # A bound or a range says no one age; a year that is no one's says none either.
+        (["toys for kids above 5 years"], None),
+        (["gift for a 5-7 year old"], None),
+        (["10 year anniversary gift"], None),
+        (["mobile on no cost emi for 6 months"], None),
     ],
 )  # fmt: skip
 def test_a_request_states_one_age_in_years(texts, age):
@@ -46,6 +51,12 @@ def test_a_request_states_one_age_in_years(texts, age):
         ("V-Guard Stabilizer, 3 Year Onsite Warranty", ()),
         ("USB Cable 1.5m, 2 Years", ()),
         ("Kids School Bag", ()),
+        ("Girls 6-9 Mths Frock", ((0.5, 0.75),)),  # a child's words before a range in months
+        ("Kids 10-12 cm Toy", ()),  # a child's words before a measure
+        ("Kids 2-3 Pack Socks", ()),
+        ("Kids Watch 3-8 Years Lifestyle", ((3.0, 8.0),)),  # "life" of another word
+        ("Kids Bike 12-4 Years", ()),  # no range runs backwards
+        ("Garden Hose 15m + Nozzle", ()),  # metres, a plus apart
     ],
 )  # fmt: skip
 def test_a_title_states_the_ages_a_product_is_for_as_ranges_in_years(title, ages):
