@@ -59,10 +59,12 @@ PARTS: dict[str, str] = {
     # Whom it holds: a "4 person" tent, "for 6 people".
     **dict.fromkeys(("person", "persons", "people"), "person"),
 }
+# A range of parts wider than this states its two ends only ("2-40": 2 and 40).
+MAX_SPAN = 10
 # Not the "1" of "2 in 1 Step Stool" or "3-in-1 Jar". Several apart by slashes are each one
 # ("a 2/4/6 person tent"), a range every one between ("6-8 person").
 _PART = re.compile(
-    r"(?<![\w.,])(?<!in )(?<!in-)(\d{1,2}(?:\s?[/-]\s?\d{1,2})*)\s?-?\s?("
+    r"(?<![\w.,])(?<!in )(?<!in-)(\d{1,2}(?:\s?[/\u2013-]\s?\d{1,2}){0,5})\s?-?\s?("
     + "|".join(sorted(PARTS, key=len, reverse=True))
     + r")(?!\w)"
 )
@@ -116,11 +118,20 @@ Measure = tuple[str, float]  # (the kind's base unit, the value in it)
 # A measure asked as a bound: (kind, value, "min") for "at least 60 litres", "6 mm or more",
 # (kind, value, "max") for "up to 2 kg", "at most 1 litre".
 Bound = tuple[str, float, str]
-_AT_LEAST = re.compile(r"(?:\bat\s?least|\bminimum|\bmin\.?|\bmore than|\bover|\babove)\s*$")
-_AT_MOST = re.compile(
-    r"(?:\bat\s?most|\bup\s?to|\bmaximum|\bmax\.?|\bless than|\bunder|\bbelow)\s*$"
+_MORE = r"more than|over|above"
+_LESS = r"less than|under|below"
+# "no more than 5 kg" is at most, "not under 1 litre" at least.
+_AT_LEAST = re.compile(
+    rf"(?:\bat\s?least|\bminimum|\bmin\.?|(?<!no )(?<!not )\b(?:{_MORE})"
+    rf"|\bnot? (?:{_LESS}))\s*$"
 )
-_OR_MORE = re.compile(r"\s*(?:\+|or more\b|or above\b|and above\b|or bigger\b|or larger\b)")
+_AT_MOST = re.compile(
+    rf"(?:\bat\s?most|\bup\s?to|\bmaximum|\bmax\.?|(?<!no )(?<!not )\b(?:{_LESS})"
+    rf"|\bnot? (?:{_MORE}))\s*$"
+)
+_OR_MORE = re.compile(
+    r"\s*(?:\+(?!\s?\d)|or more\b|or above\b|and above\b|or bigger\b|or larger\b)"
+)
 _OR_LESS = re.compile(r"\s*(?:or less\b|or below\b|and below\b|or smaller\b)")
 
 
@@ -153,12 +164,13 @@ def measures(text: str) -> tuple[Measure, ...]:
 
 
 def _listed(numbers: str) -> list[float]:
-    """The numbers of "2/4/6" or "6-8" (6, 7 and 8; "12-4": 12 and 4), or of "3"."""
+    """The numbers of "2/4/6" or "6-8" (6, 7 and 8; "12-4" or "2-40": the two), or of "3"."""
     listed: list[float] = []
     for one in re.split(r"\s?/\s?", numbers):
-        low, _, high = one.partition("-")
+        low, _, high = one.replace("\u2013", "-").partition("-")
         first, last = int(low), int(high or low)
-        between = range(first, last + 1) if first <= last else (first, last)
+        near = first <= last <= first + MAX_SPAN
+        between = range(first, last + 1) if near else (first, last)
         listed += [float(number) for number in between]
     return listed
 
@@ -210,7 +222,7 @@ def bounded(texts: Iterable[str]) -> tuple[Bound, ...]:
     for text in texts:
         lowered = text.lower()
         for match in _MEASURE.finditer(lowered):
-            before = lowered[max(0, match.start() - 12) : match.start()]
+            before = lowered[max(0, match.start() - 20) : match.start()]
             if _AT_LEAST.search(before) or _OR_MORE.match(lowered, match.end()):
                 side = "min"
             elif _AT_MOST.search(before) or _OR_LESS.match(lowered, match.end()):

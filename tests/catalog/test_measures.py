@@ -80,6 +80,8 @@ from catalog.measures import among, bounded, contradicts, measures, states, want
         ("Family Tent 2/4/6 Person", (("person", 2.0), ("person", 4.0), ("person", 6.0))),
         ("Portable 6-8 Person Tent", (("person", 6.0), ("person", 7.0), ("person", 8.0))),
         ("3-4 Layer Shoe Rack", (("tier", 3.0), ("tier", 4.0))),
+        ("Tent 6\u20138 Person", (("person", 6.0), ("person", 7.0), ("person", 8.0))),
+        ("Hall for 0-99 People", (("person", 0.0), ("person", 99.0))),  # too wide: its ends
         ("Cadbury 5 Star Chocolate", ()),  # a rating is no part
         ("Step Stool, 10000 Steps", ()),
         ("Cello 2 in 1 Step Stool", ()),  # the "1" of "2 in 1" counts no step
@@ -163,7 +165,10 @@ def test_a_title_states_a_measure_asked_however_it_writes_it(asked, title, state
         ("dumbbells up to 5 kg", (("g", 5000.0, "max"),)),
         ("at most 1 litre", (("l", 1.0, "max"),)),
         ("a 60 litre rucksack", ()),  # a measure, no bound
-        ("under 500 rupees", ()),  # a price is no measure
+        ("under 500 rupees, 1 kg", ()),  # a price's bound is no measure's
+        ("no more than 5 kg", (("g", 5000.0, "max"),)),  # a bound denied: the other side
+        ("not under 1 litre", (("l", 1.0, "min"),)),
+        ("dumbbells 5 kg + 2 kg", ()),  # a plus between measures adds them
     ],
 )  # fmt: skip
 def test_a_request_may_ask_a_measure_as_a_bound(text, bounds):
