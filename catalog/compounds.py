@@ -66,20 +66,26 @@ def apart(keyword: str) -> list[list[str]]:
             continue
         if (parts := written_apart(word)) is not None:
             stems = [text.stem(each) for each in words]
-            return [[*stems[:at], *parts, *stems[at + 1 :]]]
+            return [[*stems[:at], *map(text.stem, parts), *stems[at + 1 :]]]
         return []
     return []
 
 
 def written_apart(word: str) -> tuple[str, str] | None:
-    """The two words, as stems, that more titles write for `word` than write it whole, or that
-    are both common ("facewash": face, wash; "doormat": door, mat; not "backpack"); None for a
-    word no title holds whole."""
+    """The two words, as written, that more titles write for `word` than write it whole, or
+    that are both common ("facewash": face, wash; "tablecloth": table, cloth; not "backpack");
+    None for a word no title holds whole."""
     if (parts := split(word)) is None:
         return None
     whole = fulltext.documents_with(text.stem(word), fulltext.COMMON)
     two = fulltext.documents_with(list(parts), fulltext.COMMON)
-    return parts if whole and (two > whole or two >= fulltext.COMMON) else None
+    if not whole or (two <= whole and two < fulltext.COMMON):
+        return None
+    cut = next(
+        (at for at in range(1, len(word)) if (text.stem(word[:at]), text.stem(word[at:])) == parts),
+        len(word) - len(parts[1]),
+    )
+    return word[:cut], word[cut:]
 
 
 def whole_and_parts(keyword: str, spelt: Sequence[str]) -> tuple[str, tuple[str, str]] | None:

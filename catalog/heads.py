@@ -2,8 +2,8 @@
 products that hold one of them.
 
 A keyword names its last word of letters (never a part of a model number: "w" of "v236w", "gb"
-of "64gb"; never a measure's unit; never a word that counts what comes together: "kurta" of
-"kurta set"), read up to where a title's next phrase would start
+of "64gb"; never a measure's unit; a word that counts what comes together only beside the
+word before it: "kurta" of "kurta set with dupatta", "face" and "pack" of "face pack"), read up to where a title's next phrase would start
 (catalog/types.py): a model's keyword that is the whole request ("stainless steel water bottle
 1 litre for gym") names a bottle, not the gym or the litre. A keyword of words that name no
 thing ("durable", "kids", "stainless steel") names nothing, while another keyword names
@@ -38,6 +38,15 @@ def named(
         _thing_word(source, keyword, numbered)
         for keyword, source in zip(keywords, sources, strict=True)
         if not types.describes_only(source)
+    }
+    # A counting word that ends a keyword still names what a product may be too ("face pack",
+    # "dinner set"): beside the word before it, not in its place.
+    found |= {
+        letters[-1]
+        for keyword in keywords
+        if len(letters := [term for term in keyword if term.isalpha()]) > 1
+        and letters[-1] in types.COUNT_TERMS
+        and found
     }
     found = (found or every) - text.AUDIENCE_TERMS - numbered
     found = (found - what_for(reading)) or found
@@ -92,8 +101,8 @@ def _thing_word(source: str, keyword: Sequence[str], numbered: set[str]) -> str:
     in the keyword; read again only when the tier changed it: corrected ("bottel": bottle) or
     read as two ("waterbottle": water bottle)."""
     phrase = measures.without(types.first_phrase(source))
-    terms = _without_counts(text.query_terms(phrase))
-    letters = [term for term in terms if term.isalpha() and term not in numbered]
+    terms = text.query_terms(phrase)
+    letters = _without_counts([term for term in terms if term.isalpha() and term not in numbered])
     if letters and letters[-1] in keyword:
         return letters[-1]
     last = next((word for word in reversed(text.words(phrase)) if word.isalpha()), None)
@@ -107,23 +116,17 @@ def _thing_word(source: str, keyword: Sequence[str], numbered: set[str]) -> str:
 def _last_word(phrase: Sequence[str], keyword: Sequence[str], numbered: set[str]) -> str:
     """The phrase's last word of letters, where the tier reads it in the keyword; else the
     keyword's own."""
-    last = [term for term in _without_counts(phrase) if term.isalpha() and term not in numbered]
+    last = _without_counts([term for term in phrase if term.isalpha() and term not in numbered])
     if last and last[-1] in keyword:
         return last[-1]
-    return next(
-        (
-            term
-            for term in reversed(_without_counts(keyword))
-            if term.isalpha() and term not in numbered
-        ),
-        keyword[-1],
-    )
+    letters = [term for term in keyword if term.isalpha() and term not in numbered]
+    return next(reversed(_without_counts(letters)), keyword[-1]) if letters else keyword[-1]
 
 
 def _without_counts(terms: Sequence[str]) -> list[str]:
-    """The terms without the words that end them counting what comes together ("kurta set":
-    kurta; "socks pack of 3": socks); all of them where nothing else is left ("combo")."""
-    kept = list(terms)
+    """Words of letters without those that end them counting what comes together ("kurta
+    set": kurta; "socks pack": socks); all of them where nothing else is left ("combo")."""
+    kept = list(terms)  # of letters only
     while len(kept) > 1 and kept[-1] in types.COUNT_TERMS:
         kept.pop()
     return kept

@@ -145,8 +145,8 @@ def word_likeness(
     of the title word nearest to it in meaning ("couch": "sofa", "cover": "cover" itself),
     averaged over the query's words. A synonym the titles use lifts a product this way, where
     the whole title's vector, diluted by its other words, would not. A query word that titles
-    write as two (`apart`: "doormat", door and mat) is answered as well by the two, each the
-    nearer of the two words' own."""
+    write as two (`apart`: "doormat", door and mat) is answered by the two as well: by the mean
+    of the two words' nearest title words, where that is nearer than the word's own."""
     import numpy as np
 
     apart = apart or {}

@@ -259,3 +259,20 @@ def test_a_word_that_counts_what_comes_together_names_no_product(db):
 
     assert found[0] == 4202, found
     assert 4203 not in found, found
+
+
+def test_a_counting_word_still_names_a_product_beside_the_word_before_it(db):
+    """ "dinner set": the dinner names the product, and so does the set: a set of dinnerware
+    that says no "dinner" is found too."""
+    shelve(
+        [
+            (4301, "Opalware Dinnerware Set, 18 Pieces"),
+            (4302, "Steel Dinner Plate"),
+            (4303, "Opalware Bowl"),
+        ],
+        "Dining",
+    )
+
+    found = tier_ids("partial", plan(["dinner set"]), 10)
+
+    assert 4301 in found, found

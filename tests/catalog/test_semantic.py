@@ -322,3 +322,22 @@ def test_a_word_titles_write_as_two_is_answered_by_the_two(db):
     assert door_mat == pytest.approx(doormat, abs=0.01)
     assert door_mat > bath_mat
     assert door_mat > alone + 0.1
+
+
+def test_a_word_titles_write_as_two_is_read_in_its_two_words_as_written(db):
+    """The model of meaning reads words, not stems: "tablecloth" as "table" and "cloth", not
+    the stem "tabl"."""
+    from catalog import compounds
+
+    for pid, title in [(5301, "Cotton Table Cloth"), (5302, "Table Cloth, 6 Seater")]:
+        ProductFactory(
+            id=pid, title=title, tags=[], brand=None, category_l1="home",
+            category_l2="Linen", price_usd=Decimal("5.00"), regions=[],
+        )  # fmt: skip
+    ProductFactory(
+        id=5303, title="Printed Tablecloth", tags=[], brand=None, category_l1="home",
+        category_l2="Linen", price_usd=Decimal("5.00"), regions=[],
+    )  # fmt: skip
+
+    assert compounds.written_apart("tablecloth") == ("table", "cloth")
+    assert compounds.apart("tablecloth") == [["tabl", "cloth"]]
