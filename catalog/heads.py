@@ -2,19 +2,19 @@
 products that hold one of them.
 
 A keyword names its last word of letters (never a part of a model number: "w" of "v236w", "gb"
-of "64gb"; never a measure's unit; a word that counts what comes together only beside the
-word before it: "kurta" of "kurta set with dupatta", "face" and "pack" of "face pack"), read up to where a title's next phrase would start
-(catalog/types.py): a model's keyword that is the whole request ("stainless steel water bottle
-1 litre for gym") names a bottle, not the gym or the litre. A keyword of words that name no
-thing ("durable", "kids", "stainless steel") names nothing, while another keyword names
-something. A corrected word is a guess: it names a product unless another keyword names what
-more products are (catalog/holdings.py): "ghadi" corrected into "khadi" beside "watch" names
-nothing, "blankit" corrected into "blanket" beside "winter" names the blanket. A corrected word
-that is the thing the model's reading of the request (its normalized query) names is no guess:
-"ketle" of "latest electric ketle" is a kettle, and weighs as a kettle does beside "electric".
-A word the model's reading holds only past "for", "with" and the like says what the thing is for
-or goes with ("office" of "electric kettle for office use"): it names no product beside a word
-that does.
+of "64gb"; never a measure's unit; a word that counts what comes together only beside the word
+before it: "kurta" of "kurta set with dupatta", "face" and "pack" of "face pack"), read up to
+where a title's next phrase would start (catalog/types.py): a model's keyword that is the whole
+request ("stainless steel water bottle 1 litre for gym") names a bottle, not the gym or the
+litre. A keyword of words that name no thing ("durable", "kids", "stainless steel") names
+nothing, while another keyword names something. A corrected word is a guess: it names a product
+unless another keyword names what more products are (catalog/holdings.py): "ghadi" corrected
+into "khadi" beside "watch" names nothing, "blankit" corrected into "blanket" beside "winter"
+names the blanket. A corrected word that is the thing the model's reading of the request (its
+normalized query) names is no guess: "ketle" of "latest electric ketle" is a kettle, and weighs
+as a kettle does beside "electric". A word the model's reading holds only past "for", "with" and
+the like says what the thing is for or goes with ("office" of "electric kettle for office use"):
+it names no product beside a word that does.
 """
 
 from collections.abc import Sequence
