@@ -49,11 +49,11 @@ class CatalogEditAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        versions.changed()
+        versions.changed(reweigh=False)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         super().delete_model(request, obj)
-        versions.changed()
+        versions.changed(reweigh=False)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         super().delete_queryset(request, queryset)

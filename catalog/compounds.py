@@ -14,16 +14,13 @@ liners), a word also as the two words more titles write ("facewash": face wash; 
 as "backpack", a title holding the two side by side holds the word, and neither names the thing
 alone), and two one-word keywords standing together in the model's normalized query joined
 ("lap", "top": laptop). What counts as held is read from the index (fulltext.documents_with),
-kept while the catalog's version holds.
+kept as a statistic of the catalog (catalog/versions.py).
 """
 
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-from django.conf import settings
-
 from catalog import fulltext, text, versions
-from kernel.cache import cached
 
 # The shortest word split in two (only into its halves: "wifi"), and the shortest second part
 # of a longer word (a first part is a single letter or at least this long too).
@@ -132,8 +129,7 @@ def split(word: str) -> tuple[str, str] | None:
     if len(word) < SHORTEST_WORD or not word.isalpha():
         return None
     # Kept as the counts it reads are (fulltext.documents_with): each cut asks up to three.
-    key = f"catalog:split:{versions.current()}:{word}"
-    return cached(key, settings.CATALOG_CACHE_S, lambda: _split_anew(word))
+    return versions.statistic("split", word, lambda: _split_anew(word))
 
 
 def _split_anew(word: str) -> tuple[str, str] | None:

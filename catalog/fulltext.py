@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from django.conf import settings
 from django.db import connection
 
 from catalog import text, types, versions
@@ -33,7 +32,6 @@ from catalog.fulltext_filters import holding as holding
 from catalog.fulltext_filters import region_condition as region_condition
 from catalog.fulltext_query import Match as Match
 from catalog.fulltext_query import fts5_query, pg_query, pg_term
-from kernel.cache import cached
 
 # ts_rank's weights of D, C, B, A; SQLite's bm25 weights of the FTS5 columns, in FIELDS order.
 PG_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
@@ -143,19 +141,13 @@ def candidates_query(
 
 def documents_with(term: str | Sequence[str], cap: int) -> int:
     """How many products hold `term` (a stem, or a phrase's stems standing together) in any
-    field, counted up to `cap`; kept by this process while the catalog's version holds, at
-    most CATALOG_CACHE_S (a common word's count reads its whole list of products in the index,
-    and a query asks for a dozen). Imports and admin edits
-    change the version (catalog/versions.py), so a word they add is counted on every process
-    within its CHECK_S, as their search hits are."""
+    field, counted up to `cap`; kept by this process as a statistic of the catalog
+    (catalog/versions.py: across edits of a few products, at most CATALOG_CACHE_S), since a
+    common word's count reads its whole list of products in the index and a query asks for a
+    dozen. A count of none follows the version, so a word an import or an admin edit adds is
+    counted on every process within CHECK_S, as their search hits are."""
     key = orjson.dumps([term, cap]).decode()
-    return int(
-        cached(
-            f"catalog:documents:{versions.current()}:{key}",
-            settings.CATALOG_CACHE_S,
-            lambda: _count(term, cap),
-        )
-    )
+    return int(versions.statistic("documents", key, lambda: _count(term, cap)))
 
 
 def _count(term: str | Sequence[str], cap: int) -> int:
@@ -186,14 +178,9 @@ def _count(term: str | Sequence[str], cap: int) -> int:
 
 def is_word(word: str) -> bool:
     """Whether `word` is a clean whole word of the vocabulary (catalog.models.SearchWord): one
-    some title, tag or brand writes; kept by this process while the catalog's version holds."""
-    return bool(
-        cached(
-            f"catalog:word:{versions.current()}:{word}",
-            settings.CATALOG_CACHE_S,
-            lambda: _in_vocabulary(word),
-        )
-    )
+    some title, tag or brand writes; kept by this process as a statistic of the catalog
+    (catalog/versions.py)."""
+    return bool(versions.statistic("word", word, lambda: _in_vocabulary(word)))
 
 
 def _in_vocabulary(word: str) -> bool:

@@ -1,17 +1,15 @@
 """What the catalog holds of a brand or a kind of thing: the counts and samples search reads to
 decide what a request names (catalog/wanted.py: is this word a brand?) and whether the resolved
-categories hold what it wants (catalog/search.py). Each is kept while the catalog's version
-holds; each reads a bounded number of rows through an index of its own (brand_key,
+categories hold what it wants (catalog/search.py). Each is kept as a statistic of the catalog
+(catalog/versions.py); each reads a bounded number of rows through an index of its own (brand_key,
 product_type), however large the catalog."""
 
 from collections.abc import Sequence
 
 import orjson
-from django.conf import settings
 from django.db import connection
 
 from catalog import text, types, versions
-from kernel.cache import cached
 
 
 def led_by(key: str, cap: int) -> int:
@@ -24,11 +22,7 @@ def typed(stem: str, cap: int = 1000) -> int:
     for a word that names products ("kettle", "watch"), few or none for one that says where or
     when ("office", "winter")."""
     return int(
-        cached(
-            f"catalog:typed:{versions.current()}:{stem}:{cap}",
-            settings.CATALOG_CACHE_S,
-            lambda: _counted("product_type", stem, cap),
-        )
+        versions.statistic("typed", f"{stem}:{cap}", lambda: _counted("product_type", stem, cap))
     )
 
 
@@ -46,14 +40,12 @@ def _counted(column: str, value: str, cap: int) -> int:
 
 def of_kinds(kinds: Sequence[types.Kind], limit: int = 200) -> list[tuple[str, str, str]]:
     """Up to `limit` products of the kinds' types that are of one of the kinds: each one's
-    categories (lower case) and title; kept by this process while the catalog's version holds."""
+    categories (lower case) and title; kept by this process as a statistic of the catalog."""
     if not kinds:
         return []
     key = orjson.dumps([list(kind) for kind in kinds] + [limit]).decode()
-    found: list[tuple[str, str, str]] = cached(
-        f"catalog:of-kinds:{versions.current()}:{key}",
-        settings.CATALOG_CACHE_S,
-        lambda: _of_kinds(kinds, limit),
+    found: list[tuple[str, str, str]] = versions.statistic(
+        "of-kinds", key, lambda: _of_kinds(kinds, limit)
     )
     return found
 

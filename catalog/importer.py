@@ -220,7 +220,7 @@ def catalog_import(
         reader.flush(writer)
         summary.helped = helper.helped
         if summary.created or summary.updated:
-            versions.changed()
+            versions.changed(reweigh=upkeep.large_share(summary.created + summary.updated))
         if strict and summary.rejected:
             transaction.set_rollback(True)
             summary.created = summary.updated = summary.videos = summary.creators = 0

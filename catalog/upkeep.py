@@ -13,15 +13,24 @@ from django.db import connection
 STALE_SHARE = 0.1
 
 
+def large_share(written: int) -> bool:
+    """Whether `written` products are STALE_SHARE of the catalog or more: what stales the
+    planner's statistics here and the gateway's own (catalog/versions.py, `statistic`)."""
+    cap = int(written / STALE_SHARE)  # counted no further than the rule needs
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM (SELECT 1 FROM catalog_product LIMIT %s) c", [cap + 1])
+        row = cursor.fetchone()
+    return bool(row) and int(row[0]) <= cap
+
+
 def after_import(written: int) -> None:
     """After an import of `written` products: the full-text index's pending entries merged into
     it; the statistics of the catalog's tables gathered where those are STALE_SHARE of it or
     more."""
     if connection.vendor != "postgresql":
         return
+    analyze = large_share(written)
     with connection.cursor() as cursor:
-        cap = int(written / STALE_SHARE)  # counted no further than the rule needs
-        cursor.execute("SELECT count(*) FROM (SELECT FROM catalog_product LIMIT %s) c", [cap + 1])
-        if cursor.fetchone()[0] <= cap:
+        if analyze:
             cursor.execute("ANALYZE catalog_product, catalog_video, catalog_searchword")
         cursor.execute("SELECT gin_clean_pending_list('catalog_product_search'::regclass)")

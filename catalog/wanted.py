@@ -8,18 +8,15 @@ Not every title starts with a brand ("Cycle Bell for Bicycle"), so a keyword's w
 only when it is the brand key of LEADS products or more, and of SHARE of the products that hold
 it anywhere: "nivia" leads the titles that hold it; "cycle", the first word of some titles, is
 held by many more that are no brand's. Search ranks the brand's products of the wanted kind
-first (catalog/search.py). The counts are kept while the catalog's version holds.
+first (catalog/search.py). The counts are kept as statistics of the catalog (catalog/versions.py).
 """
 
 from collections.abc import Sequence
 from dataclasses import replace
 
-from django.conf import settings
-
 from catalog import compounds, fulltext, holdings, spelling, text, types, versions
 from catalog.brands import key_of
 from catalog.query import SearchQuery
-from kernel.cache import cached
 
 LEADS = 3
 SHARE = 0.5
@@ -85,11 +82,5 @@ def brand(keywords: Sequence[str]) -> str:
 
 
 def _is_brand(key: str, stem: str) -> bool:
-    led = int(
-        cached(
-            f"catalog:brand-leads:{versions.current()}:{key}",
-            settings.CATALOG_CACHE_S,
-            lambda: holdings.led_by(key, fulltext.COMMON),
-        )
-    )
+    led = int(versions.statistic("brand-leads", key, lambda: holdings.led_by(key, fulltext.COMMON)))
     return led >= LEADS and led >= SHARE * fulltext.documents_with(stem, fulltext.COMMON)
