@@ -71,6 +71,7 @@ from catalog import (
 )
 from catalog.categories import catalog_categories as catalog_categories
 from catalog.categories import near as near_categories
+from catalog.documents import FIELDS
 from catalog.query import SearchQuery as SearchQuery
 from catalog.query import fits as fits
 from catalog.retrieval import CANDIDATES as CANDIDATES
@@ -149,23 +150,27 @@ def tier_ids(
         said = [keyword for keyword in phrases.read(query.keywords) if text.query_terms(keyword)]
         return _in_other_words(filters, [text.query_terms(one) for one in said], limit, said)
     if tier == "fuzzy":
-        corrected = spelling.corrected(phrases.read(query.keywords))
-        if corrected is None:
+        respelt = spelling.respelt(query.keywords)
+        if respelt is None:
             return []
+        # Read as the strict tier reads the keywords spelt right (in other words too).
+        said = [one for one in phrases.read(respelt) if text.query_terms(one)]
+        corrected = [text.query_terms(one) for one in said]
         # The resolved categories first, there also without the words that say whom it is for
         # (a title that names nobody is for anyone); then outside them.
-        asks = [(filters, corrected)]
+        asks: list[tuple[fulltext.Filters, list[list[str]], Sequence[str]]] = [
+            (filters, corrected, said)
+        ]
         if filters.within:
             if some := audiences.for_anyone(corrected):
-                asks.append((filters, some))
+                asks.append((filters, some, ()))
             if not query.only_categories:
-                asks.append((replace(filters, within=False), corrected))
+                asks.append((replace(filters, within=False), corrected, said))
         found: list[int] = []
-        for scope, words in asks:
+        for scope, words, spelt in asks:
             if len(found) < limit:
                 rest = replace(scope, exclude=(*scope.exclude, *found))
-                match = fulltext.Match(words, fields=NOT_CATEGORY)
-                found += _ids(_every(match, rest, words, limit - len(found)))
+                found += _in_other_words(rest, words, limit - len(found), spelt, NOT_CATEGORY)
         return found
     if tier == "partial":
         return partial.ids(query, filters, limit)
@@ -200,12 +205,17 @@ def _every(
 
 
 def _in_other_words(
-    filters: fulltext.Filters, keywords: list[list[str]], limit: int, said: Sequence[str] = ()
+    filters: fulltext.Filters,
+    keywords: list[list[str]],
+    limit: int,
+    said: Sequence[str] = (),
+    fields: Sequence[str] = FIELDS,
 ) -> list[int]:
-    """The products holding every keyword, then every keyword with one spelt another way
-    (catalog/compounds.py: "lunchbox") or in other words (catalog/synonyms.py: "sofa cover");
-    the wanted type first, in whichever words ("Kids Cycle" before "Bell for Kids Bicycle")."""
-    found = _every(fulltext.Match(keywords), filters, keywords, limit)
+    """The products holding every keyword in `fields`, then every keyword with one spelt
+    another way (catalog/compounds.py: "lunchbox") or in other words (catalog/synonyms.py:
+    "sofa cover"); the wanted type first, in whichever words ("Kids Cycle" before "Bell for
+    Kids Bicycle")."""
+    found = _every(fulltext.Match(keywords, fields), filters, keywords, limit)
     types = {kind[-1] for kind in filters.kinds}
     spelt = [
         [*keywords[:at], spelling, *keywords[at + 1 :]]
@@ -219,7 +229,7 @@ def _in_other_words(
         ):
             continue  # enough, unless the variant names the wanted type in other words
         rest = replace(filters, exclude=(*filters.exclude, *_ids(found)))
-        found += _every(fulltext.Match(variant), rest, variant, limit)
+        found += _every(fulltext.Match(variant, fields), rest, variant, limit)
     # Stable: each one's order within; an accessory of the thing after the thing, whichever
     # words found either ("Cycle Bell for Bicycle" after "Kids Cycle"); asked cheap, the
     # resolved categories, then those named like them (categories.near), then the cheapest

@@ -11,8 +11,10 @@ two for words of eight letters or more (a swap of neighbours is one), one more f
 catalog does not know where a correction no shorter sounds alike (`sounds`: "shampu",
 "shampoo"), shares at least SIMILARITY of the word's trigrams, and is held by
 products now. One of the same first letter wins ("sandles" are sandals, not handles), then the
-fewest edits, then one that sounds like the word ("chargr" is a charger, not a charge), the
-most common, the alphabet.
+fewest edits, then one that titles write beside the word's neighbour in its keyword (`beside`:
+"watch stap" is a watch strap, though "star" is far commoner; "ear bads" are earbuds, not
+beds), then one that sounds like the word ("chargr" is a charger, not a charge), the most
+common, the alphabet.
 """
 
 import re
@@ -30,11 +32,20 @@ CLIPPED = 3
 # (a word held by this many is common enough to win any comparison that matters).
 CANDIDATES = 60
 COUNTED = 1000
+# Products holding a correction beside the word's neighbour for the pair to decide it, and
+# the count past which pairs are not told apart.
+BESIDE = 2
+PAIRED = 20
+
+# The words either side of a word in its keyword (stop words skipped), as written or stems.
+Beside = tuple[str | None, str | None]
+ALONE: Beside = (None, None)
 
 
-def correction(word: str, *, stemmed: bool = False) -> str | None:
+def correction(word: str, *, stemmed: bool = False, beside: Beside = ALONE) -> str | None:
     """The clean catalog word `word` most likely misspells, or None. A `stemmed` word (a
-    stem: "ketl" of "ketle") is compared with each candidate's stem ("kettl" of "kettle")."""
+    stem: "ketl" of "ketle") is compared with each candidate's stem ("kettl" of "kettle").
+    `beside`: the words either side of it in its keyword."""
     if not 4 <= len(word) <= MAX_CORRECTED or not word.isalpha():
         return None
     known = fulltext.documents_with(text.stem(word), RARE + 1)
@@ -47,8 +58,8 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
     wanted = fulltext.trigrams(word)
     allowed = 1 if clipped or len(word) < 8 else 2
     sound = sounds(word)
-    best: tuple[bool, int, bool, int, str] | None = None
-    for candidate in fulltext.spelled_like(word, CANDIDATES):
+    best: tuple[bool, int, int, bool, int, str] | None = None
+    for candidate in _candidates(word):
         # More letters apart than edits allowed, or too few trigrams shared: not a spelling of
         # it (and no edit distance computed).
         form = text.stem(candidate) if stemmed else candidate
@@ -75,10 +86,49 @@ def correction(word: str, *, stemmed: bool = False) -> str | None:
         common = fulltext.documents_with(text.stem(candidate), COUNTED)
         if not common or (known and common < COMMONER * known):
             continue
-        ranked = (candidate[0] != word[0], distance, not alike, -common, candidate)
+        paired = _paired(candidate, beside) if beside != ALONE else 0
+        ranked = (candidate[0] != word[0], distance, -paired, not alike, -common, candidate)
         if best is None or ranked < best:
             best = ranked
     return best[-1] if best else None
+
+
+def _candidates(word: str) -> list[str]:
+    """The catalog's words spelled most like `word`, and those it is with two neighbouring
+    letters swapped, which share few of its trigrams ("chian": chain)."""
+    found = fulltext.spelled_like(word, CANDIDATES)
+    swapped = (word[:at] + word[at + 1] + word[at] + word[at + 2 :] for at in range(len(word) - 1))
+    return found + [spelt for spelt in swapped if spelt not in found and fulltext.is_word(spelt)]
+
+
+def _paired(candidate: str, beside: Beside) -> int:
+    """How many products (up to PAIRED) write `candidate` beside a neighbour of the word it
+    corrects, as a phrase ("watch strap") or as one word ("earbuds"); 0 under BESIDE."""
+    before, after = beside
+    stem = text.stem(candidate)
+    held: list[str | list[str]] = [[text.stem(before), stem]] if before else []
+    held += [[stem, text.stem(after)]] if after else []
+    joined = [before + candidate] if before else []
+    joined += [candidate + after] if after else []
+    held += [text.stem(one) for one in joined if fulltext.is_word(one)]
+    count = max((fulltext.documents_with(term, PAIRED) for term in held), default=0)
+    return count if count >= BESIDE else 0
+
+
+def neighbours(words: Sequence[str]) -> list[Beside]:
+    """Each of `words`' neighbours, stop words skipped."""
+    kept = [word for word in words if word not in text.STOP_WORDS]
+    at = iter(range(len(kept)))
+    found: list[Beside] = []
+    for word in words:
+        if word in text.STOP_WORDS:
+            found.append(ALONE)
+            continue
+        index = next(at)
+        found.append(
+            (kept[index - 1] if index else None, kept[index + 1] if index + 1 < len(kept) else None)
+        )
+    return found
 
 
 def _clipped(word: str) -> bool:
@@ -135,14 +185,15 @@ def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str], list[str]
     sources: list[str] = []
     for keyword in keywords:
         terms: list[str] = []
-        for word in text.words(keyword):
+        words = text.words(keyword)
+        for word, beside in zip(words, neighbours(words), strict=True):
             if word in text.STOP_WORDS:
                 continue
             stem = text.stem(word)
             if not fulltext.documents_with(stem, 1) and (parts := compounds.split(word)):
                 terms += parts
                 continue
-            fixed = correction(word)
+            fixed = correction(word, beside=beside)
             if fixed is not None:
                 terms.append(text.stem(fixed))
                 guessed.add(terms[-1])
@@ -154,32 +205,38 @@ def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str], list[str]
     return read, guessed, sources
 
 
-def corrected(keywords: Sequence[str]) -> list[list[str]] | None:
-    """The keywords with each misspelt word replaced by its correction (below);
-    None when no word was corrected, or when a word the catalog does not know has none."""
+def respelt(keywords: Sequence[str]) -> list[str] | None:
+    """The keywords with each misspelt word replaced by its correction (below), read beside
+    the other words of its keyword before a long one is cut into phrases (catalog/phrases.py:
+    "bed shet" is a bed sheet, "shet" alone a set); None when no word was corrected, or when a
+    word the catalog does not know has none."""
     changed = False
-    corrected: list[list[str]] = []
+    respelt: list[str] = []
     for keyword in keywords:
-        terms: list[str] = []
-        for word in text.words(keyword):
+        words = text.words(keyword)
+        spelt: list[str] = []
+        for word, beside in zip(words, neighbours(words), strict=True):
             if word in text.STOP_WORDS:
+                spelt.append(word)
                 continue
-            fixed = correction(word)
+            fixed = correction(word, beside=beside)
             if fixed is None and not fulltext.documents_with(text.stem(word), 1):
                 return None
-            terms.append(text.stem(fixed or word))
+            spelt.append(fixed or word)
             changed = changed or fixed is not None
-        if terms:
-            corrected.append(terms)
-    return corrected if changed else None
+        respelt.append(" ".join(spelt))
+    return respelt if changed else None
 
 
 def corrections(keywords: Sequence[str]) -> dict[str, str]:
     """The fuzzy tier's corrections of the keywords' misspelt words (word -> catalog word)."""
-    words = (word for keyword in keywords for word in text.words(keyword))
-    return {
-        word: fixed for word in words if word not in text.STOP_WORDS and (fixed := correction(word))
-    }
+    found: dict[str, str] = {}
+    for keyword in keywords:
+        words = text.words(keyword)
+        for word, beside in zip(words, neighbours(words), strict=True):
+            if word not in text.STOP_WORDS and (fixed := correction(word, beside=beside)):
+                found.setdefault(word, fixed)
+    return found
 
 
 def spelt_right(phrase: str) -> str:
@@ -191,8 +248,8 @@ def spelt_right(phrase: str) -> str:
     fixed = [
         None
         if word in text.STOP_WORDS or fulltext.documents_with(text.stem(word), 1)
-        else correction(word)
-        for word in words
+        else correction(word, beside=beside)
+        for word, beside in zip(words, neighbours(words), strict=True)
     ]
     return " ".join(
         right if right and right[0] == word[0] else word
@@ -207,13 +264,17 @@ def corrected_kinds(kinds: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ..
     found: dict[tuple[str, ...], None] = {}
     for kind in kinds:
         found[tuple(kind)] = None
-        fixed = tuple(_known(word) for word in kind)
+        fixed = tuple(
+            _known(word, beside) for word, beside in zip(kind, neighbours(kind), strict=True)
+        )
         found[fixed] = None
     return tuple(found)
 
 
-def _known(word: str) -> str:
+def _known(word: str, beside: Beside) -> str:
     """The stem, or its correction's stem when the catalog does not know it."""
-    if fulltext.documents_with(word, 1) or not (fixed := correction(word, stemmed=True)):
+    if fulltext.documents_with(word, 1) or not (
+        fixed := correction(word, stemmed=True, beside=beside)
+    ):
         return word
     return text.stem(fixed)
