@@ -147,6 +147,8 @@ def _partial(
         whole: parts for whole, parts in (wholes or {}).items() if {whole, *parts} <= weight.keys()
     }
 
+    needed = set(required)
+
     def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
         fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]
         present: set[str | tuple[str, ...]] = {term for field in fields for term in field}
@@ -164,6 +166,12 @@ def _partial(
         for words_of, measured in size_words:
             if measures.among(measured, said, bounds):
                 present |= words_of  # "65 Ltrs" holds "65 litre"
+        # A required word the title names only as what the product is without ("without bag").
+        present -= {
+            word
+            for word in needed
+            if word in fields[0] and not text.held_plainly([word], fields[0])
+        }
         return present & (weight.keys() | {STATED})
 
     def score(holds: set[str | tuple[str, ...]]) -> float:

@@ -1,8 +1,9 @@
 """A material, a colour or a measure the shopper states is required
 (matching/recommend/requirements.py): in the partial tier, a product that holds a keyword's
 material or colour the model also wrote as a constraint, or states a measure a constraint
-states, comes before one that holds more of the other words; a constraint that rules the
-material out, labelled or not, requires nothing; a colour counts only in the first keyword.
+states, or what a constraint says it comes with ("includes: carry bag"), comes before one
+that holds more of the other words; a constraint that rules the material out, labelled or
+not, requires nothing; a colour counts only in the first keyword.
 Through the whole stack: HTTP, litellm to the scripted engine, retrieval on the database
 under test."""
 
@@ -26,6 +27,9 @@ SHELF = [
     (7031, "White Ceramic Mug", "Mugs"),
     (7032, "White Cotton Bed Sheet", "Bedsheets"),
     (7033, "White Wall Clock", "Clocks"),
+    (7041, "Anti Slip Yoga Mat 6mm Thick, for Home Workout", "Yoga"),
+    (7042, "Yoga Mat with Carry Bag, 6mm", "Yoga"),
+    (7043, "Reversible Yoga Mat 6mm Thick, Anti Slip (Without Bag)", "Yoga"),
 ]
 
 
@@ -90,6 +94,25 @@ def test_a_colour_no_constraint_states_weighs_as_a_word(client, engine, shelf):
     assert ids == [7021, 7022], ids
 
 
+YOGA_MAT = ["6mm yoga mat", "anti slip yoga mat", "yoga mat with bag"]
+
+
+def test_what_a_product_comes_with_comes_first_and_without_it_is_not_held(client, engine, shelf):
+    """ "includes: carry bag or strap": the mat with its bag before the mat that holds more of
+    the other words, and "(Without Bag)" holds no bag."""
+    asked = served(client, engine, "yoga mat with a carry bag", YOGA_MAT, constraints=[])
+    required_bag = served(
+        client,
+        engine,
+        "6mm yoga mat that comes with a carry bag",
+        YOGA_MAT,
+        constraints=["includes: carry bag or strap"],
+    )
+
+    assert asked[0] == 7043, asked  # "bag" a word as the others: the most words first
+    assert required_bag[0] == 7042, required_bag
+
+
 def _resolution(*constraints: str) -> Resolution:
     return Resolution(
         normalized_query="",
@@ -117,6 +140,18 @@ def test_what_a_constraint_requires():
     assert required(_resolution("sole: black"), ["white sneakers", "black sole"]) == ()
     assert required(_resolution("colour: not white"), ["white sneakers"]) == ()
     assert required(_resolution("material: no leather"), ["leather belt"]) == ()
+    # What the product comes with, each alternative, where a keyword names it; not what it
+    # works with.
+    assert required(
+        _resolution("includes: carry bag or strap"), ["yoga mat with bag", "carry strap"]
+    ) == ("bag", "strap")
+    assert required(_resolution("with 2 pillow covers"), ["bedsheet", "pillow covers"]) == (
+        "cover",
+    )
+    assert required(_resolution("with remote"), ["ceiling fan"]) == ()
+    assert required(_resolution("works with bicycle tyres"), ["bicycle tyre pump"]) == ()
+    assert required(_resolution("compatible with iphone 13"), ["iphone 13 cover"]) == ()
+    assert required(_resolution("not with a lid"), ["dustbin with lid"]) == ()
     # British spellings as the analyzer reads them.
     assert required(_resolution("material: microfibre"), ["microfibre cloth"]) == ("microfib",)
 
