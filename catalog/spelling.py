@@ -115,19 +115,14 @@ def _paired(candidate: str, beside: Beside) -> int:
     return count if count >= BESIDE else 0
 
 
-def neighbours(words: Sequence[str]) -> list[Beside]:
-    """Each of `words`' neighbours, stop words skipped."""
-    kept = [word for word in words if word not in text.STOP_WORDS]
-    at = iter(range(len(kept)))
-    found: list[Beside] = []
-    for word in words:
-        if word in text.STOP_WORDS:
-            found.append(ALONE)
-            continue
-        index = next(at)
-        found.append(
-            (kept[index - 1] if index else None, kept[index + 1] if index + 1 < len(kept) else None)
-        )
+def _neighbours(words: Sequence[str]) -> list[Beside]:
+    """Each of `words`' neighbours, stop words skipped (a stop word has none)."""
+    kept = [at for at, word in enumerate(words) if word not in text.STOP_WORDS]
+    found = [ALONE] * len(words)
+    for n, at in enumerate(kept):
+        before = words[kept[n - 1]] if n else None
+        after = words[kept[n + 1]] if n + 1 < len(kept) else None
+        found[at] = (before, after)
     return found
 
 
@@ -186,7 +181,7 @@ def known(keywords: Sequence[str]) -> tuple[list[list[str]], set[str], list[str]
     for keyword in keywords:
         terms: list[str] = []
         words = text.words(keyword)
-        for word, beside in zip(words, neighbours(words), strict=True):
+        for word, beside in zip(words, _neighbours(words), strict=True):
             if word in text.STOP_WORDS:
                 continue
             stem = text.stem(word)
@@ -215,7 +210,7 @@ def respelt(keywords: Sequence[str]) -> list[str] | None:
     for keyword in keywords:
         words = text.words(keyword)
         spelt: list[str] = []
-        for word, beside in zip(words, neighbours(words), strict=True):
+        for word, beside in zip(words, _neighbours(words), strict=True):
             if word in text.STOP_WORDS:
                 spelt.append(word)
                 continue
@@ -233,7 +228,7 @@ def corrections(keywords: Sequence[str]) -> dict[str, str]:
     found: dict[str, str] = {}
     for keyword in keywords:
         words = text.words(keyword)
-        for word, beside in zip(words, neighbours(words), strict=True):
+        for word, beside in zip(words, _neighbours(words), strict=True):
             if word not in text.STOP_WORDS and (fixed := correction(word, beside=beside)):
                 found.setdefault(word, fixed)
     return found
@@ -249,7 +244,7 @@ def spelt_right(phrase: str) -> str:
         None
         if word in text.STOP_WORDS or fulltext.documents_with(text.stem(word), 1)
         else correction(word, beside=beside)
-        for word, beside in zip(words, neighbours(words), strict=True)
+        for word, beside in zip(words, _neighbours(words), strict=True)
     ]
     return " ".join(
         right if right and right[0] == word[0] else word
@@ -265,7 +260,7 @@ def corrected_kinds(kinds: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ..
     for kind in kinds:
         found[tuple(kind)] = None
         fixed = tuple(
-            _known(word, beside) for word, beside in zip(kind, neighbours(kind), strict=True)
+            _known(word, beside) for word, beside in zip(kind, _neighbours(kind), strict=True)
         )
         found[fixed] = None
     return tuple(found)

@@ -104,7 +104,9 @@ def requirement(constraint: str) -> str:
 
 
 def alternatives(what: str) -> list[str]:
-    """The things an excluded phrase names, each on its own."""
+    """The things a phrase of alternatives names, each on its own ("X or Y", "X/Y", "X, Y or
+    Z"): what an exclusion rules out, what a product comes with
+    (matching/recommend/requirements.py)."""
     parts = [part.strip(" .,;!") for part in _ALTERNATIVES.split(what)]
     parts = [part for part in parts if text.words(part)]
     if len(parts) > 1:
