@@ -11,7 +11,8 @@ database, so a word means the same thing everywhere:
   64, gb, and "Women's" is one word, women), each
   stemmed by the Snowball English stemmer: "shoes" and "shoe", "running" and "run" meet, "men"
   and "women" do not; a British spelling is read as the American one ("theatre" and "theater"
-  meet, catalog/variants.py).
+  meet, catalog/variants.py), and a plural the stemmer cannot bring back as its singular
+  ("shelves" and "shelf" meet, catalog/plurals.py).
 - A keyword of several words is a phrase: its words must stand near each other (within
   PHRASE_SLACK other words, in either order) in one field of the product.
 """
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 
 import snowballstemmer
 
-from catalog import variants
+from catalog import plurals, variants
 
 # Words that carry no meaning for retrieval: never searched, never counted.
 STOP_WORDS = frozenset(
@@ -88,10 +89,11 @@ STEMS_KEPT = 100_000
 
 def stem(word: str) -> str:
     """The stem of one lower-case word, a British spelling read as the American one
-    (catalog/variants.py: "theatre" and "theater" meet)."""
+    (catalog/variants.py: "theatre" and "theater" meet), a plural the stemmer cannot bring
+    back as its singular (catalog/plurals.py: "shelves" and "shelf" meet)."""
     found = _stems.get(word)
     if found is None:
-        found = str(_stemmer.stemWord(variants.american(word)))
+        found = str(_stemmer.stemWord(plurals.singular(variants.american(word))))
         if len(_stems) < STEMS_KEPT:
             _stems[word] = found
     return found

@@ -113,6 +113,21 @@ def test_a_keyword_in_british_spelling_finds_titles_in_american_and_back(shelf):
     assert tier_ids("narrow", query("", ["tronica", "home theatre"]), 10) == [2111]
 
 
+def test_a_plural_the_stemmer_cannot_bring_back_finds_the_singular_and_back(shelf):
+    """ "corner shelves" finds a "Corner Shelf" and "kitchen knife" a "Kitchen Knives" set
+    (catalog/plurals.py), and a word that only ends like a plural keeps its own meaning."""
+    ProductFactory(id=2121, title="Bathroom Corner Shelf, Self Adhesive", category_l2="Storage")
+    ProductFactory(id=2122, title="Steel Corner Shelves for Kitchen", category_l2="Storage")
+    ProductFactory(id=2123, title="Kitchen Knives Set of 3", category_l2="Kitchen")
+    ProductFactory(id=2124, title="Pumice Stone for Feet", category_l2="Bath")
+
+    assert sorted(tier_ids("narrow", query("", ["corner shelves"]), 10)) == [2121, 2122]
+    assert sorted(tier_ids("narrow", query("", ["corner shelf"]), 10)) == [2121, 2122]
+    assert tier_ids("narrow", query("", ["kitchen knife"]), 10) == [2123]
+    assert tier_ids("narrow", query("", ["pumice stone"]), 10) == [2124]
+    assert tier_ids("narrow", query("", ["mouse"]), 10) == []
+
+
 def test_a_phrase_keyword_needs_its_words_in_order_and_near(shelf):
     ProductFactory(id=2101, title="Lloyd 1.5 Ton 3 Star Inverter AC", category_l2="AC", tags=[])
     ProductFactory(id=2102, title="LG 1.5 Ton 5 Star Inverter AC", category_l2="AC", tags=[])

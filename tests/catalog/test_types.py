@@ -78,6 +78,11 @@ from tests.factories import ProductFactory
         # "Liquid" says the form it comes in, not the thing.
         ("Bubblenut Wash Laundry Detergent Liquid ( 5 Litres )", None, "deterg"),
         ("Solimo Germ-Protect Handwash Liquid, Refreshing Rose, 5L", None, "handwash"),
+        # A plural the stemmer cannot bring back is the singular's type (catalog/plurals.py).
+        ("Genuine Decor Sheesham Wood Floating Shelves for Wall", None, "shelf"),
+        ("Qatalitic Set of 5 Painting Knives", None, "knife"),
+        ("River Women's Scarves", None, "scarf"),
+        ("Ksp Metal Bookshelves", None, "bookshelf"),
     ],
 )
 def test_a_titles_type_is_the_thing_it_names_first(title, category, kind):
