@@ -58,9 +58,9 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("crockery", "dinnerware"),
     ("cling film", "cling wrap"),
     ("anti slip", "anti skid", "non slip", "non skid"),
-    # Food: titles clip a flavour's name ("Choco Chip Cookies", "Choco Filled"); a cost known:
+    # Food: titles clip a flavour's name ("Choco Chip Cookies", "Choc Filled"); a cost known:
     # "dark chocolate" also finds "Dark Fantasy Choco Fills" cookies
-    ("chocolate", "choco"),
+    ("chocolate", "choco", "choc"),
     # Electronics
     ("mobile phone", "cell phone", "smartphone"),
     ("tv", "television"),

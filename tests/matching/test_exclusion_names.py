@@ -37,12 +37,13 @@ def test_a_thing_is_ruled_out_under_its_other_names_too(client, engine):
 
 
 def test_a_flavour_ruled_out_is_ruled_out_as_titles_clip_it(client, engine):
-    """ "Choco Chip Cookies" are chocolate ones (catalog/synonyms.py)."""
+    """ "Choco Chip Cookies" and "Choc Filled Cookies" are chocolate ones (catalog/synonyms.py)."""
     shelved(
         "Biscuits",
         [
             (3211, "Good Day Choco Chip Cookies, 400 g"),
             (3212, "Choco Filled Cookies"),
+            (3216, "Chocobakes Choc Filled Cookies, 150 g"),
             (3213, "Chocolate Cream Biscuits"),
             (3214, "Milk Bikis Biscuits"),
             (3215, "Butter Cookies, 60 g"),
