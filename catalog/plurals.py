@@ -7,11 +7,12 @@ was another thing than the "wall shelf" asked for. The analyzer (catalog/text.py
 plural below as its singular before it stems, in product documents and queries alike, as it
 reads a British spelling as the American one (catalog/variants.py).
 
-A plural is listed where it names a thing a shop sells or describes by; a word that ends in one
-of ENDINGS is read the same way ("bookshelves": bookshelf; not "pumice" for "mice"). Left out:
-"lives" (the end of "olives"), "feet" (a measure far more often than a foot: catalog/
-measures.py), and "men", "women", "children", which search reads as the shopper a product is
-for (catalog/audiences.py).
+A plural is listed where it names a thing a shop sells or describes by. A word that ends in one
+of ENDINGS is read the same way ("bookshelves": bookshelf); an ending that also ends other words
+is not one of them ("olives" would no longer meet "olive", "pumice" would be read as a mouse).
+Left out: "lives" (a verb as often as a noun), "feet" (a measure far more often than a foot:
+catalog/types.py reads it so), and "men", "women", "children", which search reads as the
+shopper a product is for (catalog/audiences.py).
 """
 
 PLURALS: dict[str, str] = {
