@@ -11,6 +11,12 @@ where the alternatives are single words before a last one of several ("cat-eye o
 frames"), the last one's other words are the thing they all describe, and each rules out its
 own word.
 
+A model may also write what is ruled out into a keyword ("diaper pants excluding huggies",
+"men's running shoes other than campus", "not leather"): such a tail is no word wanted but a
+thing ruled out, and is read as the `exclude` list is (set_apart). Only the words that rule out
+beyond doubt start one there ("excluding", "except", "not", "other than"...): "no" and
+"without" in a keyword name what the product is without, as titles do ("no drilling").
+
 A title that names an excluded word as what the product is without ("Non Padded", "Sugar
 Free", "Without Lid") does not hold it: "not padded" rules out "Lightly Padded" and serves "Non
 Padded" (catalog/text.py, held_plainly).
@@ -25,7 +31,7 @@ stroller kind" pram nets).
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from catalog import synonyms, text
 from matching.engine.resolution import Resolution
@@ -50,6 +56,12 @@ _LATER = re.compile(
     r"(?:(?:[,;]\s*|\s+but\s+)(?:not|no|without|except|excluding|never)"
     rf"|\s+(?:{_INSTEAD}))\s+"
     r"(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>.+)$",
+    re.IGNORECASE,
+)
+# Inside a keyword, the words that rule out what follows them beyond doubt.
+_IN_KEYWORD = re.compile(
+    rf"(?:^|[\s,;]+)(?:exclud(?:e|ing)|except|not|but\s+not|anything\s+but|{_INSTEAD})\s+"
+    r"(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>\S.*)$",
     re.IGNORECASE,
 )
 # Between alternatives: "brush or comb", "cat-eye / butterfly", "gorilla, flexible or mini",
@@ -79,6 +91,31 @@ class Excluded:
     # The phrase as ruled out, with the asked thing it named ("sports shoes" where the shopper
     # asked for shoes): what a category's name is compared with (catalog/categories.py).
     whole: tuple[str, ...] = ()
+
+
+def set_apart(resolution: Resolution) -> Resolution:
+    """The resolution with what its keywords rule out set apart: a keyword's tail that rules
+    out ("excluding huggies" of "diaper pants excluding huggies") joins the `exclude` list and
+    leaves the keyword its head; a keyword of nothing else ("not leather") is left out, and
+    where none is left the normalized query's head stands for them."""
+    kept: list[str] = []
+    ruled: list[str] = []
+    for keyword in resolution.keywords:
+        found = _IN_KEYWORD.search(keyword)
+        if found is None:
+            kept.append(keyword)
+            continue
+        ruled.append(found["what"].strip(" .,;!"))
+        if text.words(head := keyword[: found.start()].strip(" ,;")):
+            kept.append(head)
+    if not ruled:
+        return resolution
+    if not kept:
+        said = _IN_KEYWORD.search(resolution.normalized_query)
+        head = resolution.normalized_query[: said.start()] if said else resolution.normalized_query
+        kept = [head.strip(" ,;")] if text.words(head) else []
+    exclude = list(dict.fromkeys([*resolution.exclude, *ruled]))
+    return replace(resolution, keywords=list(dict.fromkeys(kept)), exclude=exclude)
 
 
 def _phrases(resolution: Resolution) -> list[str]:

@@ -326,3 +326,52 @@ def test_a_loaded_product_of_a_ruled_out_department_is_checked_out_too():
 
     assert not fits(query, Product(title="Men's Running Shoe", category_l2="Sports Shoes"))
     assert fits(query, Product(title="Men's Formal Shoe", category_l2="Formal Shoes"))
+
+
+@pytest.mark.parametrize(
+    ("keywords", "out", "said"),
+    [
+        (["lunch box excluding plastic"], {3002, 3004, 3006}, ["plastic"]),
+        (["lunch box other than plastic"], {3002, 3004, 3006}, ["plastic"]),
+        (["lunch box", "not plastic"], {3002, 3004, 3006}, ["plastic"]),
+        (["lunch box except glass or bag"], {3003, 3005}, ["glass", "bag"]),
+    ],
+)
+def test_what_a_keyword_rules_out_is_ruled_out(client, boxes, engine, keywords, out, said):
+    """A model that wrote the exclusion into a keyword, and in no constraint: the keyword's tail
+    is ruled out, not searched for."""
+    ids, body = _served(client, engine, "lunch box, none of those", keywords=keywords)
+
+    assert not out & set(ids), _titles(ids)
+    assert {pid for pid, _, _ in BOXES} - out <= set(ids)
+    assert body["retrieval"]["excluded"] == said
+
+
+def test_a_keyword_of_nothing_but_an_exclusion_leaves_the_normalized_query_to_search(
+    client, boxes, engine
+):
+    ids, body = _served(
+        client, engine, "no plastic ones", normalized_query="lunch box not plastic",
+        keywords=["not plastic"],
+    )  # fmt: skip
+
+    assert {3001, 3003, 3005} <= set(ids)
+    assert not {3002, 3004, 3006} & set(ids), _titles(ids)
+    assert body["retrieval"]["excluded"] == ["plastic"]
+
+
+def test_no_and_without_in_a_keyword_name_what_the_product_is_without(client, engine):
+    """ "no drilling" is wanted, as titles write it: a keyword's "no" or "without" rules nothing
+    out."""
+    shelved(
+        "Bathroom Shelves",
+        [(3101, "Corner Shelf No Drilling Self Adhesive"), (3102, "Corner Shelf with Screws")],
+    )
+    ids, body = _served(
+        client, engine, "corner shelf, no drilling", normalized_query="corner shelf",
+        keywords=["corner shelf no drilling", "shelf without screws"],
+        categories=["Bathroom Shelves"],
+    )  # fmt: skip
+
+    assert ids[0] == 3101
+    assert body["retrieval"]["excluded"] == []
