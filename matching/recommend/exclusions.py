@@ -33,8 +33,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from catalog import synonyms, text
-from matching.engine.resolution import Resolution
+from catalog import fulltext, synonyms, text
+from matching.engine.resolution import MAX_EXCLUDED, Resolution, clean
 
 # Words that rule out what follows them, beside what is wanted too ("bento rather than plastic").
 _INSTEAD = r"other\s+than|rather\s+than|instead\s+of|apart\s+from"
@@ -60,10 +60,12 @@ _LATER = re.compile(
 )
 # Inside a keyword, the words that rule out what follows them beyond doubt.
 _IN_KEYWORD = re.compile(
-    rf"(?:^|[\s,;]+)(?:exclud(?:e|ing)|except|not|but\s+not|anything\s+but|{_INSTEAD})\s+"
-    r"(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>\S.*)$",
+    rf"(?:^|[\s,;]+)(?P<word>exclud(?:e|es|ed|ing)|except|not|but\s+not|anything\s+but"
+    rf"|{_INSTEAD})\s+(?:any\s+|the\s+|a\s+|an\s+)?(?P<what>\S.*)$",
     re.IGNORECASE,
 )
+# What follows them there that is a bound, not a thing: "not more than 500 ml", "not over 1000".
+_BOUND = re.compile(r"^(?:\d|(?:more|less|over|under|above|below|fewer)\b)", re.IGNORECASE)
 # Between alternatives: "brush or comb", "cat-eye / butterfly", "gorilla, flexible or mini",
 # "wired nor bluetooth"; a repeated negation ("or no-show") or article is part of the joint.
 _ALTERNATIVES = re.compile(
@@ -79,6 +81,8 @@ _EMPTY = frozenset(
     )
 )  # fmt: skip
 MAX_PHRASES = 8
+# A keyword's length, as the engine's answer is capped (matching/engine/resolution.py).
+KEYWORD_LENGTH = 60
 
 
 @dataclass(frozen=True)
@@ -97,25 +101,54 @@ def set_apart(resolution: Resolution) -> Resolution:
     """The resolution with what its keywords rule out set apart: a keyword's tail that rules
     out ("excluding huggies" of "diaper pants excluding huggies") joins the `exclude` list and
     leaves the keyword its head; a keyword of nothing else ("not leather") is left out, and
-    where none is left the normalized query's head stands for them."""
+    where none is left the normalized query's head stands for them (when it has none either,
+    the resolution stays as the engine wrote it)."""
     kept: list[str] = []
     ruled: list[str] = []
     for keyword in resolution.keywords:
-        found = _IN_KEYWORD.search(keyword)
-        if found is None:
-            kept.append(keyword)
-            continue
-        ruled.append(found["what"].strip(" .,;!"))
-        if text.words(head := keyword[: found.start()].strip(" ,;")):
+        head, tails = ruled_out_of(keyword)
+        ruled += tails
+        if text.words(head):
             kept.append(head)
     if not ruled:
         return resolution
     if not kept:
-        said = _IN_KEYWORD.search(resolution.normalized_query)
-        head = resolution.normalized_query[: said.start()] if said else resolution.normalized_query
-        kept = [head.strip(" ,;")] if text.words(head) else []
-    exclude = list(dict.fromkeys([*resolution.exclude, *ruled]))
+        head, _ = ruled_out_of(resolution.normalized_query)
+        if not text.words(head):
+            return resolution
+        kept = [clean(head, KEYWORD_LENGTH)]
+    exclude = list(dict.fromkeys([*resolution.exclude, *ruled]))[:MAX_EXCLUDED]
     return replace(resolution, keywords=list(dict.fromkeys(kept)), exclude=exclude)
+
+
+def ruled_out_of(keyword: str) -> tuple[str, list[str]]:
+    """A keyword's head and what its tail rules out, each thing on its own ("nike but not
+    adidas": nike, adidas); the keyword whole and nothing where it rules nothing out: a
+    thing's name ("forget me not", "do not disturb": "not" beside the word before it as titles
+    write them; "no show socks"), or a bound ("not more than 500 ml")."""
+    found = _IN_KEYWORD.search(keyword)
+    if found is None or synonyms.is_name(keyword) or _named_with_not(keyword, found):
+        return keyword, []
+    tails: list[str] = []
+    what = found["what"]
+    while later := _IN_KEYWORD.search(what):
+        tails.append(what[: later.start()])
+        what = later["what"]
+    tails.append(what)
+    tails = [tail.strip(" .,;!") for tail in tails]
+    if any(_BOUND.match(tail) for tail in tails):
+        return keyword, []
+    things = [tail for tail in tails if set(text.query_terms(tail)) - text.STOP_WORDS]
+    return keyword[: found.start()].strip(" ,;"), things
+
+
+def _named_with_not(keyword: str, found: re.Match[str]) -> bool:
+    """Whether a bare "not" stands where titles write it beside the word before it, as part of
+    a name ("Forget Me Not Seeds", "Do Not Disturb Sign")."""
+    before = text.words(keyword[: found.start()])
+    if found["word"].lower() != "not" or not before:
+        return False
+    return fulltext.documents_with((text.stem(before[-1]), "not"), 1) > 0
 
 
 def _phrases(resolution: Resolution) -> list[str]:

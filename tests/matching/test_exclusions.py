@@ -56,7 +56,7 @@ def _resolution(**fields):
     }
 
 
-def _served(client, engine, words, limit=10, **fields):
+def served_for(client, engine, words, limit=10, **fields):
     engine.answer(words, **_resolution(**fields))
     response = client.get("/v1/recommend", {"intent": words, "limit": limit})
     assert response.status_code == 200, response.content
@@ -64,26 +64,26 @@ def _served(client, engine, words, limit=10, **fields):
     return [int(item["product"]["id"]) for item in body["items"]], body
 
 
-def _titles(ids):
+def titles_of(ids):
     return [Product.objects.get(pk=pid).title for pid in ids]
 
 
 def test_an_exclusion_in_the_constraints_is_never_served_in_any_tier_or_the_fill(
     client, boxes, engine
 ):
-    ids, body = _served(
+    ids, body = served_for(
         client, engine, "a lunch box, not plastic", constraints=["exclude plastic lunch boxes"]
     )
 
     assert set(ids) >= {3001, 3003, 3005}
-    assert not {3002, 3004, 3006, 3010} & set(ids), _titles(ids)
+    assert not {3002, 3004, 3006, 3010} & set(ids), titles_of(ids)
     assert 3011 in ids  # the fill still fills, with what was not ruled out
     assert body["retrieval"]["excluded"] == ["plastic"]
-    assert "plastic" not in " ".join(_titles(ids)).lower()
+    assert "plastic" not in " ".join(titles_of(ids)).lower()
 
 
 def test_the_engines_exclude_list_is_honoured_alone(client, boxes, engine):
-    ids, body = _served(
+    ids, body = served_for(
         client, engine, "lunch box without glass or a bag", exclude=["glass", "bag"]
     )
 
@@ -94,16 +94,16 @@ def test_the_engines_exclude_list_is_honoured_alone(client, boxes, engine):
 
 def test_a_labelled_exclusion_in_the_constraints_is_one(client, boxes, engine):
     """ "material: not plastic": the label is read past."""
-    ids, body = _served(
+    ids, body = served_for(
         client, engine, "a lunch box, not plastic", constraints=["material: not plastic"]
     )
 
-    assert not {3002, 3004, 3006, 3010} & set(ids), _titles(ids)
+    assert not {3002, 3004, 3006, 3010} & set(ids), titles_of(ids)
     assert body["retrieval"]["excluded"] == ["plastic"]
 
 
 def test_a_constraint_that_is_no_exclusion_rules_nothing_out(client, boxes, engine):
-    ids, body = _served(
+    ids, body = served_for(
         client, engine, "leak proof lunch box", constraints=["leak proof", "non-stick", "BPA free"]
     )
 
@@ -112,14 +112,14 @@ def test_a_constraint_that_is_no_exclusion_rules_nothing_out(client, boxes, engi
 
 
 def test_what_names_the_product_asked_for_is_never_ruled_out(client, boxes, engine):
-    ids, body = _served(client, engine, "lunch box", constraints=["no lunch boxes"])
+    ids, body = served_for(client, engine, "lunch box", constraints=["no lunch boxes"])
 
     assert {pid for pid, _, _ in BOXES} <= set(ids)
     assert body["retrieval"]["excluded"] == []
 
 
 def test_a_phrase_is_ruled_out_as_a_phrase(client, boxes, engine):
-    ids, body = _served(client, engine, "lunch box", exclude=["lunch box bag"])
+    ids, body = served_for(client, engine, "lunch box", exclude=["lunch box bag"])
 
     assert not {3003, 3005} & set(ids)  # "Lunch Box with Bag", "Lunch Box Bag"
     assert {3001, 3002, 3004, 3006} <= set(ids)
@@ -155,9 +155,9 @@ def test_a_phrase_is_ruled_out_as_a_phrase(client, boxes, engine):
 def test_an_exclusion_of_alternatives_rules_out_each_of_them(
     client, boxes, engine, fields, out, said
 ):
-    ids, body = _served(client, engine, f"lunch box {said}", **fields)
+    ids, body = served_for(client, engine, f"lunch box {said}", **fields)
 
-    assert not out & set(ids), _titles(ids)
+    assert not out & set(ids), titles_of(ids)
     assert {pid for pid, _, _ in BOXES} - out <= set(ids)
     assert body["retrieval"]["excluded"] == said
 
@@ -326,52 +326,3 @@ def test_a_loaded_product_of_a_ruled_out_department_is_checked_out_too():
 
     assert not fits(query, Product(title="Men's Running Shoe", category_l2="Sports Shoes"))
     assert fits(query, Product(title="Men's Formal Shoe", category_l2="Formal Shoes"))
-
-
-@pytest.mark.parametrize(
-    ("keywords", "out", "said"),
-    [
-        (["lunch box excluding plastic"], {3002, 3004, 3006}, ["plastic"]),
-        (["lunch box other than plastic"], {3002, 3004, 3006}, ["plastic"]),
-        (["lunch box", "not plastic"], {3002, 3004, 3006}, ["plastic"]),
-        (["lunch box except glass or bag"], {3003, 3005}, ["glass", "bag"]),
-    ],
-)
-def test_what_a_keyword_rules_out_is_ruled_out(client, boxes, engine, keywords, out, said):
-    """A model that wrote the exclusion into a keyword, and in no constraint: the keyword's tail
-    is ruled out, not searched for."""
-    ids, body = _served(client, engine, "lunch box, none of those", keywords=keywords)
-
-    assert not out & set(ids), _titles(ids)
-    assert {pid for pid, _, _ in BOXES} - out <= set(ids)
-    assert body["retrieval"]["excluded"] == said
-
-
-def test_a_keyword_of_nothing_but_an_exclusion_leaves_the_normalized_query_to_search(
-    client, boxes, engine
-):
-    ids, body = _served(
-        client, engine, "no plastic ones", normalized_query="lunch box not plastic",
-        keywords=["not plastic"],
-    )  # fmt: skip
-
-    assert {3001, 3003, 3005} <= set(ids)
-    assert not {3002, 3004, 3006} & set(ids), _titles(ids)
-    assert body["retrieval"]["excluded"] == ["plastic"]
-
-
-def test_no_and_without_in_a_keyword_name_what_the_product_is_without(client, engine):
-    """ "no drilling" is wanted, as titles write it: a keyword's "no" or "without" rules nothing
-    out."""
-    shelved(
-        "Bathroom Shelves",
-        [(3101, "Corner Shelf No Drilling Self Adhesive"), (3102, "Corner Shelf with Screws")],
-    )
-    ids, body = _served(
-        client, engine, "corner shelf, no drilling", normalized_query="corner shelf",
-        keywords=["corner shelf no drilling", "shelf without screws"],
-        categories=["Bathroom Shelves"],
-    )  # fmt: skip
-
-    assert ids[0] == 3101
-    assert body["retrieval"]["excluded"] == []
