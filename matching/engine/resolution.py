@@ -21,6 +21,7 @@ MAX_KEYWORDS = 8
 MAX_CATEGORIES = 5
 MAX_TAGS = 20
 MAX_EXCLUDED = 8
+MAX_PHRASE_CHARS = 60  # a keyword's length, and an excluded thing's
 MAX_CONSTRAINTS = 10
 MAX_PROMPT_CATEGORIES = 300
 
@@ -227,7 +228,7 @@ def parse(content: str, *, text: str, categories: Collection[str]) -> Resolution
     return Resolution(
         normalized_query=clean(query, 300).lower() or normalize(text)[:300],
         keywords=_distinct(
-            _strings(data, "keywords", required=True), limit=MAX_KEYWORDS, length=60
+            _strings(data, "keywords", required=True), limit=MAX_KEYWORDS, length=MAX_PHRASE_CHARS
         ),
         categories=list(
             dict.fromkeys(known[name.lower()] for name in named if name.lower() in known)
@@ -244,5 +245,7 @@ def parse(content: str, *, text: str, categories: Collection[str]) -> Resolution
             if item
         ][:MAX_CONSTRAINTS],
         summary=_text(data, "summary", 300),
-        exclude=_distinct(_strings(data, "exclude", required=False), limit=MAX_EXCLUDED, length=60),
+        exclude=_distinct(
+            _strings(data, "exclude", required=False), limit=MAX_EXCLUDED, length=MAX_PHRASE_CHARS
+        ),
     )

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from catalog import fulltext, synonyms, text
-from matching.engine.resolution import MAX_EXCLUDED, Resolution, clean
+from matching.engine.resolution import MAX_EXCLUDED, MAX_PHRASE_CHARS, Resolution, clean
 
 # Words that rule out what follows them, beside what is wanted too ("bento rather than plastic").
 _INSTEAD = r"other\s+than|rather\s+than|instead\s+of|apart\s+from"
@@ -81,8 +81,6 @@ _EMPTY = frozenset(
     )
 )  # fmt: skip
 MAX_PHRASES = 8
-# A keyword's length, as the engine's answer is capped (matching/engine/resolution.py).
-KEYWORD_LENGTH = 60
 
 
 @dataclass(frozen=True)
@@ -116,7 +114,7 @@ def set_apart(resolution: Resolution) -> Resolution:
         head, _ = ruled_out_of(resolution.normalized_query)
         if not text.words(head):
             return resolution
-        kept = [clean(head, KEYWORD_LENGTH)]
+        kept = [clean(head, MAX_PHRASE_CHARS)]
     exclude = list(dict.fromkeys([*resolution.exclude, *ruled]))[:MAX_EXCLUDED]
     return replace(resolution, keywords=list(dict.fromkeys(kept)), exclude=exclude)
 

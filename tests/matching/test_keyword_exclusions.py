@@ -5,8 +5,8 @@
 
 import pytest
 
-from matching.engine.resolution import MAX_EXCLUDED, Resolution
-from matching.recommend.exclusions import KEYWORD_LENGTH, set_apart
+from matching.engine.resolution import MAX_EXCLUDED, MAX_PHRASE_CHARS, Resolution
+from matching.recommend.exclusions import set_apart
 from tests.matching.test_exclusions import BOXES, boxes, served_for, shelved, titles_of
 
 pytestmark = pytest.mark.django_db
@@ -106,7 +106,7 @@ def test_where_no_keyword_is_left_the_normalized_querys_head_stands_in():
     apart = set_apart(_resolution_of(["excluding plastic"], f"{long_head} excluding plastic"))
 
     assert apart.exclude == ["plastic"]
-    assert apart.keywords == [long_head[:KEYWORD_LENGTH].strip()]
+    assert apart.keywords == [long_head[:MAX_PHRASE_CHARS].strip()]
 
     unchanged = _resolution_of(["excluding plastic"], "excluding plastic")
     assert set_apart(unchanged) == unchanged  # nothing to search else: as the engine wrote it
