@@ -18,8 +18,10 @@ for name in ("httpx", "httpx2", "a2a", "mcp"):
 
 
 # One engine and one web role serve every module of the package (a web role takes seconds to
-# start), once on each parallel worker that runs agents' tests.
-@pytest.fixture(scope="package")
+# start), once on each parallel worker that runs agents' tests. Kept for the worker's session, not
+# the package's: the run interleaves the package's modules with others' (tests/conftest.py), and a
+# package's fixtures end whenever a test from another package comes between, to start again.
+@pytest.fixture(scope="session")
 def scripted_engine():
     with ScriptedEngine() as engine:
         yield engine
@@ -56,7 +58,7 @@ def serve(tmp_path_factory, engine, **env):
     return server
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="session")
 def web(tmp_path_factory, scripted_engine, django_db_setup, ec_pems):
     """The web role with a signing key, as `make run` configures one: the card it serves is
     signed (ES256)."""

@@ -8,7 +8,9 @@ from tests.support import nginx
 from tests.support.web import WebServer
 
 
-@pytest.fixture(scope="package")
+# Kept for the worker's session (tests/agents/conftest.py says why), not started again for each
+# proxy module another package's tests come between.
+@pytest.fixture(scope="session")
 def roles(tmp_path_factory, django_db_setup, django_db_blocker) -> Iterator[list[WebServer]]:
     """Two web roles as they run behind nginx (docs/proxy.md)."""
     nginx.binary()  # skips (or fails) before the roles start
