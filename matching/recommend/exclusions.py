@@ -26,7 +26,8 @@ lunch boxes" in a search for lunch boxes rules out plastic, not lunch boxes) and
 that name no property ("brand", "products"); what is left of it is never served
 (catalog/search.py: in every tier, the trending fill and later pages alike), nor is the same
 thing under its other names (catalog/synonyms.py: "no trainers" rules out sneakers, "not the
-stroller kind" pram nets).
+stroller kind" pram nets), nor what a title calls made of it or from it ("no wood": "Wooden";
+"not kashmir willow": "Kashmiri Willow").
 """
 
 import re
@@ -36,8 +37,20 @@ from dataclasses import dataclass, replace
 from catalog import fulltext, synonyms, text
 from matching.engine.resolution import MAX_EXCLUDED, MAX_PHRASE_CHARS, Resolution, clean
 
+# The endings that make a thing's name say what something is made of or where it is from
+# ("wooden", "golden", "kashmiri"), after a name of this many letters or more ("bra" is no
+# "bran").
+MADE_OF = ("en", "i", "an")
+SHORTEST_MADE_OF = 4
+
 # Words that rule out what follows them, beside what is wanted too ("bento rather than plastic").
 _INSTEAD = r"other\s+than|rather\s+than|instead\s+of|apart\s+from"
+# The endings that make a thing's name say what something is made of or where it is from
+# ("wooden", "golden", "kashmiri"), after a name of this many letters or more ("bra" is no
+# "bran").
+MADE_OF = ("en", "i", "an")
+SHORTEST_MADE_OF = 4
+
 # Words that rule out what follows them: "exclude", "no", "other than", "don't want"...
 _RULING_OUT = (
     r"exclude[sd]?|excluding|no|not|never|without|except|avoid(?:ing)?|anything\s+but"
@@ -206,7 +219,10 @@ def ruled_out(resolution: Resolution) -> list[Excluded]:
             terms = terms[:-1]
         if terms and terms not in kept:
             words = " ".join(word for word in text.words(phrase) if text.stem(word) in terms)
-            other = _other_names(terms, asked, whole[len(terms) :])
+            other = (
+                *_other_names(terms, asked, whole[len(terms) :]),
+                *_made_of(words, terms, asked),
+            )
             kept[terms] = Excluded(words, terms, other, whole)
             if len(terms) == 2:  # "cat-eye" is written "cateye" too
                 joined = "".join(words.split())
@@ -227,6 +243,17 @@ def _other_names(
             if len(name) > len(thing) and name[-len(thing) :] == thing:
                 named.append(name[: -len(thing)])
     return tuple(dict.fromkeys(name for name in named if not set(name) <= asked))
+
+
+def _made_of(words: str, terms: tuple[str, ...], asked: set[str]) -> tuple[tuple[str, ...], ...]:
+    """The excluded thing as titles say it where they say what something is made of or where
+    it is from, its first word with an ending ("wooden" of "wood", "kashmiri willow" of
+    "kashmir willow"), as stems: ruled out with it; never a word the shopper asked for."""
+    first = text.words(words)[:1]
+    if not first or not first[0].isalpha() or len(first[0]) < SHORTEST_MADE_OF:
+        return ()
+    made = (text.stem(first[0] + ending) for ending in MADE_OF)
+    return tuple((stem, *terms[1:]) for stem in dict.fromkeys(made) if stem not in (*terms, *asked))
 
 
 def stems(excluded: Sequence[Excluded]) -> tuple[tuple[str, ...], ...]:

@@ -193,6 +193,35 @@ def test_a_word_of_two_parts_is_ruled_out_however_it_is_written(client, engine):
     assert body["retrieval"]["excluded"] == ["cat eye", "cateye", "butterfly"]
 
 
+def test_what_a_title_calls_made_of_or_from_the_excluded_thing_is_ruled_out(client, engine):
+    shelved(
+        "Cricket Bats",
+        [
+            (3201, "Kashmiri Willow Cricket Bat"),
+            (3202, "Poplar Willow Cricket Bat"),
+            (3203, "Wooden Cricket Bat, Tennis Ball"),
+            (3204, "Plastic Cricket Bat"),
+        ],
+    )
+
+    def served(*excluded, keywords=("cricket bat",)):
+        body = asked(
+            client,
+            engine,
+            f"cricket bat {' '.join(excluded)} {' '.join(keywords)}",
+            normalized_query="cricket bat",
+            keywords=list(keywords),
+            categories=["Cricket Bats"],
+            exclude=list(excluded),
+        )
+        return {item["product"]["id"] for item in body["items"]}
+
+    assert served("kashmir willow") == {"3202", "3203", "3204"}
+    assert served("wood") == {"3201", "3202", "3204"}
+    # Never what the shopper asked for: a wooden bat, not a wood one.
+    assert "3203" in served("wood", keywords=("wooden cricket bat",))
+
+
 def test_a_department_ruled_out_by_its_whole_name_is_never_served(client, engine):
     """ "not sports shoes": the Sports Shoes department's titles say "Running Shoe", never
     "sports shoes"; a ruled-out word alone names no department (a "Shoes" one holds slippers)."""
