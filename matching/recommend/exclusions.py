@@ -45,12 +45,6 @@ SHORTEST_MADE_OF = 4
 
 # Words that rule out what follows them, beside what is wanted too ("bento rather than plastic").
 _INSTEAD = r"other\s+than|rather\s+than|instead\s+of|apart\s+from"
-# The endings that make a thing's name say what something is made of or where it is from
-# ("wooden", "golden", "kashmiri"), after a name of this many letters or more ("bra" is no
-# "bran").
-MADE_OF = ("en", "i", "an")
-SHORTEST_MADE_OF = 4
-
 # Words that rule out what follows them: "exclude", "no", "other than", "don't want"...
 _RULING_OUT = (
     r"exclude[sd]?|excluding|no|not|never|without|except|avoid(?:ing)?|anything\s+but"
