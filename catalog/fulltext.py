@@ -97,7 +97,7 @@ def candidates(
             in_categories=int(row[9] or 0) == 2,
             near=int(row[9] or 0) == 1,
             # The database knows the type; the word that says which kind of it is in the title.
-            typed=int(row[10] or 0) >= 2
+            typed=int(row[10] or 0) % 2 == 1
             and types.is_kind(filters.kinds, row[6] or "", text.terms(row[1] or "")),
             branded=bool(filters.brand) and row[7] == filters.brand,
             embedding=bytes(row[11]) if row[11] is not None else None,

@@ -38,8 +38,9 @@ class Filters:
 
 
 def order_by(found: str, filters: Filters, score: str = "") -> str:
-    """The order of the products a match finds: of the wanted type first (a product that only
-    mentions the wanted thing, "Cycle Bell for Bicycle", after those that are it), then inside
+    """The order of the products a match finds: the named brand's and of the wanted type first
+    (a product that only mentions the wanted thing, "Cycle Bell for Bicycle", after those that
+    are it; catalog/ordering.py, standing), then inside
     the resolved categories, then in those named like them, then (asked for cheap) by price,
     then by the database's score."""
     price = f"{found}.price_usd IS NULL, {found}.price_usd, " if filters.cheapest_first else ""
@@ -47,13 +48,14 @@ def order_by(found: str, filters: Filters, score: str = "") -> str:
 
 
 def typed_sql(filters: Filters) -> tuple[str, list[Any]]:
-    """The expression of how well a product (aliased `p`) is what the shopper wants: 2 for a
-    wanted type (of which kind, the candidates' titles say), 1 more for the brand named."""
+    """The expression of how well a product (aliased `p`) is what the shopper wants: 2 for the
+    brand named, 1 more for a wanted type (of which kind, the candidates' titles say); the
+    order of catalog/ordering.py's `standing`."""
     wanted = list(dict.fromkeys(kind[-1] for kind in filters.kinds))
     typed = f"p.product_type IN ({', '.join(['%s'] * len(wanted))})" if wanted else "0 = 1"
     branded = "p.brand_key = %s" if filters.brand else "0 = 1"
-    params = [*wanted, *([filters.brand] if filters.brand else [])]
-    return f"(CASE WHEN {typed} THEN 2 ELSE 0 END + CASE WHEN {branded} THEN 1 ELSE 0 END)", params
+    params = [*([filters.brand] if filters.brand else []), *wanted]
+    return f"(CASE WHEN {branded} THEN 2 ELSE 0 END + CASE WHEN {typed} THEN 1 ELSE 0 END)", params
 
 
 def conditions(filters: Filters) -> tuple[str, list[Any], str, list[Any]]:

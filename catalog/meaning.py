@@ -131,8 +131,7 @@ def nearest(
             if close >= NEAREST
         ),
         key=lambda pair: (
-            not pair[1].typed,
-            not pair[1].branded,
+            *ordering.standing(pair[1]),
             -round(pair[0], 6),
             -pair[1].sales,
             pair[1].product_id,

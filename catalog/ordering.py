@@ -1,12 +1,26 @@
-"""The order inside a tier (catalog/search.py): products of the wanted type first, then the
-resolved categories, the product itself before accessories of it, then the database's score or
-the tier's own order."""
+"""The order inside a tier (catalog/search.py): the named brand's products of the wanted type
+first (`standing`), then the resolved categories, the product itself before accessories of it,
+then the database's score or the tier's own order."""
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import groupby
 
 from catalog import fulltext, text
+
+
+def standing(candidate: fulltext.Candidate) -> tuple[bool, bool, bool]:
+    """Where a candidate stands before any score, in every tier, lowest first: the brand the
+    shopper names, of the wanted type; then that brand's other products; then the wanted type
+    of other brands. A brand named is what the shopper holds to, and the type read from a title
+    can miss ("Smartivity Hydraulic Crane" is a STEM kit), so the brand's products come before
+    another brand's of the type; its accessories of the thing still come after the thing
+    (`ranked`). Without a brand named, the wanted type first."""
+    return (
+        not (candidate.typed and candidate.branded),
+        not candidate.branded,
+        not candidate.typed,
+    )
 
 
 def ranked(
@@ -18,8 +32,8 @@ def ranked(
     by_order: bool = False,
     cheapest_first: bool = False,
 ) -> list[fulltext.Candidate]:
-    """The best `limit` of the candidates that `keep` keeps: of the wanted type first (what the
-    shopper asked for, before what only mentions it), of the brand named next, inside the resolved
+    """The best `limit` of the candidates that `keep` keeps: by `standing` first (the named
+    brand's, and what the shopper asked for before what only mentions it), inside the resolved
     categories next, then
     the product itself before accessories of it (text.accessory_of), then by the database's
     score (`cheapest_first`: by price, then score), then by creator sales; the product id
@@ -36,8 +50,7 @@ def ranked(
             ()
             if by_order
             else (
-                not candidate.typed,
-                not candidate.branded,
+                *standing(candidate),
                 not candidate.in_categories,
                 not candidate.near,
                 price(candidate) if cheapest_first else 0.0,
@@ -51,8 +64,7 @@ def ranked(
     for _, group in groupby(
         ordered,
         key=lambda candidate: (
-            candidate.typed,
-            candidate.branded,
+            *standing(candidate),
             candidate.in_categories,
             candidate.near,
         ),

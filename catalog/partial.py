@@ -200,13 +200,13 @@ def _partial(
             if candidate.typed and _written_apart(candidate, apart)
         }
         kept = meaning.fused(sense, kept, unread)
-    # A product of the wanted kind first ("Watch Strap" holds "watch" but is no watch), then by
-    # weight; stable: the database's order (categories first, its score) within one weight.
+    # The named brand's and of the wanted kind first ("Watch Strap" holds "watch" but is no
+    # watch; ordering.standing), then by weight; stable: the database's order (categories
+    # first, its score) within one weight.
     must: set[str | tuple[str, ...]] = {*required, STATED}
     kept.sort(
         key=lambda pair: (
-            not pair[0].typed,
-            not pair[0].branded,
+            *ordering.standing(pair[0]),
             -len(must & holding[pair[0].product_id]),
             -round(pair[1], 6),
         )

@@ -230,7 +230,8 @@ def _in_other_words(
             continue  # enough, unless the variant names the wanted type in other words
         rest = replace(filters, exclude=(*filters.exclude, *_ids(found)))
         found += _every(fulltext.Match(variant, fields), rest, variant, limit)
-    # Stable: each one's order within; an accessory of the thing after the thing, whichever
+    # Stable: each one's order within; by standing (ordering.standing: the named brand's, the
+    # wanted type), then an accessory of the thing after the thing, whichever
     # words found either ("Cycle Bell for Bicycle" after "Kids Cycle"); asked cheap, the
     # resolved categories, then those named like them (categories.near), then the cheapest
     # first, whichever words found it (of those found: the other words are not asked once the
@@ -240,8 +241,7 @@ def _in_other_words(
     cheap = filters.cheapest_first
     found.sort(
         key=lambda candidate: (
-            not candidate.typed,
-            not candidate.branded,
+            *ordering.standing(candidate),
             text.accessory_of(heads, ordering.terms(candidate, "title"), asked),
             cheap and not candidate.in_categories,
             cheap and not candidate.near,

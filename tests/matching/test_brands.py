@@ -39,3 +39,27 @@ def test_the_brand_named_ranks_its_products_first(client, engine, shelf):
 
     assert ids[0] == 6001, ids  # the brand's football
     assert ids.index(6005) > max(ids.index(6002), ids.index(6003)), ids  # another's after
+
+
+KITS = [
+    (6101, "Tinkerly Hydraulic Crane, STEM DIY Fun Toy", "STEM Toys"),
+    (6102, "Tinkerly Space Rocket STEM Toy, Educational Activity", "STEM Toys"),
+    (6103, "Tinkerly Kaleidoscope, STEM Educational DIY Toy", "STEM Toys"),
+    (6104, "Robokit STEM DIY Kit, Brush Bots", "STEM Toys"),
+    (6105, "Jewellery Making DIY Kit for Girls", "Craft Kits"),
+]
+
+kits = shelf_fixture(KITS, name="kits")
+
+
+def test_the_brand_named_comes_before_another_brands_of_the_wanted_type(client, engine, kits):
+    # The brand's titles name a crane, a rocket and a kaleidoscope, so the type read from them
+    # is no kit; the shopper who names the brand still wants the brand's before another's kit.
+    ids = served(
+        client, engine, "tinkerly stem kit for my 10 year old", ["tinkerly", "stem kit", "diy kit"],
+        normalized="tinkerly stem diy kit",
+    )  # fmt: skip
+
+    assert wanted.brand(["tinkerly", "stem kit"]) == "tinkerly"
+    assert set(ids[:3]) == {6101, 6102, 6103}, ids
+    assert ids[3:] == [6104, 6105], ids  # then the wanted type, of other brands
