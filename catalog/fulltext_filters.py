@@ -30,8 +30,8 @@ class Filters:
     # What the shopper wants (catalog/types.py): products of one of these kinds come first,
     # before the resolved categories' others; never a filter.
     kinds: Sequence[types.Kind] = ()
-    # A brand the shopper named (catalog/brands.py): its products come first among those of
-    # the wanted kind, and among the rest.
+    # A brand the shopper named (catalog/brands.py): its products come first
+    # (catalog/ordering.py, standing).
     brand: str = ""
     # The shopper asked for it cheap, naming no figure: the lower price before the better score.
     cheapest_first: bool = False

@@ -8,7 +8,8 @@ Not every title starts with a brand ("Cycle Bell for Bicycle"), so a keyword's w
 only when it is the brand key of LEADS products or more, and of SHARE of the products that hold
 it anywhere: "nivia" leads the titles that hold it; "cycle", the first word of some titles, is
 held by many more that are no brand's. Search ranks the brand's products of the wanted kind
-first (catalog/search.py). The counts are kept as statistics of the catalog (catalog/versions.py).
+first, then its others (catalog/ordering.py, standing). The counts are kept as statistics of
+the catalog (catalog/versions.py).
 """
 
 from collections.abc import Sequence
