@@ -107,22 +107,23 @@ def _partial(
     size_words: Sequence[tuple[frozenset[str], tuple[measures.Measure, ...]]] = (),
     bounds: Sequence[measures.Bound] = (),
 ) -> list[int]:
-    """The products holding a word that names a product (`heads`: catalog/heads.py), those
-    that state a size asked (`sizes`: catalog/measures.py) holding the words of each measure
-    the keywords write that they state (`size_words`), however written ("65 Ltrs" holds "65
-    litre"; a pair holds "pair" of "5 kg", "pair", not "5 kg"); those holding the most of the
-    `required` words and the measures `stated` first (a constraint states them), then the
-    most of the keywords' words, a word of two parts (`wholes`: "eyeliner", eye and liner)
-    once however written, each word weighing more the fewer products hold it (a rare
-    "cooker" outweighs a common "kitchen"), then those of the resolved categories, then by
-    the database's score of every word. A word that names the product and that fewer titles
-    write as two (`written_apart`: "shuttlecock", shuttle and cock) is held by a title holding
-    the two side by side, which is asked for too. A size asked as a bound (`bounds`: "at least
-    60 litres") is stated by a title stating one within it. A
-    corrected word (`guessed`) weighs least: a shopper's word in another language can be
-    corrected into a rare word of this one ("ghadi" into "khadi"). A model number or measure
-    (`units`: "1.5", "x200") counts only where its terms stand together; `loose`: the terms
-    the keywords hold outside units too."""
+    """The products holding a word that names a product (`heads`: catalog/heads.py), those that
+    state a size asked (`sizes`: catalog/measures.py) holding the words of each measure the
+    keywords write that they state (`size_words`), however written ("65 Ltrs" holds "65 litre";
+    a pair holds "pair" of "5 kg", "pair", not "5 kg"); those holding the most of the `required`
+    words and the measures `stated` first (a constraint states them), before the named brand's
+    and the wanted kind's (ordering.standing: a title's type can be misread, what the shopper
+    stated cannot), then the most of the keywords' words, a word of two parts (`wholes`:
+    "eyeliner", eye and liner) once however written, each word weighing more the fewer products
+    hold it (a rare "cooker" outweighs a common "kitchen"), then those of the resolved
+    categories, then by the database's score of every word. A word that names the product and
+    that fewer titles write as two (`written_apart`: "shuttlecock", shuttle and cock) is held by
+    a title holding the two side by side, which is asked for too. A size asked as a bound
+    (`bounds`: "at least 60 litres") is stated by a title stating one within it. A corrected
+    word (`guessed`) weighs least: a shopper's word in another language can be corrected into a
+    rare word of this one ("ghadi" into "khadi"). A model number or measure (`units`: "1.5",
+    "x200") counts only where its terms stand together; `loose`: the terms the keywords hold
+    outside units too."""
     words = list(dict.fromkeys(term for keyword in keywords for term in keyword))
     if len(words) < 2:
         return []  # one word: the word tiers asked for it whole
@@ -200,14 +201,14 @@ def _partial(
             if candidate.typed and _written_apart(candidate, apart)
         }
         kept = meaning.fused(sense, kept, unread)
-    # The named brand's and of the wanted kind first ("Watch Strap" holds "watch" but is no
-    # watch; ordering.standing), then by weight; stable: the database's order (categories
-    # first, its score) within one weight.
+    # What a constraint requires first, then the named brand's and of the wanted kind ("Watch
+    # Strap" holds "watch" but is no watch; ordering.standing), then by weight; stable: the
+    # database's order (categories first, its score) within one weight.
     must: set[str | tuple[str, ...]] = {*required, STATED}
     kept.sort(
         key=lambda pair: (
-            *ordering.standing(pair[0]),
             -len(must & holding[pair[0].product_id]),
+            *ordering.standing(pair[0]),
             -round(pair[1], 6),
         )
     )

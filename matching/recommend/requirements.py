@@ -4,8 +4,9 @@ nothing out ("leather" of the keywords ["gym belt", "leather"] and the constrain
 genuine leather", "white" of "white sneakers" and "colour: white"), and the
 measures a constraint states ("65 litre capacity", catalog/measures.py). The partial tier
 (catalog/partial.py) serves a product holding more of them before one holding more of the other
-words: a leather gym belt before a nylon one that says "gym", "back" and "support", a rucksack
-of "65 Ltrs" before one that says "trekking" and "hiking" and no size.
+words, and before one of the wanted type (a title's type can be misread, a constraint cannot):
+a leather gym belt before a nylon one that says "gym", "back" and "support", a rucksack of "65
+Ltrs" before one that says "trekking" and "hiking" and no size.
 What a constraint says the product comes with ("includes: carry bag or strap", "with 2 pillow
 covers", "with remote") is required too, where a keyword names it: the thing's last word ("bag",
 "strap", "cover"), each of its alternatives. What it works with ("compatible with iPhone", "works

@@ -32,12 +32,25 @@ SHELF = [
     (7043, "Reversible Yoga Mat 6mm Thick, Anti Slip (Without Bag)", "Yoga"),
 ]
 
+# Of the wanted kind (a gym belt) without the material asked, and a leather one whose title
+# does not call it a gym belt.
+BELTS = [
+    (7051, "Kobo Nylon Gym Belt, Weight Lifting, Back Support", "Fitness"),
+    (7052, "Aurion Genuine Leather Belt for Weightlifting", "Fitness"),
+]
+
 
 @pytest.fixture
 def shelf(db, settings):
     # The words' weights alone (the semantic signal would rank the leather belt first anyway).
     settings.SEMANTIC_SEARCH = False
     shelve(SHELF)
+
+
+@pytest.fixture
+def belts(db, settings):
+    settings.SEMANTIC_SEARCH = False
+    shelve(BELTS)
 
 
 KEYWORDS = ["gym belt", "leather", "back support", "weight lifting"]
@@ -54,6 +67,19 @@ def test_a_stated_material_comes_before_more_of_the_other_words(client, engine, 
     )
 
     assert ids == [7002, 7001], ids
+
+
+def test_a_stated_material_comes_before_the_wanted_kind_without_it(client, engine, belts):
+    ids = served(
+        client,
+        engine,
+        "belt to lift at the gym, leather please",
+        ["gym belt", "leather", "weight lifting"],
+        normalized="leather gym belt",
+        constraints=["material: genuine leather"],
+    )
+
+    assert ids == [7052, 7051], ids
 
 
 def test_a_material_no_constraint_states_weighs_as_a_word(client, engine, shelf):
