@@ -14,7 +14,7 @@ women's socks that say "men" nowhere. The set-aside products are served after, n
 
 from collections.abc import Sequence
 
-from catalog import ages, animals, audiences, devices, materials, measures, vehicles
+from catalog import ages, animals, audiences, devices, materials, measures, text, vehicles
 from catalog.query import SearchQuery
 from catalog.retrieval import TIERS
 from catalog.services import products_for_cards
@@ -32,7 +32,9 @@ def set_aside(
     a person and no vehicle (a car perfume for men), or makes a part asked of another
     material (catalog/materials.py: a silicone strap for a metal one) or is for animals where
     the query names none (catalog/animals.py: a dog shampoo); adds to `typed` those read of a
-    kind the query wants, but for the audience and vehicle asked; and to `nearer` those set
+    kind the query wants, but for the audience and vehicle asked, and those kept that hold
+    everything the constraints require (a "1.5 litre ... Stainless Steel ... Combo" whose
+    type reads otherwise); and to `nearer` those set
     aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
     the size asked before those of another), for naming no child where the shopper named a baby
     or a child ("for Women & Girls" names none), or for being a vehicle's where the shopper named
@@ -86,7 +88,23 @@ def set_aside(
         ):
             other.add(pk)
             nearer.add(pk)
+        elif _meets_requirements(query, title):
+            typed.add(pk)  # all a constraint requires: "1.5 litre ... Stainless Steel ... Combo"
     return other
+
+
+def _meets_requirements(query: SearchQuery, title: str) -> bool:
+    """Whether a title holds every word a constraint requires and states a measure one states
+    (matching/recommend/requirements.py), where constraints require any."""
+    if not (query.required or query.required_measures):
+        return False
+    terms = set(text.terms(title))
+    if not set(query.required) <= terms:
+        return False
+    stated = measures.measures(title)
+    return not query.required_measures or measures.among(
+        query.required_measures, stated, query.measure_bounds
+    )
 
 
 def served_after(
@@ -98,7 +116,8 @@ def served_after(
 ) -> dict[int, str]:
     """The products of the asked size first, those of another size after them; except that one
     of the wanted kind comes before one of the asked size that is not and that its own tier or a
-    looser one found (a 5.5 litre pressure cooker before a 3 litre water heater). Of those set
+    looser one found (a 5.5 litre pressure cooker before a 3 litre water heater), unless that
+    one holds everything the constraints require (`typed` holds it too). Of those set
     aside, those `nearer` (a baby's, of the size asked) first."""
     if nearer:
         aside = dict(sorted(aside.items(), key=lambda item: item[0] not in nearer))

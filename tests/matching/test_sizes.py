@@ -206,3 +206,28 @@ def test_a_size_asked_as_a_bound_takes_in_every_size_within_it(client, engine, s
 
     assert set(ids[:2]) == {5101, 5102}, ids
     assert ids[2] == 5103, ids
+
+
+COMBOS = [
+    # Of the wanted kind in another size, and one of the size and material asked whose title
+    # does not read as a kettle (its type is read from "... Combo used").
+    (5111, "Prestige PKGSS 1.7L 1500W Electric Kettle (Stainless Steel)", "Appliances"),
+    (5112, "Pigeon 1.5 litre Hot Kettle and Stainless Steel Water Bottle Combo used for boiling "
+     "water", "Appliances"),
+]  # fmt: skip
+
+combos = shelf_fixture(COMBOS, name="combos")
+
+
+def test_what_meets_every_requirement_is_not_passed_by_another_size(client, engine, combos):
+    """The thing asked in another size comes before something else in the size asked, but not
+    before a product that holds everything the constraints require."""
+    ids = served(
+        client,
+        engine,
+        "stainless steel 1.5 litre electric kettle",
+        ["electric kettle", "stainless steel", "1.5 litre"],
+        constraints=["stainless steel body", "1.5 litre capacity"],
+    )
+
+    assert ids == [5112, 5111], ids
