@@ -94,16 +94,16 @@ def set_aside(
 
 
 def _meets_requirements(query: SearchQuery, title: str) -> bool:
-    """Whether a title holds every word a constraint requires and states a measure one states
+    """Whether a title holds every word a constraint requires, as the partial tier reads it
+    ("(Without Bag)" holds no bag: text.held_plainly), and states a measure one states
     (matching/recommend/requirements.py), where constraints require any."""
     if not (query.required or query.required_measures):
         return False
-    terms = set(text.terms(title))
-    if not set(query.required) <= terms:
+    terms = text.terms(title)
+    if not all(text.held_plainly([word], terms) for word in query.required):
         return False
-    stated = measures.measures(title)
     return not query.required_measures or measures.among(
-        query.required_measures, stated, query.measure_bounds
+        query.required_measures, measures.measures(title), query.measure_bounds
     )
 
 
