@@ -1,8 +1,8 @@
-"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L", a
-bicycle's "26T" wheel; counts: "pack of 3", "set of two", "5 pairs", "a pair"; counts of a
-product's parts: "5 tier", "3 seater", "3 burner", "4 socket", "4 person"; and sizes of what
-is worn or fitted: "large", "XL", "(M)", "Double Extra Large" (diapers of size L are not the XL
-ones).
+"""Quantities a shopper states and a title states: "64gb", "1.5 litre", "1 ton", "65 L",
+"5 m", "7 feet", a bicycle's "26T" wheel; counts: "pack of 3", "set of two", "5 pairs", "a
+pair"; counts of a product's parts: "5 tier", "3 seater", "3 burner", "4 socket", "4 person";
+and sizes of what is worn or fitted: "large", "XL", "(M)", "Double Extra Large" (diapers of
+size L are not the XL ones).
 
 A shopper who asks for a 64 GB memory card, a 65 litre rucksack or a 1 ton air conditioner
 does not want the 256 GB card, the 48 litre rucksack or the 1.5 ton one, though each holds every
@@ -32,6 +32,15 @@ UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("ton", "tons", "tonne", "tonnes", "tonelada", "toneladas"), ("ton", 1.0)),
     **dict.fromkeys(("mm",), ("mm", 1.0)),
     **dict.fromkeys(("cm",), ("mm", 10.0)),
+    # A tape's, a cable's, a hose's or a rope's metres: "5m", "3 Meter", "1.5-metre", "10 Mtr".
+    # A baby's months written "6m+" or "0-6m" read as metres too, but no shopper asking for
+    # metres wants a baby's product.
+    **dict.fromkeys(
+        ("m", "mtr", "mtrs", "metre", "metres", "meter", "meters", "metro", "metros"),
+        ("mm", 1000.0),
+    ),
+    # Feet are a kind of their own, as inches are: "6 ft (1.8 m)" rounds the metres.
+    **dict.fromkeys(("ft", "feet", "foot"), ("ft", 1.0)),
     # A screen's or a bag's inches are a kind of their own: "80 cm (32 inches)" rounds the
     # centimetres, and a shopper asks in either.
     **dict.fromkeys(("inch", "inches"), ("inch", 1.0)),
@@ -69,11 +78,12 @@ _PART = re.compile(
     + r")(?!\w)"
 )
 # A number (thousands apart by commas, or a decimal point or comma: "10,000", "1.5", "1,5"),
-# then a unit word standing alone, a space or a hyphen between or nothing.
+# then a unit word standing alone (or run into the "x" of another measure: "5 mx 25 mm",
+# "45mlx6"), a space or a hyphen between or nothing.
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
 # Any unit word, the longest first (catalog/types.py reads a model's name ending in one too).
 UNIT_PATTERN = "|".join(sorted(UNITS, key=len, reverse=True))
-_MEASURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s?-?\s?({UNIT_PATTERN})(?!\w)")
+_MEASURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s?-?\s?({UNIT_PATTERN})(?!(?![x\u00d7][\s\d])\w)")
 # A bicycle's wheel in inches as its makers write it, "26T" or "27.5T" (12 to 29 inches: a
 # toddler's "4T" is a size of clothes).
 _WHEEL = re.compile(r"(?<![\w.])(1[2-9]|2\d)(\.5)?\s?t(?!\w)")

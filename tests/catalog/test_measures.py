@@ -40,7 +40,7 @@ from catalog.measures import among, bounded, contradicts, measures, states, want
         ("toothpaste 300g (150g x 2, Pack of 2)", (("g", 300.0), ("g", 150.0), ("count", 2.0))),
         ("laptop sleeve 30 cm x 20 cm", (("mm", 300.0), ("mm", 200.0))),
         ("storage box 30 cm x 20 x 10", (("mm", 300.0),)),
-        ("shelf liner (45 cm x 3 m Roll)", (("mm", 450.0),)),
+        ("shelf liner (45 cm x 3 m Roll)", (("mm", 450.0), ("mm", 3000.0))),
         ("bath mat 40 cm x 60", (("mm", 400.0),)),
         ("1.5 Ton x 3 Star split AC", (("ton", 1.5),)),
         # A total where the title states each one's too: each one's is the measure.
@@ -86,6 +86,15 @@ from catalog.measures import among, bounded, contradicts, measures, states, want
         ("Step Stool, 10000 Steps", ()),
         ("Cello 2 in 1 Step Stool", ()),  # the "1" of "2 in 1" counts no step
         ("3-in-1 Jar Mixer", ()),
+        # Lengths: metres in millimetres, however written; feet a kind of their own (a title's
+        # "6 ft (1.8 m)" rounds); a unit run into the "x" of the next measure.
+        ("Stanley 5 Meter Measuring Tape (5m)", (("mm", 5000.0),)),
+        ("Garden hose pipe 15 mtr", (("mm", 15000.0),)),
+        ("HDMI cable 1.5-metre", (("mm", 1500.0),)),
+        ("USB C cable 6ft/2m long", (("ft", 6.0), ("mm", 2000.0))),
+        ("Door curtain - 7 feet", (("ft", 7.0),)),
+        ("Steel measuring tape (5 mx 25 mm)", (("mm", 5000.0), ("mm", 25.0))),
+        ("5 mango trees", ()),
     ],
 )  # fmt: skip
 def test_a_measure_is_a_number_and_a_unit_in_its_kind_s_base(text, found):
@@ -108,6 +117,8 @@ def test_a_request_s_measures_come_from_each_of_its_texts_once():
         ("medium dog bed", "Dog Bed for Small Dogs", True),
         ("32 inch smart tv", "OnePlus 108 cm (43 inches) Y Series Smart TV", True),
         ("4 person tent", "Portable 6-8 Person Tent", True),
+        ("5 metre measuring tape", "MCP 2m/200CM Roll Ruler Measuring Tape", True),
+        ("7 feet door curtain", "Garden Panel Eyelet Window Curtains - 5 Feet", True),
         # The size asked, however written, or among others the title states: never.
         ("1 ton air conditioner", "Hitachi Split AC - 1.0 Ton", False),
         ("1kg whey protein", "MuscleBlaze whey (chocolate, 1 kg / 2.2 lb), 24g protein", False),
@@ -119,6 +130,8 @@ def test_a_request_s_measures_come_from_each_of_its_texts_once():
         ("32 inch smart tv", "Mi 80 cm (32 inches) HD Ready Smart TV", False),  # cm rounded
         ("80 cm tv", "Samsung 80 cm (32 Inches) Wondertainment Series TV", False),
         ("tent for 4 people", "Family Dome Tent 2/4/6 Person", False),
+        ("5 metre measuring tape", "Freemans Ikon 5m:19mm Measuring Tape", False),
+        ("2 m hdmi cable", "HDMI Cable (6 feet)", False),  # feet are not judged as metres
         # A title that states no measure of the kind may be the thing: never.
         ("memory card 64gb", "SanDisk Ultra microSD UHS-I card", False),
         ("1 ton air conditioner", "Lloyd 5 star inverter split AC, 1200 W", False),

@@ -55,6 +55,11 @@ SHELF = [
     (5101, "Trawoc 65 Liter Rucksack", "Rucksacks"),
     (5102, "Wildcraft 60 Ltrs Trekking Rucksack", "Rucksacks"),
     (5103, "Skybags 45 L Trekking Rucksack with Rain Cover", "Rucksacks"),
+    # Lengths in metres, however written; the other lengths first by id.
+    (5121, "MCP 2m/200CM Roll Ruler Wall Mounted Measuring Tape", "Measuring Tools"),
+    (5122, "Stanley 3 Meter Plastic Short Measuring Tape (Yellow)", "Measuring Tools"),
+    (5123, "Freemans Ikon 5m:19mm Measuring Tape", "Measuring Tools"),
+    (5124, "Stanley 5 Meter Plastic Short Measuring Tape", "Measuring Tools"),
 ]
 
 
@@ -206,6 +211,21 @@ def test_a_size_asked_as_a_bound_takes_in_every_size_within_it(client, engine, s
 
     assert set(ids[:2]) == {5101, 5102}, ids
     assert ids[2] == 5103, ids
+
+
+def test_a_length_in_metres_is_a_size_however_the_title_writes_it(client, engine, shelf):
+    """ "5m:19mm" and "5 Meter" are the five metres asked; "2m/200CM" and "3 Meter" are other
+    lengths, served after."""
+    ids = served(
+        client,
+        engine,
+        "5 metre measuring tape",
+        ["measuring tape", "5 metre"],
+        ["Measuring Tools"],
+    )
+
+    assert set(ids[:2]) == {5123, 5124}, ids
+    assert set(ids[2:4]) == {5121, 5122}, ids
 
 
 COMBOS = [
