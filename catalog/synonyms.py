@@ -64,6 +64,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     # Electronics
     ("mobile phone", "cell phone", "smartphone"),
     ("tv", "television"),
+    ("spike guard", "surge protector", "extension board", "power strip"),
     ("air conditioner", "ac"),
     # Babies and care
     ("nappy", "diaper"),

@@ -22,6 +22,9 @@ HOME = [
     (5010, "Analog Steel Watch for Men", "Watches", "40.00", []),
     (5011, "Cotton Bath Mat", "Home Furnishing", "5.00", []),
     (5012, "Anti Skid Bath Mat, Microfibre, Quick Dry", "Home Furnishing", "6.00", []),
+    (5013, "Syska 4 Way Power Strip with Master Switch", "Electrical", "8.00", []),
+    (5014, "Anchor Spike Guard 4-Way Socket with Single Switch", "Electrical", "9.00", []),
+    (5015, "Double Chrome Car Bumper Protector Guard", "Electrical", "5.00", []),
 ]
 
 
@@ -104,6 +107,16 @@ def test_a_quality_is_asked_in_its_other_words_too(home):
     hits = retrieve(asked, 2).hits
 
     assert [(hit.product_id, hit.tier) for hit in hits] == [(5012, "strict"), (5011, "partial")]
+
+
+def test_a_power_strip_is_asked_by_each_of_its_names(home):
+    """ "Extension board", "spike guard", "surge protector" and "power strip" name one thing, in
+    India's words and America's; a bumper guard is none."""
+    asked = SearchQuery(
+        text="good quality extension board", keywords=["extension board"], categories=["Electrical"]
+    )
+
+    assert set(tier_ids("strict", asked, 10)) == {5013, 5014}
 
 
 def test_synonyms_keep_to_budget_region_and_exclusions(home):
