@@ -214,7 +214,11 @@ def _in_other_words(
     """The products holding every keyword in `fields`, then every keyword with one spelt
     another way (catalog/compounds.py: "lunchbox") or in other words (catalog/synonyms.py:
     "sofa cover"); the wanted type first, in whichever words ("Kids Cycle" before "Bell for
-    Kids Bicycle")."""
+    Kids Bicycle"). Two keywords of one thing in two names ("spike guard", "surge protector")
+    are asked as the first, and the other in its other words."""
+    kept = synonyms.distinct(keywords)
+    keywords = [keywords[at] for at in kept]
+    said = [said[at] for at in kept] if said else said
     found = _every(fulltext.Match(keywords, fields), filters, keywords, limit)
     types = {kind[-1] for kind in filters.kinds}
     spelt = [

@@ -189,6 +189,23 @@ def other_words(keyword: Sequence[str]) -> list[list[str]]:
     return _rewritten([list(keyword)], 0)
 
 
+def distinct(keywords: Sequence[Sequence[str]]) -> list[int]:
+    """Where the keywords (each a list of stems) stand that name no thing a keyword before
+    them names in other words: a model may list "spike guard" and "surge protector", two names
+    of what a product holds one of, never both."""
+    kept: list[int] = []
+    for at, keyword in enumerate(keywords):
+        if not any(_one_thing(keywords[before], keyword) for before in kept):
+            kept.append(at)
+    return kept
+
+
+def _one_thing(first: Sequence[str], second: Sequence[str]) -> bool:
+    """Whether two keywords (stems) are one in other words of a group of GROUPS (not a word of
+    another language beside its English: "ghadi" may be a brand's name too)."""
+    return list(second) in other_words(first) and list(first) in other_words(second)
+
+
 def same_thing(word: str) -> tuple[str, ...]:
     """The one-word stems naming what the one-word stem `word` names (its own first): a
     product type's other names ("cycl": bicycl)."""

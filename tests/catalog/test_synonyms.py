@@ -119,6 +119,20 @@ def test_a_power_strip_is_asked_by_each_of_its_names(home):
     assert set(tier_ids("strict", asked, 10)) == {5013, 5014}
 
 
+def test_two_keywords_naming_one_thing_are_asked_as_either(home):
+    """A model may list two names of one thing as two keywords: a product holds one of them,
+    never both, so each is asked in the other's place."""
+    assert synonyms.distinct(stems("spike guard", "surge protector", "4 socket")) == [0, 2]
+    assert synonyms.distinct(stems("ghadi", "watch")) == [0, 1]  # a word beside its English
+    asked = SearchQuery(
+        text="a spike guard for my computer",
+        keywords=["spike guard", "surge protector"],
+        categories=["Electrical"],
+    )
+
+    assert set(tier_ids("strict", asked, 10)) == {5013, 5014}
+
+
 def test_synonyms_keep_to_budget_region_and_exclusions(home):
     asked = SearchQuery(
         text="couch cover under 20 not plastic",
