@@ -21,7 +21,11 @@ from catalog.services import products_for_cards
 
 
 def set_aside(
-    query: SearchQuery, ids: Sequence[int], typed: set[int], nearer: set[int]
+    query: SearchQuery,
+    ids: Sequence[int],
+    typed: set[int],
+    nearer: set[int],
+    elsewhere: set[int],
 ) -> set[int]:
     """Those of `ids` whose title states a measure of another size than the query's
     (catalog/measures.py: a 256 GB card for a 64 GB one) or ages that leave out the one asked
@@ -38,7 +42,8 @@ def set_aside(
     aside only for naming a baby where the shopper named no one young (a baby's diaper pants of
     the size asked before those of another), for naming no child where the shopper named a baby
     or a child ("for Women & Girls" names none), or for being a vehicle's where the shopper named
-    none (a car's windshield umbrella for a foldable umbrella)."""
+    none (a car's windshield umbrella for a foldable umbrella); and to `elsewhere` those of
+    them of a kind the query wants (a car's umbrella, for an umbrella)."""
     judged = (
         query.measures
         or query.audiences
@@ -88,6 +93,8 @@ def set_aside(
         ):
             other.add(pk)
             nearer.add(pk)
+            if pk in typed and query.no_vehicles and vehicles.a_vehicles(title):
+                elsewhere.add(pk)
         elif _meets_requirements(query, title):
             typed.add(pk)  # all a constraint requires: "1.5 litre ... Stainless Steel ... Combo"
     return other
@@ -113,25 +120,36 @@ def served_after(
     typed: set[int],
     limit: int,
     nearer: set[int],
+    elsewhere: set[int],
 ) -> dict[int, str]:
     """The products of the asked size first, those of another size after them; except that one
     of the wanted kind comes before one of the asked size that is not and that its own tier or a
     looser one found (a 5.5 litre pressure cooker before a 3 litre water heater), unless that
-    one holds everything the constraints require (`typed` holds it too). Of those set
-    aside, those `nearer` (a baby's, of the size asked) first."""
+    one holds everything the constraints require (`typed` holds it too); one of the wanted kind
+    that is a vehicle's where the shopper named none (`elsewhere`) only before what a looser
+    tier found (a car's neck pillow after a travel cushion its own tier found, before a
+    luggage tag only the category found). Of those set aside, those `nearer` (a baby's, of the
+    size asked) first."""
     if nearer:
         aside = dict(sorted(aside.items(), key=lambda item: item[0] not in nearer))
     ordered: dict[int, str] = {}
     waiting = [product_id for product_id in aside if product_id in typed]
     for product_id, tier in found.items():
         if product_id not in typed:
-            ready = [held for held in waiting if _loose(aside[held]) <= _loose(tier)]
+            ready = [held for held in waiting if _passes(aside[held], tier, held in elsewhere)]
             ordered.update((held, aside[held]) for held in ready)
             waiting = [held for held in waiting if held not in ready]
         ordered[product_id] = tier
     ordered.update((product_id, aside[product_id]) for product_id in waiting)
     ordered.update((product_id, tier) for product_id, tier in aside.items())
     return dict(list(ordered.items())[:limit])
+
+
+def _passes(held: str, tier: str, elsewhere: bool) -> bool:
+    """Whether a product of the wanted kind set aside from tier `held` comes before one that
+    is not, found by `tier`: from the same tier or a tighter one, or only a tighter one when it
+    is a vehicle's the shopper did not name."""
+    return _loose(held) < _loose(tier) or (_loose(held) == _loose(tier) and not elsewhere)
 
 
 def _loose(tier: str) -> int:

@@ -98,18 +98,19 @@ def retrieve(query: SearchQuery, limit: int) -> Retrieval:
     later: dict[int, str] = {}  # of another size, or for others, than the shopper asked for
     typed: set[int] = set()  # of a kind the shopper wants, of those read for their size
     nearer: set[int] = set()  # set aside only as a baby's, where the shopper named no one young
+    elsewhere: set[int] = set()  # of a kind wanted, but a vehicle's where the shopper named none
     for tier in TIERS:
         for _ask in range(ASKS_PER_TIER):
             if len(found) >= limit:
                 break
             ids = tier_ids(tier, query, limit - len(found), exclude=[*found, *later])
-            set_aside = aside.set_aside(query, ids, typed, nearer)
+            set_aside = aside.set_aside(query, ids, typed, nearer, elsewhere)
             for product_id in ids:
                 (later if product_id in set_aside else found).setdefault(product_id, tier)
             if not set_aside:
                 break
     if later:
-        found = aside.served_after(found, later, typed, limit, nearer)
+        found = aside.served_after(found, later, typed, limit, nearer, elsewhere)
     if len(found) < limit and not query.only_categories:  # the broadened tier gave its sellers
         for product_id in trending.trending_ids(query, limit - len(found), exclude=found):
             found.setdefault(product_id, TRENDING)

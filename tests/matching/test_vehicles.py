@@ -1,7 +1,8 @@
 """The vehicle the shopper rides is served first (catalog/vehicles.py, catalog/aside.py): a
 product whose title names only other vehicles (a handlebar mount, for a car) comes after every
 product that names the shopper's or none, never in place of one; the home is such a place,
-against the car; and a vehicle's product comes after the rest where a person is named. Through
+against the car; a vehicle's product comes after the rest where a person is named, and after
+what its own tier found where none is. Through
 the whole stack: HTTP, litellm to the scripted engine, retrieval on the database under test."""
 
 import pytest
@@ -49,6 +50,16 @@ UMBRELLAS = [
     (7303, "Compact Foldable Umbrella with Capsule Case, Rain and Sun", "Travel Accessories"),
 ]
 umbrellas = shelf_fixture(UMBRELLAS, name="umbrellas")
+
+# A car's neck pillow first by id, of the kind asked; a travel cushion its tier finds too; a
+# luggage tag that only the category's tier finds.
+PILLOWS = [
+    (7351, "Memory Foam Car Neck Pillow, Neck Support Pillow for Driver", "Travel Accessories"),
+    (7352, "Travel Neck Pillow, Memory Foam, U Shape", "Travel Accessories"),
+    (7353, "Neck Pillow Rest Cushion for Travel in Flight and Train", "Travel Accessories"),
+    (7354, "Leather Luggage Tag", "Travel Accessories"),
+]
+pillows = shelf_fixture(PILLOWS, name="pillows")
 
 # Gloves: a vehicle's by its first phrase that names a man, first by id, and another man's pair.
 GLOVES = [
@@ -118,6 +129,19 @@ def test_a_vehicle_s_product_is_served_after_the_rest_when_none_is_named(client,
 
     assert set(ids[:2]) == {7302, 7303}, ids
     assert ids[2:] == [7301], ids  # served after, never dropped
+
+
+def test_a_vehicle_s_product_of_the_kind_asked_waits_for_a_looser_tier(client, engine, pillows):
+    ids = served(
+        client, engine, "neck pillow for travel", ["neck pillow", "travel pillow"],
+        ["Travel Accessories"],
+    )  # fmt: skip
+
+    # The car's pillow is a pillow, but not where the shopper sits: what the same tier found
+    # comes first, though its title reads a cushion; then the car's, before what only a looser
+    # tier found.
+    assert ids[:2] == [7352, 7353], ids
+    assert ids[2:] == [7351, 7354], ids
 
 
 def test_a_vehicle_s_product_naming_a_person_is_theirs_when_none_is_named(client, engine, gloves):
