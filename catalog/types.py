@@ -96,6 +96,7 @@ _NO_THING = (
     | {"high", "warm", "cosy", "cozy", "long", "single", "pure", "natural", "organic"}
     | {"portable", "lightweight", "foldable", "adjustable", "reusable", "rechargeable", "anti"}
     | {"comfortable", "breathable", "printed", "solid", "plain", "casual", "regular", "slim"}
+    | {"fit"}  # how it sits: "Men's Jeans Regular Fit" is jeans
     | {"skid", "slip", "proof", "resistant", "compatible", "universal", "assorted"}
     | {"mini"}  # "Gorilla Tripod/Mini": a tripod
     | {"liquid"}  # the form it comes in: "Detergent Liquid", "Handwash Liquid"

@@ -78,6 +78,8 @@ from tests.factories import ProductFactory
         # "Liquid" says the form it comes in, not the thing.
         ("Bubblenut Wash Laundry Detergent Liquid ( 5 Litres )", None, "deterg"),
         ("Solimo Germ-Protect Handwash Liquid, Refreshing Rose, 5L", None, "handwash"),
+        # "Fit" says how it sits, after the thing.
+        ("Lee Men's Jeans Regular Fit", None, "jean"),
         # A plural the stemmer cannot bring back is the singular's type (catalog/plurals.py).
         ("Genuine Decor Sheesham Wood Floating Shelves for Wall", None, "shelf"),
         ("Qatalitic Set of 5 Painting Knives", None, "knife"),
