@@ -29,10 +29,13 @@ from catalog import (
     spelling,
     synonyms,
     text,
+    types,
 )
 from catalog.query import SearchQuery
 from catalog.retrieval import CANDIDATES, NOT_CATEGORY
 
+# Words of a colour: what a product looks like, not which thing it is.
+COLOURS = frozenset(text.stem(word) for word in types.COLOURS)
 # What a title holds when it states a measure a constraint states ("65 litre capacity"): it
 # counts as a required word does.
 STATED = ("measure stated",)
@@ -201,13 +204,46 @@ def _partial(
             if candidate.typed and _written_apart(candidate, apart)
         }
         kept = meaning.fused(sense, kept, unread)
-    # What a constraint requires first, then the named brand's and of the wanted kind ("Watch
-    # Strap" holds "watch" but is no watch; ordering.standing), then by weight; stable: the
-    # database's order (categories first, its score) within one weight.
+    # What a constraint requires first, then the named brand's, then what a keyword names held
+    # whole (`asked_whole`), then of the wanted kind ("Watch Strap" holds "watch" but is no
+    # watch; ordering.standing), then by weight; stable: the database's order (categories
+    # first, its score) within one weight.
     must: set[str | tuple[str, ...]] = {*required, STATED}
+    # Keywords of two words or more that name a product ("car duster" of "car vacuum cleaner",
+    # "car duster", "microfiber cloth"): a product of that type holding one whole is what one
+    # of them asks, before one of the wanted type that holds none ("Cylinder Vacuum Cleaner").
+    # Each as what a product holds of it (its words but a colour, which weighs as a word unless
+    # a constraint states it; its model numbers standing together), the names of its type, and
+    # the one word a title may write it as ("smartwatch").
+    named = [
+        (
+            [
+                *(word for word in keyword[:-1] if word in weight and word not in COLOURS),
+                *([keyword[-1]] if keyword[-1] in weight else []),
+                *(unit for unit in counted if set(unit) <= set(keyword)),
+            ],
+            {*synonyms.same_thing(keyword[-1]), "".join(keyword)},
+            "".join(keyword),
+        )
+        for keyword in keywords
+        if len(keyword) > 1 and keyword[-1] in heads
+    ]
+
+    def asked_whole(candidate: fulltext.Candidate) -> bool:
+        holds = holding[candidate.product_id]
+        return any(
+            candidate.product_type in names
+            and (
+                all(item in holds for item in items) or joined in ordering.terms(candidate, "title")
+            )
+            for items, names, joined in named
+        )
+
     kept.sort(
         key=lambda pair: (
             -len(must & holding[pair[0].product_id]),
+            *ordering.standing(pair[0])[:2],
+            not asked_whole(pair[0]),
             *ordering.standing(pair[0]),
             -round(pair[1], 6),
         )

@@ -89,3 +89,30 @@ def test_an_accessory_comes_after_the_thing_whichever_words_found_each(client, e
 
     assert ids.index(4009) < ids.index(4001), ids
     assert ids.index(4009) < ids.index(4002), ids
+
+
+# A model answering a use-case with several things: a vacuum cleaner for no car first by id.
+CAR_CLEANING = [
+    (4101, "Cylinder Bagless Vacuum Cleaner, 1600 W, Low Sound", "Car Accessories"),
+    (4102, "Portable 12V Car Vacuum Cleaner, Handheld", "Car Accessories"),
+    (4103, "Microfiber Car Duster with Extendable Handle", "Car Accessories"),
+    (4104, "Microfiber Cleaning Cloth, Pack of 4", "Car Accessories"),
+]
+car_cleaning = shelf_fixture(CAR_CLEANING, name="car_cleaning")
+
+
+def test_each_thing_a_use_case_asks_for_comes_before_the_wanted_type_that_holds_none(
+    client, engine, car_cleaning
+):
+    """ "Car vacuum cleaner", "car duster", "microfiber cloth": a duster that holds its keyword
+    whole is what the shopper asked for, more than a vacuum cleaner for no car, though the
+    wanted type is read from the first keyword."""
+    ids = served(
+        client, engine, "something to clean the dust inside my car",
+        ["car vacuum cleaner", "car duster", "microfiber cloth"], ["Car Accessories"],
+        normalized="car interior cleaning",
+    )  # fmt: skip
+
+    assert ids[0] == 4102, ids
+    assert set(ids[1:3]) == {4103, 4104}, ids
+    assert ids[3:] == [4101], ids  # served after, never dropped
