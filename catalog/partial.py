@@ -205,45 +205,16 @@ def _partial(
         }
         kept = meaning.fused(sense, kept, unread)
     # What a constraint requires first, then the named brand's, then what a keyword names held
-    # whole (`asked_whole`), then of the wanted kind ("Watch Strap" holds "watch" but is no
+    # whole (`_asked_whole`), then of the wanted kind ("Watch Strap" holds "watch" but is no
     # watch; ordering.standing), then by weight; stable: the database's order (categories
     # first, its score) within one weight.
     must: set[str | tuple[str, ...]] = {*required, STATED}
-    # Keywords of two words or more that name a product ("car duster" of "car vacuum cleaner",
-    # "car duster", "microfiber cloth"): a product of that type holding one whole is what one
-    # of them asks, before one of the wanted type that holds none ("Cylinder Vacuum Cleaner").
-    # Each as what a product holds of it (its words but a colour, which weighs as a word unless
-    # a constraint states it; its model numbers standing together), the names of its type, and
-    # the one word a title may write it as ("smartwatch").
-    named = [
-        (
-            [
-                *(word for word in keyword[:-1] if word in weight and word not in COLOURS),
-                *([keyword[-1]] if keyword[-1] in weight else []),
-                *(unit for unit in counted if set(unit) <= set(keyword)),
-            ],
-            {*synonyms.same_thing(keyword[-1]), "".join(keyword)},
-            "".join(keyword),
-        )
-        for keyword in keywords
-        if len(keyword) > 1 and keyword[-1] in heads
-    ]
-
-    def asked_whole(candidate: fulltext.Candidate) -> bool:
-        holds = holding[candidate.product_id]
-        return any(
-            candidate.product_type in names
-            and (
-                all(item in holds for item in items) or joined in ordering.terms(candidate, "title")
-            )
-            for items, names, joined in named
-        )
-
+    things = _things_asked(keywords, heads, weight, counted)
     kept.sort(
         key=lambda pair: (
             -len(must & holding[pair[0].product_id]),
             *ordering.standing(pair[0])[:2],
-            not asked_whole(pair[0]),
+            not _asked_whole(pair[0], holding[pair[0].product_id], things),
             *ordering.standing(pair[0]),
             -round(pair[1], 6),
         )
@@ -253,6 +224,50 @@ def _partial(
         candidate.product_id
         for candidate in ordering.ranked(ordered, keywords, limit, by_order=True)
     ]
+
+
+# A thing a keyword asks for: what a product holds of the keyword, the names of its type, and
+# the one word a title may write the keyword as.
+Thing = tuple[list[str | tuple[str, ...]], set[str], str]
+
+
+def _things_asked(
+    keywords: list[list[str]],
+    heads: set[str],
+    weight: dict[str | tuple[str, ...], float],
+    units: Sequence[tuple[str, ...]],
+) -> list[Thing]:
+    """The things keywords of two words or more name ("car duster" of "car vacuum cleaner",
+    "car duster", "microfiber cloth": a model answering a use-case lists several), each as what
+    a product holds of it (its words but a colour, which weighs as a word unless a constraint
+    states it; its model numbers standing together), the names of its type, and the one word a
+    title may write it as ("smartwatch")."""
+    return [
+        (
+            [
+                *(word for word in keyword[:-1] if word in weight and word not in COLOURS),
+                *([keyword[-1]] if keyword[-1] in weight else []),
+                *(unit for unit in units if set(unit) <= set(keyword)),
+            ],
+            {*synonyms.same_thing(keyword[-1]), "".join(keyword)},
+            "".join(keyword),
+        )
+        for keyword in keywords
+        if len(keyword) > 1 and keyword[-1] in heads
+    ]
+
+
+def _asked_whole(
+    candidate: fulltext.Candidate, holds: set[str | tuple[str, ...]], things: list[Thing]
+) -> bool:
+    """Whether a candidate is of the type a keyword names and holds that keyword whole: what
+    one of the keywords asks for, before one of the wanted type that holds none ("Cylinder
+    Vacuum Cleaner" for "car vacuum cleaner")."""
+    return any(
+        candidate.product_type in names
+        and (all(item in holds for item in items) or joined in ordering.terms(candidate, "title"))
+        for items, names, joined in things
+    )
 
 
 def _written_apart(candidate: fulltext.Candidate, apart: dict[str, tuple[str, str]]) -> bool:
