@@ -34,8 +34,14 @@ from catalog import (
 from catalog.query import SearchQuery
 from catalog.retrieval import CANDIDATES, NOT_CATEGORY
 
-# Words of a colour: what a product looks like, not which thing it is.
-COLOURS = frozenset(text.stem(word) for word in types.COLOURS)
+# Words of a colour that never say which thing it is ("olive oil", "wine glass", "rose water",
+# "gold coin" do): what a product looks like.
+COLOURS = frozenset(
+    text.stem(word)
+    for word in types.COLOURS
+    - {"olive", "mustard", "wine", "rose", "charcoal", "gold", "golden", "silver", "clear"}
+    - {"light", "dark", "sky", "royal", "peach", "ivory", "teal", "khaki", "transparent"}
+)
 # What a title holds when it states a measure a constraint states ("65 litre capacity"): it
 # counts as a required word does.
 STATED = ("measure stated",)
@@ -114,9 +120,11 @@ def _partial(
     state a size asked (`sizes`: catalog/measures.py) holding the words of each measure the
     keywords write that they state (`size_words`), however written ("65 Ltrs" holds "65 litre";
     a pair holds "pair" of "5 kg", "pair", not "5 kg"); those holding the most of the `required`
-    words and the measures `stated` first (a constraint states them), before the named brand's
-    and the wanted kind's (ordering.standing: a title's type can be misread, what the shopper
-    stated cannot), then the most of the keywords' words, a word of two parts (`wholes`:
+    words and the measures `stated` first (a constraint states them), before the named brand's,
+    then what a keyword of two words or more names held whole (`_asked_whole`: a "Car Duster"
+    for "car vacuum cleaner", "car duster"), then the wanted kind's (ordering.standing: a
+    title's type can be misread, what the shopper stated cannot), then the most of the
+    keywords' words, a word of two parts (`wholes`:
     "eyeliner", eye and liner) once however written, each word weighing more the fewer products
     hold it (a rare "cooker" outweighs a common "kitchen"), then those of the resolved
     categories, then by the database's score of every word. A word that names the product and
@@ -265,7 +273,10 @@ def _asked_whole(
     Vacuum Cleaner" for "car vacuum cleaner")."""
     return any(
         candidate.product_type in names
-        and (all(item in holds for item in items) or joined in ordering.terms(candidate, "title"))
+        and (
+            (bool(items) and all(item in holds for item in items))
+            or joined in ordering.terms(candidate, "title")
+        )
         for items, names, joined in things
     )
 

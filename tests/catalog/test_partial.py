@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.test import override_settings
 
-from catalog import fulltext, synonyms, types
+from catalog import fulltext, partial, synonyms, text, types
 from catalog.search import SearchQuery, retrieve, tier_ids
 from tests.factories import ProductFactory
 
@@ -276,3 +276,17 @@ def test_a_counting_word_still_names_a_product_beside_the_word_before_it(db):
     found = tier_ids("partial", plan(["dinner set"]), 10)
 
     assert 4301 in found, found
+
+
+def test_a_keyword_held_whole_leaves_out_a_colour_but_not_one_that_says_which_thing():
+    """ "White sneakers" is held whole by any sneakers (the colour weighs as a word unless a
+    constraint states it); "olive oil" only by an olive oil, "wine glass" by a wine glass."""
+    keywords = [text.query_terms(one) for one in ("white sneakers", "olive oil", "wine glass")]
+    weight: dict[str | tuple[str, ...], float] = {
+        term: 1.0 for keyword in keywords for term in keyword
+    }
+    heads = {keyword[-1] for keyword in keywords}
+
+    held = [items for items, _names, _joined in partial._things_asked(keywords, heads, weight, [])]
+
+    assert held == [text.query_terms("sneakers"), *keywords[1:]]
