@@ -245,6 +245,15 @@ def bounded(texts: Iterable[str]) -> tuple[Bound, ...]:
     return tuple(found)
 
 
+def counted(asked: Sequence[Measure]) -> tuple[Measure, ...]:
+    """Of the measures asked, how many come together and how many parts the thing has ("set
+    of 2", "4 burner"): a title that states neither is most often one of a kind, not the set."""
+    parts = set(PARTS.values())
+    return tuple(
+        (kind, value) for kind, value in asked if (kind == COUNT and value >= 2) or kind in parts
+    )
+
+
 def contradicts(asked: Sequence[Measure], title: str, bounds: Sequence[Bound] = ()) -> bool:
     """Whether `title` states, for some kind of quantity asked, measures of that kind and none
     equal to the one asked (or within it, asked as a bound: `bounds`)."""

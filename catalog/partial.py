@@ -42,9 +42,9 @@ COLOURS = frozenset(
     - {"olive", "mustard", "wine", "rose", "charcoal", "gold", "golden", "silver", "clear"}
     - {"light", "dark", "sky", "royal", "peach", "ivory", "teal", "khaki", "transparent"}
 )
-# What a title holds when it states a measure a constraint states ("65 litre capacity"): it
-# counts as a required word does.
-STATED = ("measure stated",)
+# What a title holds for each measure it states of those a constraint states ("65 litre
+# capacity"), or of those asked beside a count (`_stated`): each counts as a required word does.
+STATED = "measure stated"
 
 
 def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
@@ -87,7 +87,7 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
         outside,
         query.required,
         query.measures,
-        query.required_measures,
+        _stated(query),
         wholes,
         written_apart,
         [
@@ -97,6 +97,16 @@ def ids(query: SearchQuery, filters: fulltext.Filters, limit: int) -> list[int]:
         ],
         query.measure_bounds,
     )
+
+
+def _stated(query: SearchQuery) -> tuple[measures.Measure, ...]:
+    """The measures a title is to state, each counted: those a constraint states, and where the
+    shopper asked how many come together or how many parts ("set of 2", "4 burner") every
+    measure asked, since a title that states no count is most often of one: a "Bottle Set, 1
+    Litre, Set of 2" holds more of "1 litre water bottles, set of 2" than a "Water Bottle, 1
+    Litre" does, and a "5 kg" dumbbell as much of "pair of 5 kg dumbbells" as a "Set of Two"."""
+    together = query.measures if measures.counted(query.measures) else ()
+    return tuple(dict.fromkeys((*query.required_measures, *together)))
 
 
 def _partial(
@@ -160,6 +170,7 @@ def _partial(
     }
 
     needed = set(required)
+    markers = [(STATED, str(at)) for at in range(len(stated))]  # each measure stated, once
 
     def held(candidate: fulltext.Candidate) -> set[str | tuple[str, ...]]:
         fields = [ordering.terms(candidate, name) for name in ("title", "tags", "brand")]
@@ -173,8 +184,11 @@ def _partial(
             if whole in present or any(text.adjacent(parts, field) for field in fields):
                 present |= {whole, *parts}
         said = measures.measures(candidate.title) if sizes or stated else ()
-        if measures.among(stated, said, bounds):
-            present.add(STATED)
+        present |= {
+            marker
+            for marker, measure in zip(markers, stated, strict=True)
+            if measures.among([measure], said, bounds)
+        }
         for words_of, measured in size_words:
             if measures.among(measured, said, bounds):
                 present |= words_of  # "65 Ltrs" holds "65 litre"
@@ -184,7 +198,7 @@ def _partial(
             for word in needed
             if word in fields[0] and not text.held_plainly([word], fields[0])
         }
-        return present & (weight.keys() | {STATED})
+        return present & (weight.keys() | set(markers))
 
     def score(holds: set[str | tuple[str, ...]]) -> float:
         """The weights of the words held, a word of two parts once however written: the more of
@@ -216,7 +230,7 @@ def _partial(
     # whole (`_asked_whole`), then of the wanted kind ("Watch Strap" holds "watch" but is no
     # watch; ordering.standing), then by weight; stable: the database's order (categories
     # first, its score) within one weight.
-    must: set[str | tuple[str, ...]] = {*required, STATED}
+    must: set[str | tuple[str, ...]] = {*required, *markers}
     things = _things_asked(keywords, heads, weight, counted)
     kept.sort(
         key=lambda pair: (

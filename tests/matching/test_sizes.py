@@ -60,6 +60,9 @@ SHELF = [
     (5122, "Stanley 3 Meter Plastic Short Measuring Tape (Yellow)", "Measuring Tools"),
     (5123, "Freemans Ikon 5m:19mm Measuring Tape", "Measuring Tools"),
     (5124, "Stanley 5 Meter Plastic Short Measuring Tape", "Measuring Tools"),
+    # A count asked: a title that states none is one bottle, however well its words match.
+    (5131, "Milton Thermosteel Water Bottle, 1 Litre, Silver", "Kitchen"),
+    (5132, "Cello Sportigo Plastic Bottle Set, 1 Litre, Set of 2, Assorted", "Kitchen"),
 ]
 
 
@@ -101,6 +104,19 @@ def test_another_count_is_served_after_the_count_asked(client, engine, shelf):
     )
 
     assert ids[:2] == [5032, 5031], ids
+
+
+def test_a_title_stating_the_count_asked_comes_before_one_that_states_none(client, engine, shelf):
+    """Neither holds every keyword ("water" or "set of 2" missing): the partial tier serves the
+    set of two first, though the other holds "water bottle" whole."""
+    ids = served(
+        client,
+        engine,
+        "1 litre water bottles, set of 2",
+        ["water bottle", "1 litre", "set of 2"],
+    )
+
+    assert ids[:2] == [5132, 5131], ids
 
 
 def test_a_size_of_what_is_worn_is_served_before_the_sizes_further_up_its_ladder(
