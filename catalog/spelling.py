@@ -252,24 +252,32 @@ def spelt_right(phrase: str) -> str:
     )
 
 
-def corrected_kinds(kinds: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+def corrected_kinds(
+    kinds: Sequence[Sequence[str]], said: Sequence[str] = ()
+) -> tuple[tuple[str, ...], ...]:
     """The kinds of thing a request wants (catalog/types.py), and each with a word the catalog
     does not know, type or the word that says which, also as its correction ("smartwach":
-    smartwatch; "vaccum cleaner": vacuum cleaner)."""
+    smartwatch; "vaccum cleaner": vacuum cleaner). A word is corrected as `said` writes it,
+    where a word of it stems to the kind's: the stemmer cuts a misspelling further from the
+    word meant than the shopper did ("bracelate" is "bracel", nearer "brace" than "bracelet")."""
+    written = {text.stem(word): word for phrase in said for word in text.words(phrase)}
     found: dict[tuple[str, ...], None] = {}
     for kind in kinds:
         found[tuple(kind)] = None
         fixed = tuple(
-            _known(word, beside) for word, beside in zip(kind, _neighbours(kind), strict=True)
+            _known(word, beside, written.get(word))
+            for word, beside in zip(kind, _neighbours(kind), strict=True)
         )
         found[fixed] = None
     return tuple(found)
 
 
-def _known(word: str, beside: Beside) -> str:
-    """The stem, or its correction's stem when the catalog does not know it."""
-    if fulltext.documents_with(word, 1) or not (
-        fixed := correction(word, stemmed=True, beside=beside)
-    ):
+def _known(word: str, beside: Beside, written: str | None = None) -> str:
+    """The stem, or its correction's stem when the catalog does not know it: the correction
+    of the word as written first, else of the stem."""
+    if fulltext.documents_with(word, 1):
         return word
-    return text.stem(fixed)
+    fixed = (written and correction(written, beside=beside)) or correction(
+        word, stemmed=True, beside=beside
+    )
+    return text.stem(fixed) if fixed else word

@@ -31,7 +31,7 @@ def understood(query: SearchQuery) -> SearchQuery:
     of it while others do (misplaced) are a wrong hint and confine no tier."""
     query = in_catalog_words(query)
     said = [query.reading, *query.keywords]
-    kinds = spelling.corrected_kinds(compounds.kinds(query.wanted, said))
+    kinds = spelling.corrected_kinds(compounds.kinds(query.wanted, said), said)
     query = replace(query, wanted=kinds, brand=brand(query.keywords))
     if query.categories and query.wanted and not query.only_categories and misplaced(query):
         query = replace(query, categories=())

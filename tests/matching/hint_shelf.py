@@ -60,4 +60,8 @@ SHELF = [
     # A thing in a category named like the resolved one, and the same thing of another kind.
     (5055, "Tummy Trimmer for Men, Double Spring Ab Exerciser, Trimmer", "Fitness Accessories"),
     (5056, "Cordless Trimmer for Men, Beard and Body", "Health & Personal Care"),
+    # Watches that mention a bracelet, more often than the bracelet itself does.
+    (5057, "Bracelet Watch for Women, Bracelet Strap, Stylish Bracelet Dial", "Watches"),
+    (5058, "Women's Bracelet Watch, Crystal Bracelet, Bracelet Chain", "Watches"),
+    (5059, "Evil Eye Bracelet for Women", "Jewellery"),
 ]

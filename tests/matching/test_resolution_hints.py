@@ -166,6 +166,15 @@ def test_a_misspelt_word_that_says_which_thing_is_still_the_thing_asked(client, 
     assert ids.index(5015) < ids.index(5014), ids
 
 
+def test_a_misspelt_thing_is_wanted_as_the_shopper_wrote_it_corrected(client, engine, shelf):
+    """ "bracelate" stems to "bracel", whose nearest word is "brace": corrected as written, it
+    is the bracelet, which comes before the watches that mention one more often."""
+    ids = served(client, engine, "stylish bracelate for women", ["bracelate", "women"])
+
+    assert ids[0] == 5059, ids
+    assert set(ids[1:3]) == {5057, 5058}, ids
+
+
 def test_a_misspelt_thing_the_models_reading_names_weighs_as_that_thing(client, engine, shelf):
     """ "ketle" is corrected into "kettle"; the normalized query names a kettle ("electric"
     says which), so the correction is no guess: the kettle that does not say "electric" comes
